@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "cloudseed",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CloudSeed", targets: ["CloudSeed"]),
+        .executable(name: "cloudseed", targets: ["cloudseed"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "CloudSeed",
+            dependencies: ["CSQLite"]
+        ),
+        .executableTarget(
+            name: "cloudseed",
+            dependencies: [
+                "CloudSeed",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "CloudSeedTests",
+            dependencies: ["CloudSeed"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "CloudSeedCLITests",
+            dependencies: ["CloudSeed"]
+        ),
+    ]
+)

@@ -1,0 +1,72 @@
+/// What an import did: per record type the records created, updated and unchanged, the schema it
+/// created just in time, and how each field was typed and each type's records named.
+public struct ImportSummary: Sendable {
+    public struct TypeCounts: Hashable, Sendable {
+        public var recordType: String
+        public var created = 0
+        public var updated = 0
+        public var unchanged = 0
+    }
+
+    public var scope: StoreScope
+    public var plan: ImportPlan
+    public var changes: SchemaChanges
+    public var counts: [TypeCounts]
+
+    /// The summary for people: a table of counts, then the schema created and the choices made.
+    public var text: String {
+        var lines = ["Imported into \(scope.container) \(scope.environment.rawValue) \(scope.database.rawValue) \(scope.zoneID.zoneName):"]
+        let width = max(11, counts.map(\.recordType.count).max() ?? 0)
+        func row(_ cells: [String]) -> String {
+            cells[0].padding(toLength: width, withPad: " ", startingAt: 0)
+                + cells.dropFirst().map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined()
+        }
+        lines.append("  " + row(["record type", "created", "updated", "unchanged"]))
+        for count in counts {
+            lines.append("  " + row([count.recordType, String(count.created), String(count.updated), String(count.unchanged)]))
+        }
+        if !changes.newRecordTypes.isEmpty || !changes.newFields.isEmpty {
+            lines.append("Schema created just in time:")
+            for type in changes.newRecordTypes { lines.append("  new record type \(type)") }
+            for (type, field, fieldType) in changes.newFields { lines.append("  new field \(type).\(field) \(fieldType.schemaName)") }
+        }
+        lines.append("Choices (pin them with the flags shown):")
+        for recordType in plan.recordTypes {
+            lines.append("  \(recordType.name): named by \(recordType.namingRule)")
+            for name in recordType.sortedFieldNames {
+                let field = recordType.fields[name]!
+                let pin = field.rule == .inferred ? "  --field \(recordType.name).\(name):\(field.type.schemaName)" : ""
+                lines.append("    \(name) \(field.type.schemaName) (\(field.rule.rawValue))\(pin)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The summary as one JSON object, for scripts.
+    public var json: String {
+        JSONText.object([
+            ("container", JSONText.quoted(scope.container)),
+            ("environment", JSONText.quoted(scope.environment.rawValue)),
+            ("database", JSONText.quoted(scope.database.rawValue)),
+            ("zone", JSONText.quoted(scope.zoneID.zoneName)),
+            ("recordTypes", JSONText.array(zip(plan.recordTypes, counts).map { recordType, count in
+                JSONText.object([
+                    ("name", JSONText.quoted(recordType.name)),
+                    ("created", String(count.created)), ("updated", String(count.updated)), ("unchanged", String(count.unchanged)),
+                    ("naming", JSONText.quoted(recordType.namingRule.description)),
+                    ("fields", JSONText.object(recordType.sortedFieldNames.map { name in
+                        let field = recordType.fields[name]!
+                        return (name, JSONText.object([
+                            ("type", JSONText.quoted(field.type.schemaName)), ("rule", JSONText.quoted(field.rule.rawValue)),
+                        ]))
+                    })),
+                ])
+            })),
+            ("createdRecordTypes", JSONText.array(changes.newRecordTypes.map(JSONText.quoted))),
+            ("createdFields", JSONText.array(changes.newFields.map {
+                JSONText.object([("recordType", JSONText.quoted($0.recordType)), ("field", JSONText.quoted($0.field)),
+                                 ("type", JSONText.quoted($0.type.schemaName))])
+            })),
+        ]) + "\n"
+    }
+}

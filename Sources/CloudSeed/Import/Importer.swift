@@ -1,0 +1,127 @@
+import Foundation
+
+/// Runs an import: reads the sources, plans the records, and writes them in one transaction,
+/// creating record types and fields just in time in development and refusing to in production.
+public struct Importer {
+    public var store: any ContainerStore
+    public var scope: StoreScope
+    public var options: MappingOptions
+    /// The user recorded as creator and modifier.
+    public var userRecordName: String
+    /// The time stamped on created and modified records, in milliseconds since 1970.
+    public var now: Int64
+
+    public init(store: any ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
+                userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+        self.store = store
+        self.scope = scope
+        self.options = options
+        self.userRecordName = userRecordName
+        self.now = now
+    }
+
+    /// Imports `sources`; on any error nothing is written and the errors are thrown as ``RunFailure``.
+    public func run(_ sources: [SourceFile], delimiter: UInt8? = nil) throws -> ImportSummary {
+        try ScopeValidation.validate(scope)
+        let schema = try store.schema(of: scope.schemaScope)
+        let plan = try RecordMapper(options: options, schema: schema).plan(sources, delimiter: delimiter)
+        let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
+        return try store.write { transaction in
+            for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
+            for (recordType, field, type) in changes.newFields {
+                try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
+            }
+            for (checksum, content) in plan.assetContents.sorted(by: { $0.key < $1.key }) {
+                try transaction.saveAsset(AssetReference(fileChecksum: checksum, size: Int64(content.count)), content: content)
+            }
+            var counts: [ImportSummary.TypeCounts] = []
+            for recordType in plan.recordTypes {
+                var tally = ImportSummary.TypeCounts(recordType: recordType.name)
+                for var record in recordType.records {
+                    record.recordID.zoneID = scope.zoneID
+                    try saveChangedKeys(record, transaction: transaction, tally: &tally)
+                }
+                counts.append(tally)
+            }
+            return ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts)
+        }
+    }
+
+    /// CloudKit's `changedKeys` save: the given fields are set, the others kept; a record whose
+    /// fields would not change keeps its change tag and counts as unchanged.
+    private func saveChangedKeys(_ record: CloudRecord, transaction: any StoreTransaction, tally: inout ImportSummary.TypeCounts) throws {
+        var saved = record
+        if let existing = try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope) {
+            var fields = existing.fields
+            fields.merge(record.fields) { _, new in new }
+            if fields == existing.fields {
+                tally.unchanged += 1
+                return
+            }
+            saved = existing
+            saved.fields = fields
+            saved.system.modifiedTimestamp = now
+            saved.system.modifiedUserRecordName = userRecordName
+            tally.updated += 1
+        } else {
+            saved.system = SystemFields(
+                createdTimestamp: now, createdUserRecordName: userRecordName,
+                modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
+            tally.created += 1
+        }
+        saved.system.changeTag = try transaction.nextChangeTag()
+        try transaction.save(saved, in: scope)
+    }
+}
+
+/// The schema a plan needs beyond what the store has: created just in time in development,
+/// refused in production with CloudKit's messages.
+public struct SchemaChanges: Sendable {
+    public var newRecordTypes: [String] = []
+    public var newFields: [(recordType: String, field: String, type: FieldType)] = []
+
+    init(plan: ImportPlan, schema: Schema, environment: ContainerEnvironment) throws {
+        var errors = ErrorCollector()
+        for recordType in plan.recordTypes {
+            let known = schema.recordTypes[recordType.name]
+            if known == nil {
+                if environment == .production {
+                    try errors.record(CloudSeedError(
+                        "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
+                        at: recordType.positions.first))
+                    continue
+                }
+                newRecordTypes.append(recordType.name)
+            }
+            for field in recordType.sortedFieldNames where known?.fields[field] == nil {
+                if environment == .production {
+                    try errors.record(CloudSeedError(
+                        "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into --environment development, where fields are created just in time",
+                        at: recordType.firstPositions[field]))
+                    continue
+                }
+                newFields.append((recordType.name, field, recordType.fields[field]!.type))
+            }
+        }
+        try errors.throwIfAny()
+    }
+}
+
+/// Checks a scope against CloudKit's rules before anything is read or written.
+enum ScopeValidation {
+    static func validate(_ scope: StoreScope) throws {
+        if scope.database == .public && scope.zoneID.zoneName != RecordZoneID.defaultZoneName {
+            throw CloudSeedError(
+                "the public database has only the default zone; drop --zone \(scope.zoneID.zoneName) or use --database private")
+        }
+        let zone = scope.zoneID.zoneName
+        guard zone == RecordZoneID.defaultZoneName || IdentifierMapping.isValid(zone) else {
+            throw CloudSeedError("zone name '\(zone)' is not valid: zone names start with a letter and hold letters, digits and '_'")
+        }
+        guard scope.container.hasPrefix("iCloud."), scope.container.count > 7,
+            scope.container.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 })
+        else {
+            throw CloudSeedError("container '\(scope.container)' is not a container identifier; use the form iCloud.com.example.App")
+        }
+    }
+}

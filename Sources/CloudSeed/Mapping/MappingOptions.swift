@@ -1,0 +1,105 @@
+/// The choices a user pins down instead of letting the heuristics decide.
+public struct MappingOptions: Sendable {
+    /// The record type of single-type sources (`--type`); otherwise taken from the file name.
+    public var recordType: String?
+    /// Name templates (`--name-template`), each for one record type or for all.
+    public var nameTemplates: [NameTemplate]
+    /// Field types (`--field`), each for one record type or for all.
+    public var fieldTypes: [FieldTypeOverride]
+
+    public init(recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = []) {
+        self.recordType = recordType
+        self.nameTemplates = nameTemplates
+        self.fieldTypes = fieldTypes
+    }
+
+    func template(for recordType: String) -> NameTemplate? {
+        nameTemplates.first { $0.recordType == recordType } ?? nameTemplates.first { $0.recordType == nil }
+    }
+
+    func fieldType(_ field: String, in recordType: String) -> FieldType? {
+        (fieldTypes.first { $0.recordType == recordType && $0.field == field }
+            ?? fieldTypes.first { $0.recordType == nil && $0.field == field })?.type
+    }
+}
+
+/// `--field [Type.]name:TYPE`: the type of a field, overriding inference.
+public struct FieldTypeOverride: Hashable, Sendable {
+    public var recordType: String?
+    public var field: String
+    public var type: FieldType
+
+    public init(recordType: String? = nil, field: String, type: FieldType) {
+        self.recordType = recordType
+        self.field = field
+        self.type = type
+    }
+
+    /// Reads `price:DOUBLE`, `Artwork.image:ASSET` or `tags:LIST<STRING>`.
+    public init(parsing text: String) throws {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw CloudSeedError("--field '\(text)' needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
+        }
+        let target = String(text[..<colon])
+        let typeName = String(text[text.index(after: colon)...])
+        guard let type = FieldType(name: typeName) else {
+            throw CloudSeedError(
+                "--field '\(text)': unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>")
+        }
+        if let dot = target.firstIndex(of: ".") {
+            recordType = String(target[..<dot])
+            field = String(target[target.index(after: dot)...])
+        } else {
+            field = target
+        }
+        self.type = type
+        guard IdentifierMapping.isValid(field), recordType.map(IdentifierMapping.isValid) ?? true else {
+            throw CloudSeedError("--field '\(text)': names start with a letter and hold letters, digits and '_'")
+        }
+    }
+}
+
+/// `--name-template [Type=]"{a} {b}"`: how records are named from their fields.
+///
+/// ```swift
+/// try NameTemplate(parsing: "Artwork={catalogNumber} {lastName}, {firstName}")
+/// // names a row {catalogNumber: 115, firstName: Mei, lastName: Chen} "115 Chen, Mei"
+/// ```
+public struct NameTemplate: Hashable, Sendable {
+    public var recordType: String?
+    public var template: String
+
+    public init(recordType: String? = nil, template: String) {
+        self.recordType = recordType
+        self.template = template
+    }
+
+    public init(parsing text: String) throws {
+        if let equals = text.firstIndex(of: "="), let brace = text.firstIndex(of: "{"), equals < brace {
+            recordType = String(text[..<equals])
+            template = String(text[text.index(after: equals)...])
+        } else {
+            template = text
+        }
+        guard !placeholders.isEmpty else {
+            throw CloudSeedError("--name-template '\(text)' names no field; write fields in braces, as \"{firstName} {lastName}\"")
+        }
+    }
+
+    /// The field keys the template names, in order.
+    public var placeholders: [String] {
+        var result: [String] = []
+        var current: String?
+        for character in template {
+            if character == "{" {
+                current = ""
+            } else if character == "}", let name = current {
+                result.append(name)
+                current = nil
+            } else if current != nil {
+                current!.append(character)
+            }
+        }
+        return result
+    }
+}

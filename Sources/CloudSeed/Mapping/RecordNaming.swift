@@ -1,0 +1,53 @@
+import Foundation
+
+/// How a record type's records got their names, in the order the rules are tried.
+public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
+    /// `--name-template "{firstName} {lastName}"`.
+    case template(String)
+    /// Names the source itself gives: CloudKit's `recordName`, or the keys of a dictionary of records.
+    case fromSource
+    /// A column named `recordName`, `___recordID`, `recordID`, `id` or `uuid`.
+    case column(String)
+    /// `Type-N`: the record type and the row's position among its type's rows in its source.
+    case position
+
+    public var description: String {
+        switch self {
+        case .template(let template): "name template \"\(template)\""
+        case .fromSource: "record names given by the source"
+        case .column(let column): "the '\(column)' column"
+        case .position: "record type and position in the source (Type-1, Type-2, …)"
+        }
+    }
+}
+
+/// Builds record names that CloudKit accepts: 1–255 ASCII characters, not starting with `_`.
+enum RecordNaming {
+    /// Column names that hold record names, in order of preference.
+    static let nameColumns = ["recordName", "___recordID", "recordID", "id", "uuid"]
+    /// Name columns that are the record's identity only, and so are not kept as fields.
+    static let identityOnlyColumns: Set<String> = ["recordName", "___recordID", "recordID"]
+
+    /// The record name for `text`: transliterated to ASCII (`Zoë Müller` → `Zoe Muller`), or a
+    /// deterministic hash where nothing of it is ASCII, so names stay stable across runs.
+    static func recordName(from text: String) -> String {
+        let ascii = Transliteration.ascii(text).trimmingCharacters(in: .whitespaces)
+        if !ascii.isEmpty, ascii.utf8.count <= 255, !ascii.hasPrefix("_") { return ascii }
+        let digest = SHA256.hexDigest(of: Data(text.utf8))
+        if ascii.isEmpty { return "r-" + digest.prefix(16) }
+        let kept = ascii.drop { $0 == "_" }
+        return String(kept.prefix(200)) + "-" + digest.prefix(16)
+    }
+
+    /// The text of a value as it appears in a record name.
+    static func text(of value: PlainValue) -> String? {
+        switch value {
+        case .text(let text), .string(let text): text.isEmpty ? nil : text
+        case .integer(let number): String(number)
+        case .real(let number): JSONText.number(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let milliseconds): Timestamp.format(milliseconds)
+        default: nil
+        }
+    }
+}

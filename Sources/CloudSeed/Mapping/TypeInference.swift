@@ -1,0 +1,113 @@
+/// The type a value suggests, before the values of a field are merged into one field type.
+///
+/// Rules (DESIGN.md, "Field types"): integers in range → INT64; any real among them → DOUBLE;
+/// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays → LIST of the
+/// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
+/// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
+indirect enum InferredKind: Hashable {
+    case boolean, integer, real, timestamp, bytes, location, string
+    /// A list; `nil` while no element has been seen.
+    case list(InferredKind?)
+
+    /// The kind of one value, or `nil` for a value that leaves the field unset (null, empty text).
+    init?(of value: PlainValue) {
+        switch value {
+        case .null: return nil
+        case .text(let text):
+            if text.isEmpty { return nil }
+            self = InferredKind.classify(text: text)
+        case .string(let text): self = Timestamp.parse(text) != nil ? .timestamp : .string
+        case .integer: self = .integer
+        case .real: self = .real
+        case .bool: self = .boolean
+        case .date: self = .timestamp
+        case .data: self = .bytes
+        case .dictionary(let entries): self = LocationKeys.isLocation(entries.map(\.key)) ? .location : .string
+        case .array(let items):
+            var element: InferredKind?
+            for item in items {
+                guard let kind = InferredKind(of: item) else { continue }
+                if case .list = kind {
+                    self = .string
+                    return
+                }
+                element = element.map { $0.merged(with: kind) } ?? kind
+            }
+            self = .list(element)
+        }
+    }
+
+    /// The kind of a CSV cell's text.
+    static func classify(text: String) -> InferredKind {
+        let lower = text.lowercased()
+        if lower == "true" || lower == "false" { return .boolean }
+        if NumberText.integer(text) != nil { return .integer }
+        if NumberText.real(text) != nil { return .real }
+        if Timestamp.parse(text) != nil { return .timestamp }
+        return .string
+    }
+
+    /// The kind that holds both: booleans are integers, integers widen to reals, lists merge their
+    /// elements, anything else mixed is a string.
+    func merged(with other: InferredKind) -> InferredKind {
+        if self == other { return self }
+        switch (self, other) {
+        case (.boolean, .integer), (.integer, .boolean): return .integer
+        case (.boolean, .real), (.real, .boolean), (.integer, .real), (.real, .integer): return .real
+        case (.list(let a), .list(let b)):
+            guard let a else { return .list(b) }
+            guard let b else { return .list(a) }
+            return .list(a.merged(with: b))
+        default: return .string
+        }
+    }
+
+    /// The field type for this kind; a list with no elements seen is a list of strings.
+    var fieldType: FieldType {
+        switch self {
+        case .boolean, .integer: .int64
+        case .real: .double
+        case .timestamp: .timestamp
+        case .bytes: .bytes
+        case .location: .location
+        case .string: .string
+        case .list(let element): .list(element?.fieldType ?? .string)
+        }
+    }
+}
+
+/// Reads numbers the way a person writes them, refusing what is not a number to a person.
+enum NumberText {
+    /// `-?(0|[1-9][0-9]*)` within 64 bits: no leading zeros, no sign `+`, no separators.
+    static func integer(_ text: String) -> Int64? {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        guard let first = digits.first, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        if first == UInt8(ascii: "0"), digits.count > 1 { return nil }
+        return Int64(text)
+    }
+
+    /// A decimal with a fraction and/or exponent, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, finite.
+    static func real(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        func digits() -> Int {
+            let start = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+            return index - start
+        }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")) else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return nil }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { return nil }
+        }
+        guard index == bytes.count, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}

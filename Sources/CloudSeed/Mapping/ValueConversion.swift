@@ -1,0 +1,181 @@
+import Foundation
+
+/// Converts a plain source value to a field's type, or explains in CloudKit's words why it cannot.
+struct ValueConverter {
+    /// Loads the file an ASSET value names, relative to the source's folder.
+    var loadAsset: (_ path: String, _ position: SourcePosition) throws -> AssetReference
+    /// Maps a referenced record's name the way record names are mapped.
+    var recordName: (_ text: String) -> String
+
+    /// Why a value does not fit its field: CloudKit's type message needs the value's own type.
+    struct Mismatch: Error {
+        var valueType: String
+        var detail: String?
+    }
+
+    func convert(_ value: PlainValue, to type: FieldType, at position: SourcePosition) throws -> RecordValue {
+        switch type {
+        case .string: return .string(try text(of: value))
+        case .int64:
+            switch value {
+            case .integer(let number): return .int64(number)
+            case .bool(let flag): return .int64(flag ? 1 : 0)
+            case .text(let text), .string(let text):
+                let lower = text.lowercased()
+                if lower == "true" || lower == "false" { return .int64(lower == "true" ? 1 : 0) }
+                if let number = NumberText.integer(text) { return .int64(number) }
+            default: break
+            }
+        case .double:
+            switch value {
+            case .integer(let number): return .double(Double(number))
+            case .real(let number): return .double(number)
+            case .text(let text), .string(let text):
+                if let number = NumberText.integer(text) { return .double(Double(number)) }
+                if let number = NumberText.real(text) { return .double(number) }
+            default: break
+            }
+        case .timestamp:
+            switch value {
+            case .date(let milliseconds): return .timestamp(try checkedTimestamp(milliseconds))
+            case .integer(let milliseconds): return .timestamp(try checkedTimestamp(milliseconds))
+            case .text(let text), .string(let text):
+                if let milliseconds = Timestamp.parse(text) { return .timestamp(milliseconds) }
+                if let milliseconds = NumberText.integer(text) { return .timestamp(try checkedTimestamp(milliseconds)) }
+            default: break
+            }
+        case .bytes:
+            switch value {
+            case .data(let data): return .bytes(data)
+            case .text(let text), .string(let text):
+                if let data = Data(base64Encoded: text) { return .bytes(data) }
+                throw Mismatch(valueType: "STRING", detail: "BYTES values in text must be Base64")
+            default: break
+            }
+        case .location:
+            if case .dictionary(let entries) = value { return .location(try location(from: entries)) }
+        case .reference:
+            switch value {
+            case .text(let text), .string(let text): return .reference(Reference(recordName: recordName(text)))
+            case .integer(let number): return .reference(Reference(recordName: String(number)))
+            case .dictionary(let entries): return .reference(try reference(from: entries))
+            default: break
+            }
+        case .asset:
+            switch value {
+            case .dictionary(let entries): return .asset(try assetMetadata(from: entries))
+            case .text(let path), .string(let path): return .asset(try loadAsset(path, position))
+            default: break
+            }
+        case .list(let element):
+            if case .array(let items) = value {
+                return .list(element, try items.filter { $0 != .null }.map { try convert($0, to: element, at: position) })
+            }
+        }
+        throw Mismatch(valueType: Self.valueType(of: value), detail: nil)
+    }
+
+    /// The CloudKit type name of a source value, for CloudKit's mismatch message.
+    static func valueType(of value: PlainValue) -> String {
+        switch value {
+        case .text(let text): InferredKind.classify(text: text).fieldType.wireName
+        case .string: "STRING"
+        case .integer, .bool: "INT64"
+        case .real: "DOUBLE"
+        case .date: "TIMESTAMP"
+        case .data: "BYTES"
+        case .dictionary(let entries): LocationKeys.isLocation(entries.map(\.key)) ? "LOCATION" : "STRING"
+        case .array(let items): InferredKind(of: .array(items))?.fieldType.wireName ?? "LIST"
+        case .null: "NULL"
+        }
+    }
+
+    private func text(of value: PlainValue) throws -> String {
+        switch value {
+        case .text(let text), .string(let text): text
+        case .integer(let number): String(number)
+        case .real(let number): JSONText.number(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let milliseconds): try Timestamp.format(checkedTimestamp(milliseconds)) ?? ""
+        case .data(let data): data.base64EncodedString()
+        case .array, .dictionary, .null: value.jsonText
+        }
+    }
+
+    private func checkedTimestamp(_ milliseconds: Int64) throws -> Int64 {
+        guard Timestamp.range.contains(milliseconds) else {
+            throw Mismatch(valueType: "TIMESTAMP", detail: "the date is outside the years 1 to 9999")
+        }
+        return milliseconds
+    }
+
+    private func number(_ entries: [PlainEntry], _ keys: Set<String>) throws -> Double? {
+        guard let entry = entries.first(where: { keys.contains($0.key.lowercased()) }) else { return nil }
+        switch entry.value {
+        case .integer(let number): return Double(number)
+        case .real(let number): return number
+        case .text(let text), .string(let text):
+            if let number = NumberText.real(text) ?? NumberText.integer(text).map(Double.init) { return number }
+        default: break
+        }
+        throw Mismatch(valueType: "LOCATION", detail: "'\(entry.key)' must be a number")
+    }
+
+    private func location(from entries: [PlainEntry]) throws -> Location {
+        guard let latitude = try number(entries, LocationKeys.latitude),
+            let longitude = try number(entries, LocationKeys.longitude)
+        else { throw Mismatch(valueType: "STRING", detail: "a LOCATION needs latitude and longitude") }
+        var location = Location(latitude: latitude, longitude: longitude)
+        location.altitude = try number(entries, ["altitude"])
+        location.horizontalAccuracy = try number(entries, ["horizontalaccuracy"])
+        location.verticalAccuracy = try number(entries, ["verticalaccuracy"])
+        location.course = try number(entries, ["course"])
+        location.speed = try number(entries, ["speed"])
+        location.timestamp = try number(entries, ["timestamp"]).map { Int64($0) }
+        guard (-90...90).contains(latitude) else {
+            throw Mismatch(valueType: "LOCATION", detail: "latitude \(latitude) is outside -90 to 90")
+        }
+        guard (-180...180).contains(longitude) else {
+            throw Mismatch(valueType: "LOCATION", detail: "longitude \(longitude) is outside -180 to 180")
+        }
+        return location
+    }
+
+    private func reference(from entries: [PlainEntry]) throws -> Reference {
+        guard case .string(let name)? = entries.first(where: { $0.key == "recordName" })?.value else {
+            throw Mismatch(valueType: "STRING", detail: "a REFERENCE dictionary needs a recordName")
+        }
+        var reference = Reference(recordName: name)
+        if case .string(let actionName)? = entries.first(where: { $0.key == "action" })?.value {
+            guard let action = ReferenceAction(rawValue: actionName) else {
+                throw Mismatch(valueType: "REFERENCE", detail: "the action must be NONE, DELETE_SELF or VALIDATE")
+            }
+            reference.action = action
+        }
+        return reference
+    }
+
+    private func assetMetadata(from entries: [PlainEntry]) throws -> AssetReference {
+        guard case .string(let checksum)? = entries.first(where: { $0.key == "fileChecksum" })?.value,
+            case .integer(let size)? = entries.first(where: { $0.key == "size" })?.value
+        else { throw Mismatch(valueType: "STRING", detail: "an ASSET dictionary needs fileChecksum and size") }
+        return AssetReference(fileChecksum: checksum, size: size)
+    }
+}
+
+extension PlainValue {
+    /// The value as JSON text, for nested data kept in a STRING field.
+    var jsonText: String {
+        switch self {
+        case .text(let text), .string(let text): JSONText.quoted(text)
+        case .integer(let number): String(number)
+        case .real(let number): JSONText.number(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let milliseconds): JSONText.quoted(Timestamp.format(milliseconds) ?? String(milliseconds))
+        case .data(let data): JSONText.quoted(data.base64EncodedString())
+        case .array(let items): JSONText.array(items.map(\.jsonText))
+        case .dictionary(let entries): JSONText.object(entries.map { ($0.key, $0.value.jsonText) })
+        case .null: "null"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// A parsed document (JSON or property list) with the position of every value.
+indirect enum DocumentNode {
+    case scalar(PlainValue, SourcePosition)
+    case array([DocumentNode], SourcePosition)
+    case object([(key: String, node: DocumentNode)], SourcePosition)
+
+    var position: SourcePosition {
+        switch self {
+        case .scalar(_, let position), .array(_, let position), .object(_, let position): position
+        }
+    }
+
+    /// The plain value, positions dropped.
+    var plainValue: PlainValue {
+        switch self {
+        case .scalar(let value, _): value
+        case .array(let items, _): .array(items.map(\.plainValue))
+        case .object(let members, _): .dictionary(members.map { PlainEntry($0.key, $0.node.plainValue) })
+        }
+    }
+
+    var members: [(key: String, node: DocumentNode)]? {
+        if case .object(let members, _) = self { return members }
+        return nil
+    }
+
+    var items: [DocumentNode]? {
+        if case .array(let items, _) = self { return items }
+        return nil
+    }
+
+    func member(_ key: String) -> DocumentNode? {
+        members?.first { $0.key == key }?.node
+    }
+
+    var stringValue: String? {
+        if case .scalar(.string(let text), _) = self { return text }
+        return nil
+    }
+}

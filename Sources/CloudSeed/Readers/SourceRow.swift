@@ -1,0 +1,68 @@
+import Foundation
+
+/// A plain value as a source file holds it, before it is typed for a record.
+public indirect enum PlainValue: Hashable, Sendable {
+    /// Text from a typed format (JSON, property lists): a string, or a date if it reads as ISO 8601.
+    case string(String)
+    /// Text from an untyped format (a CSV cell): typed by inference (number, boolean, date, text).
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+    case bool(Bool)
+    /// Milliseconds since 1970.
+    case date(Int64)
+    case data(Data)
+    case array([PlainValue])
+    case dictionary([PlainEntry])
+    case null
+}
+
+/// One key and value of a dictionary, in source order.
+public struct PlainEntry: Hashable, Sendable {
+    public var key: String
+    public var value: PlainValue
+
+    public init(_ key: String, _ value: PlainValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A field of a source row: its key as written, its value and where the value is.
+public struct SourceField: Hashable, Sendable {
+    public var key: String
+    public var value: PlainValue
+    public var position: SourcePosition
+    /// The type the source itself declares (CloudKit record dictionaries carry one).
+    public var declaredType: FieldType?
+
+    public init(key: String, value: PlainValue, position: SourcePosition, declaredType: FieldType? = nil) {
+        self.key = key
+        self.value = value
+        self.position = position
+        self.declaredType = declaredType
+    }
+}
+
+/// One row of a source: the fields of one record to be, with where it came from.
+public struct SourceRow: Hashable, Sendable {
+    /// The record type the source names (a key of the document, a CloudKit `recordType`), if any.
+    public var recordType: String?
+    /// The record name the source gives (a dictionary key, a CloudKit `recordName`), if any.
+    public var recordName: String?
+    public var fields: [SourceField]
+    public var position: SourcePosition
+
+    public init(recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition) {
+        self.recordType = recordType
+        self.recordName = recordName
+        self.fields = fields
+        self.position = position
+    }
+}
+
+/// A reader: yields the rows of one source, in order.
+public protocol SourceReader {
+    /// Calls `body` with each row; stops at the first error, which names its position.
+    func forEachRow(_ body: (SourceRow) throws -> Void) throws
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A container store: containers → environments → databases → zones → records, with a schema per
+/// container environment. SQLite is the embedded implementation; the rules that are CloudKit's
+/// (just-in-time schema, save modes) live above this protocol, so every backend behaves alike.
+public protocol ContainerStore: AnyObject {
+    /// The schema of a container environment (empty if it has none yet).
+    func schema(of scope: SchemaScope) throws -> Schema
+
+    /// Runs `body` as one transaction: everything it writes is kept, or nothing is.
+    func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+
+    /// Calls `body` with each record of a zone, by record type then record name in byte order.
+    func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws
+
+    /// What the store holds, for `inspect`.
+    func inventory() throws -> StoreInventory
+}
+
+/// The writes of one run, inside its transaction.
+public protocol StoreTransaction {
+    /// Adds a record type with no fields to a container environment's schema.
+    func createRecordType(_ name: String, in scope: SchemaScope) throws
+    /// Adds a field to a record type of a container environment's schema.
+    func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws
+    /// The stored record with this ID, if any.
+    func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
+    /// Inserts or replaces a record, all its fields.
+    func save(_ record: CloudRecord, in scope: StoreScope) throws
+    /// Stores an asset's content under its checksum, once.
+    func saveAsset(_ asset: AssetReference, content: Data?) throws
+    /// A change tag not given to any record before.
+    func nextChangeTag() throws -> String
+}
+
+/// Everything a store holds, summarised.
+public struct StoreInventory: Sendable {
+    public struct Zone: Sendable {
+        public var container: String
+        public var environment: ContainerEnvironment
+        public var database: DatabaseScope
+        public var zoneID: RecordZoneID
+        /// Record counts by record type.
+        public var recordCounts: [String: Int]
+    }
+
+    public var zones: [Zone]
+    public var schemas: [SchemaScope: Schema]
+}

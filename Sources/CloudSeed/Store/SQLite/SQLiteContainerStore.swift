@@ -1,0 +1,278 @@
+import Foundation
+
+/// The embedded container store: one SQLite file a person can open with `sqlite3`.
+///
+/// Each record type is a table named after it with a column per field; metadata tables hold the
+/// zones, the schema of each container environment and the assets (see `docs/STORE.md`).
+public final class SQLiteContainerStore: ContainerStore {
+    private let database: SQLiteDatabase
+    /// Tables and columns of each record type, by container environment; reloaded after each transaction.
+    private var layouts: [SchemaScope: [String: TypeLayout]] = [:]
+
+    struct TypeLayout {
+        var table: String
+        /// Field name → (type, column).
+        var fields: [String: (type: FieldType, column: String)]
+
+        var schema: RecordTypeSchema { RecordTypeSchema(name: "", fields: fields.mapValues(\.type)) }
+        var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    }
+
+    /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
+    /// cloudseed store is refused, not modified.
+    public init(path: String) throws {
+        let existed = FileManager.default.fileExists(atPath: path)
+        database = try SQLiteDatabase(path: path)
+        if existed {
+            let tables = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
+            guard tables.isEmpty || tables.contains([.text("_cloudseed_meta")]) else {
+                throw CloudSeedError(
+                    "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
+                    at: SourcePosition(file: path))
+            }
+        }
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.transaction {
+            try database.execute(SQLiteLayout.metadataTables)
+            try database.rows(
+                "INSERT OR IGNORE INTO _cloudseed_meta (key, value) VALUES ('format', ?), ('changeTag', '0')",
+                [.text(SQLiteLayout.formatVersion)])
+        }
+        let format = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'format'")
+        guard format == [[.text(SQLiteLayout.formatVersion)]] else {
+            throw CloudSeedError(
+                "this store was written by another version of cloudseed (format \(format)); use that version",
+                at: SourcePosition(file: path))
+        }
+    }
+
+    public func schema(of scope: SchemaScope) throws -> Schema {
+        var schema = Schema()
+        for (name, layout) in try typeLayouts(scope) {
+            schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
+        }
+        return schema
+    }
+
+    func typeLayouts(_ scope: SchemaScope) throws -> [String: TypeLayout] {
+        if let cached = layouts[scope] { return cached }
+        var result: [String: TypeLayout] = [:]
+        let key: [SQLiteValue] = [.text(scope.container), .text(scope.environment.rawValue)]
+        for row in try database.rows(
+            "SELECT record_type, table_name FROM _cloudseed_record_types WHERE container = ? AND environment = ?", key)
+        {
+            guard case .text(let name) = row[0], case .text(let table) = row[1] else { continue }
+            result[name] = TypeLayout(table: table, fields: [:])
+        }
+        for row in try database.rows(
+            "SELECT record_type, field, field_type, column_name FROM _cloudseed_fields WHERE container = ? AND environment = ?",
+            key)
+        {
+            guard case .text(let recordType) = row[0], case .text(let field) = row[1], case .text(let typeName) = row[2],
+                case .text(let column) = row[3], let type = FieldType(name: typeName)
+            else { continue }
+            result[recordType]?.fields[field] = (type, column)
+        }
+        layouts[scope] = result
+        return result
+    }
+
+    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        defer {
+            layouts.removeAll()
+            database.forgetStatements()
+        }
+        return try database.transaction { try body(SQLiteStoreTransaction(store: self, database: database)) }
+    }
+
+    /// The zone's row id, created on first use when `create` is set.
+    func zoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
+        let arguments: [SQLiteValue] = [
+            .text(scope.container), .text(scope.environment.rawValue), .text(scope.database.rawValue),
+            .text(scope.zoneID.ownerName), .text(scope.zoneID.zoneName),
+        ]
+        let select = """
+            SELECT id FROM _cloudseed_zones
+            WHERE container = ? AND environment = ? AND database = ? AND owner = ? AND zone = ?
+            """
+        if case .integer(let id)? = try database.rows(select, arguments).first?.first { return id }
+        guard create else { return nil }
+        try database.rows(
+            "INSERT INTO _cloudseed_zones (container, environment, database, owner, zone) VALUES (?, ?, ?, ?, ?)", arguments)
+        if case .integer(let id)? = try database.rows(select, arguments).first?.first { return id }
+        return nil
+    }
+
+    func assetSize(_ checksum: String) throws -> Int64 {
+        if case .integer(let size)? = try database.rows(
+            "SELECT size FROM _cloudseed_assets WHERE checksum = ?", [.text(checksum)]
+        ).first?.first {
+            return size
+        }
+        return 0
+    }
+
+    /// The SELECT list and WHERE that read records of one type in one zone.
+    func selectSQL(_ layout: TypeLayout, byName: Bool) -> String {
+        let columns = SQLiteLayout.systemColumns.dropFirst() + layout.sortedFieldNames.map { layout.fields[$0]!.column }
+        return "SELECT \(columns.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(SQLiteLayout.quoted(layout.table))"
+            + " WHERE \"___zone\" = ?" + (byName ? " AND \"___recordID\" = ?" : " ORDER BY \"___recordID\"")
+    }
+
+    /// Builds a record from a row of ``selectSQL(_:byName:)``.
+    func record(from row: [SQLiteValue], type: String, layout: TypeLayout, zoneID: RecordZoneID) throws -> CloudRecord {
+        func text(_ index: Int) -> String {
+            if case .text(let value) = row[index] { return value }
+            return ""
+        }
+        var fields: [String: RecordValue] = [:]
+        for (offset, name) in layout.sortedFieldNames.enumerated() {
+            if let value = try SQLiteValueCodec.decode(row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize) {
+                fields[name] = value
+            }
+        }
+        let system = SystemFields(
+            createdTimestamp: Timestamp.parse(text(1)) ?? 0, createdUserRecordName: text(2),
+            modifiedTimestamp: Timestamp.parse(text(3)) ?? 0, modifiedUserRecordName: text(4), changeTag: text(5))
+        return CloudRecord(
+            recordType: type, recordID: RecordID(recordName: text(0), zoneID: zoneID), fields: fields, system: system)
+    }
+
+    public func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
+        guard let zone = try zoneKey(scope, create: false) else { return }
+        let types = try typeLayouts(scope.schemaScope)
+        for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+            let layout = types[name]!
+            for row in try database.rows(selectSQL(layout, byName: false), [.integer(zone)]) {
+                try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
+            }
+        }
+    }
+
+    public func inventory() throws -> StoreInventory {
+        var zones: [StoreInventory.Zone] = []
+        var schemas: [SchemaScope: Schema] = [:]
+        for row in try database.rows(
+            "SELECT id, container, environment, database, owner, zone FROM _cloudseed_zones ORDER BY container, environment, database, owner, zone")
+        {
+            guard case .integer(let id) = row[0], case .text(let container) = row[1], case .text(let environmentName) = row[2],
+                case .text(let databaseName) = row[3], case .text(let owner) = row[4], case .text(let zoneName) = row[5],
+                let environment = ContainerEnvironment(rawValue: environmentName), let scope = DatabaseScope(rawValue: databaseName)
+            else { continue }
+            let schemaScope = SchemaScope(container: container, environment: environment)
+            var counts: [String: Int] = [:]
+            for (name, layout) in try typeLayouts(schemaScope) {
+                if case .integer(let count)? = try database.rows(
+                    "SELECT count(*) FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(id)]
+                ).first?.first {
+                    counts[name] = Int(count)
+                }
+            }
+            zones.append(.init(container: container, environment: environment, database: scope,
+                               zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
+        }
+        for row in try database.rows("SELECT DISTINCT container, environment FROM _cloudseed_record_types") {
+            guard case .text(let container) = row[0], case .text(let name) = row[1],
+                let environment = ContainerEnvironment(rawValue: name)
+            else { continue }
+            let scope = SchemaScope(container: container, environment: environment)
+            schemas[scope] = try schema(of: scope)
+        }
+        return StoreInventory(zones: zones, schemas: schemas)
+    }
+
+    /// Registers a record type, creating its table if no container environment has made it yet.
+    func createRecordType(_ name: String, in scope: SchemaScope) throws {
+        let table = SQLiteLayout.tableName(for: name)
+        let exists = try database.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])
+        if exists.isEmpty { try database.execute(SQLiteLayout.createRecordTable(table)) }
+        try database.rows(
+            "INSERT INTO _cloudseed_record_types (container, environment, record_type, table_name) VALUES (?, ?, ?, ?)",
+            [.text(scope.container), .text(scope.environment.rawValue), .text(name), .text(table)])
+        layouts[scope] = nil
+    }
+
+    /// Adds a field, reusing its column when another environment made it with the same SQL type.
+    func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
+        guard let layout = try typeLayouts(scope)[recordType] else {
+            throw CloudSeedError("record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+        }
+        let sqlType = SQLiteValueCodec.columnType(for: type)
+        let existing = try database.rows("SELECT name, type FROM pragma_table_info(?)", [.text(layout.table)])
+        var column = name
+        if let match = existing.first(where: { $0[0] == .text(name) }), match[1] != .text(sqlType) {
+            column = "\(name)__\(sqlType)"
+        }
+        if !existing.contains(where: { $0[0] == .text(column) }) {
+            try database.execute("ALTER TABLE \(SQLiteLayout.quoted(layout.table)) ADD COLUMN \(SQLiteLayout.quoted(column)) \(sqlType)")
+            database.forgetStatements()
+        }
+        try database.rows(
+            "INSERT INTO _cloudseed_fields (container, environment, record_type, field, field_type, column_name) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(scope.container), .text(scope.environment.rawValue), .text(recordType), .text(name), .text(type.schemaName), .text(column)])
+        layouts[scope] = nil
+    }
+
+    func nextChangeTag() throws -> String {
+        try database.rows("UPDATE _cloudseed_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changeTag'")
+        guard case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'").first?.first,
+            let number = Int64(value)
+        else { throw database.storeError("the change tag counter is missing") }
+        return String(number, radix: 36)
+    }
+
+    func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return nil }
+        guard let row = try database.rows(selectSQL(layout, byName: true), [.integer(zone), .text(recordName)]).first
+        else { return nil }
+        return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
+    }
+
+    func save(_ record: CloudRecord, in scope: StoreScope) throws {
+        guard let layout = try typeLayouts(scope.schemaScope)[record.recordType],
+            let zone = try zoneKey(scope, create: true)
+        else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
+        let names = layout.sortedFieldNames
+        let columns = SQLiteLayout.systemColumns + names.map { layout.fields[$0]!.column }
+        let sql = "INSERT OR REPLACE INTO \(SQLiteLayout.quoted(layout.table)) (\(columns.map(SQLiteLayout.quoted).joined(separator: ", ")))"
+            + " VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let system = record.system
+        var values: [SQLiteValue] = [
+            .integer(zone), .text(record.recordID.recordName),
+            .text(Timestamp.format(system.createdTimestamp) ?? ""), .text(system.createdUserRecordName),
+            .text(Timestamp.format(system.modifiedTimestamp) ?? ""), .text(system.modifiedUserRecordName),
+            .text(system.changeTag),
+        ]
+        values += names.map { record.fields[$0].map(SQLiteValueCodec.encode) ?? .null }
+        try database.statement(sql).run(values)
+    }
+
+    func saveAsset(_ asset: AssetReference, content: Data?) throws {
+        try database.rows(
+            "INSERT INTO _cloudseed_assets (checksum, size, content) VALUES (?, ?, ?) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(content, excluded.content)",
+            [.text(asset.fileChecksum), .integer(asset.size), content.map { .blob($0) } ?? .null])
+    }
+}
+
+/// The writes of one run against a SQLite store; valid only inside ``SQLiteContainerStore/write(_:)``.
+struct SQLiteStoreTransaction: StoreTransaction {
+    let store: SQLiteContainerStore
+    let database: SQLiteDatabase
+
+    func createRecordType(_ name: String, in scope: SchemaScope) throws { try store.createRecordType(name, in: scope) }
+
+    func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
+        try store.addField(name, type: type, to: recordType, in: scope)
+    }
+
+    func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        try store.fetch(recordName, ofType: recordType, in: scope)
+    }
+
+    func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
+
+    func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
+
+    func nextChangeTag() throws -> String { try store.nextChangeTag() }
+}

@@ -1,0 +1,174 @@
+import CSQLite
+import Foundation
+
+/// A value bound to or read from a SQLite statement.
+enum SQLiteValue: Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// One connection to a SQLite file: the single owner of its statements and transactions.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    private var statements: [String: SQLiteStatement] = [:]
+    let path: String
+
+    /// How long a writer waits for another run's transaction before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 600_000
+
+    init(path: String) throws {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw CloudSeedError("cannot open the store: \(message); check the path and its permissions", at: SourcePosition(file: path))
+        }
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (one or several statements).
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastError
+            sqlite3_free(message)
+            throw storeError(text)
+        }
+    }
+
+    /// A prepared statement for `sql`, reused for the same text.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var pointer: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &pointer, nil) == SQLITE_OK, let pointer else {
+            throw storeError(lastError)
+        }
+        let statement = SQLiteStatement(pointer: pointer, database: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `arguments` bound, returning every row.
+    @discardableResult
+    func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        let statement = try self.statement(sql)
+        try statement.bind(arguments)
+        var result: [[SQLiteValue]] = []
+        while try statement.step() { result.append(statement.row()) }
+        return result
+    }
+
+    /// Runs `body` in one write transaction: all of it is kept, or none of it.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock up front, so concurrent runs wait for each other
+    /// (up to ``busyTimeoutMilliseconds``) instead of failing half-way.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Drops cached statements, which schema changes make stale.
+    func forgetStatements() {
+        statements.removeAll()
+    }
+
+    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func storeError(_ message: String) -> CloudSeedError {
+        CloudSeedError("store error: \(message)", at: SourcePosition(file: path))
+    }
+}
+
+/// A prepared statement with values bound by position.
+final class SQLiteStatement {
+    private let pointer: OpaquePointer
+    private unowned let database: SQLiteDatabase
+
+    /// SQLite's destructor constant telling it to copy bound text and blobs.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(pointer: OpaquePointer, database: SQLiteDatabase) {
+        self.pointer = pointer
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(pointer) }
+
+    func reset() {
+        sqlite3_reset(pointer)
+        sqlite3_clear_bindings(pointer)
+    }
+
+    func bind(_ values: [SQLiteValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32 =
+                switch value {
+                case .null: sqlite3_bind_null(pointer, index)
+                case .integer(let number): sqlite3_bind_int64(pointer, index, number)
+                case .real(let number): sqlite3_bind_double(pointer, index, number)
+                case .text(let text): sqlite3_bind_text64(pointer, index, text, sqlite3_uint64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+                case .blob(let data):
+                    data.withUnsafeBytes { buffer in
+                        sqlite3_bind_blob64(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), Self.transient)
+                    }
+                }
+            guard status == SQLITE_OK else { throw database.storeError(database.lastError) }
+        }
+    }
+
+    /// Steps once: `true` while there is a row to read.
+    func step() throws -> Bool {
+        switch sqlite3_step(pointer) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.storeError(database.lastError)
+        }
+    }
+
+    /// Runs the statement to completion.
+    func run(_ values: [SQLiteValue]) throws {
+        reset()
+        try bind(values)
+        while try step() {}
+    }
+
+    func row() -> [SQLiteValue] {
+        (0..<sqlite3_column_count(pointer)).map(column)
+    }
+
+    func column(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(pointer, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(pointer, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(pointer, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(pointer, index))
+            guard count > 0, let bytes = sqlite3_column_text(pointer, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(pointer, index))
+            guard count > 0, let bytes = sqlite3_column_blob(pointer, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The tables of a cloudseed SQLite store (documented for people in `docs/STORE.md`).
+enum SQLiteLayout {
+    /// The value of `format` in `_cloudseed_meta` that this version writes and reads.
+    static let formatVersion = "1"
+
+    static let metadataTables = """
+        CREATE TABLE IF NOT EXISTS _cloudseed_meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS _cloudseed_zones (
+            id          INTEGER PRIMARY KEY,
+            container   TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            database    TEXT NOT NULL,
+            owner       TEXT NOT NULL,
+            zone        TEXT NOT NULL,
+            UNIQUE (container, environment, database, owner, zone)
+        );
+        CREATE TABLE IF NOT EXISTS _cloudseed_record_types (
+            container   TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            record_type TEXT NOT NULL,
+            table_name  TEXT NOT NULL,
+            PRIMARY KEY (container, environment, record_type)
+        );
+        CREATE TABLE IF NOT EXISTS _cloudseed_fields (
+            container   TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            record_type TEXT NOT NULL,
+            field       TEXT NOT NULL,
+            field_type  TEXT NOT NULL,
+            column_name TEXT NOT NULL,
+            PRIMARY KEY (container, environment, record_type, field)
+        );
+        CREATE TABLE IF NOT EXISTS _cloudseed_assets (
+            checksum TEXT PRIMARY KEY,
+            size     INTEGER NOT NULL,
+            content  BLOB
+        );
+        """
+
+    /// The columns every record table has, before its field columns.
+    static let systemColumns = ["___zone", "___recordID", "___createTime", "___createdBy", "___modTime", "___modifiedBy", "___etag"]
+
+    static func createRecordTable(_ table: String) -> String {
+        """
+        CREATE TABLE \(quoted(table)) (
+            "___zone"       INTEGER NOT NULL REFERENCES _cloudseed_zones (id),
+            "___recordID"   TEXT NOT NULL,
+            "___createTime" TEXT NOT NULL,
+            "___createdBy"  TEXT NOT NULL,
+            "___modTime"    TEXT NOT NULL,
+            "___modifiedBy" TEXT NOT NULL,
+            "___etag"       TEXT NOT NULL,
+            PRIMARY KEY ("___zone", "___recordID")
+        )
+        """
+    }
+
+    /// The table for a record type: its own name, unless SQLite reserves it (`sqlite_…`).
+    static func tableName(for recordType: String) -> String {
+        recordType.lowercased().hasPrefix("sqlite_") ? "cloudseed_" + recordType : recordType
+    }
+
+    /// An SQL identifier in double quotes. Names reaching here are already CloudKit identifiers.
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// How a field value is kept in a SQLite column, in the type a person reading the table expects:
+///
+/// | field type | column | example |
+/// | --- | --- | --- |
+/// | STRING, INT64, DOUBLE, BYTES | TEXT, INTEGER, REAL, BLOB | `Get apples`, `0`, `1250.5` |
+/// | TIMESTAMP | TEXT, ISO 8601 UTC with milliseconds | `2019-10-28T00:00:00.000Z` |
+/// | LOCATION | TEXT, JSON | `{"latitude":39.3,"longitude":-123.8}` |
+/// | REFERENCE | TEXT, the record name; JSON when the action is not NONE | `Mei Chen` |
+/// | ASSET | TEXT, the SHA-256 of the file in `_cloudseed_assets` | `9f86d0…` |
+/// | LIST<T> | TEXT, a JSON array of the element forms above | `["coast","oil"]` |
+enum SQLiteValueCodec {
+    /// The declared column type for a field type; it sets SQLite's affinity, so `"007"` stays text.
+    static func columnType(for type: FieldType) -> String {
+        switch type {
+        case .int64: "INTEGER"
+        case .double: "REAL"
+        case .bytes: "BLOB"
+        default: "TEXT"
+        }
+    }
+
+    static func encode(_ value: RecordValue) -> SQLiteValue {
+        switch value {
+        case .string(let text): .text(text)
+        case .int64(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .bytes(let data): .blob(data)
+        case .timestamp(let milliseconds): .text(Timestamp.format(milliseconds) ?? String(milliseconds))
+        case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"):
+            .text(reference.recordName)
+        case .location, .reference, .asset, .list: .text(jsonElement(value))
+        }
+    }
+
+    /// The JSON form of a value inside a list (or a location or non-plain reference column).
+    static func jsonElement(_ value: RecordValue) -> String {
+        switch value {
+        case .string(let text): return JSONText.quoted(text)
+        case .int64(let number): return String(number)
+        case .double(let number): return JSONText.number(number)
+        case .bytes(let data): return JSONText.quoted(data.base64EncodedString())
+        case .timestamp(let milliseconds): return JSONText.quoted(Timestamp.format(milliseconds) ?? "")
+        case .location(let location): return CloudKitJSON.location(location)
+        case .reference(let reference):
+            if reference.action == .none && !reference.recordName.hasPrefix("{") { return JSONText.quoted(reference.recordName) }
+            return JSONText.object([
+                ("recordName", JSONText.quoted(reference.recordName)), ("action", JSONText.quoted(reference.action.rawValue)),
+            ])
+        case .asset(let asset): return JSONText.quoted(asset.fileChecksum)
+        case .list(_, let items): return JSONText.array(items.map(jsonElement))
+        }
+    }
+
+    /// Reads a column back as a value of `type`; `nil` for NULL (the field is not set).
+    static func decode(_ column: SQLiteValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {
+        switch (type, column) {
+        case (_, .null): return nil
+        case (.string, .text(let text)): return .string(text)
+        case (.int64, .integer(let number)): return .int64(number)
+        case (.double, .real(let number)): return .double(number)
+        case (.double, .integer(let number)): return .double(Double(number))
+        case (.bytes, .blob(let data)): return .bytes(data)
+        case (.timestamp, .text(let text)):
+            if let milliseconds = Timestamp.parse(text) { return .timestamp(milliseconds) }
+        case (.reference, .text(let text)) where !text.hasPrefix("{"):
+            return .reference(Reference(recordName: text))
+        case (.asset, .text(let checksum)):
+            return .asset(AssetReference(fileChecksum: checksum, size: try assetSizes(checksum)))
+        case (_, .text(let text)):
+            var parser = JSONParser(bytes: Array(text.utf8), file: "column")
+            if let node = try? parser.parseDocument() {
+                return try decode(json: node.plainValue, as: type, assetSizes: assetSizes)
+            }
+        default: break
+        }
+        throw CloudSeedError("the store holds a value that is not a \(type.schemaName): \(column)")
+    }
+
+    private static func decode(json: PlainValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {
+        if case .list(let element) = type, case .array(let items) = json {
+            return .list(element, try items.compactMap { try decode(json: $0, as: element, assetSizes: assetSizes) })
+        }
+        switch (type, json) {
+        case (.string, .string(let text)): return .string(text)
+        case (.int64, .integer(let number)): return .int64(number)
+        case (.double, .real(let number)): return .double(number)
+        case (.double, .integer(let number)): return .double(Double(number))
+        case (.bytes, .string(let text)): return Data(base64Encoded: text).map { .bytes($0) }
+        case (.timestamp, .string(let text)): return Timestamp.parse(text).map { .timestamp($0) }
+        case (.reference, .string(let text)): return .reference(Reference(recordName: text))
+        case (.asset, .string(let checksum)):
+            return .asset(AssetReference(fileChecksum: checksum, size: try assetSizes(checksum)))
+        case (.location, .dictionary), (.reference, .dictionary):
+            let converter = ValueConverter(loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "ASSET", detail: nil) }, recordName: { $0 })
+            return try converter.convert(json, to: type, at: SourcePosition(file: "store"))
+        default: return nil
+        }
+    }
+}

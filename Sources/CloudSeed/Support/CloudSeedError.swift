@@ -1,0 +1,71 @@
+/// Where a value came from: a file with a line and column, or a key path inside a document.
+public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
+    /// The file as the user named it (`-` for standard input).
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    /// For formats without lines (binary property lists): the path to the value, as `[2].title`.
+    public var keyPath: String?
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+    }
+
+    /// `FILE:LINE:COLUMN`, or `FILE:KEYPATH` where there are no lines.
+    public var description: String {
+        if let line {
+            return column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
+        }
+        if let keyPath, !keyPath.isEmpty { return "\(file):\(keyPath)" }
+        return file
+    }
+}
+
+/// An error a user can cause: what is wrong, where, and what to do about it.
+///
+/// Printed as `FILE:LINE:COLUMN: what is wrong; what to do`.
+public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var position: SourcePosition?
+    public var message: String
+
+    public init(_ message: String, at position: SourcePosition? = nil) {
+        self.message = message
+        self.position = position
+    }
+
+    public var description: String {
+        position.map { "\($0): \(message)" } ?? message
+    }
+}
+
+/// A run that stopped on errors; nothing of it was written.
+public struct RunFailure: Error, Sendable, CustomStringConvertible {
+    /// The errors found, at most ``RunFailure/limit``.
+    public var errors: [CloudSeedError]
+
+    /// How many errors a run reports before it stops.
+    public static let limit = 20
+
+    public init(_ errors: [CloudSeedError]) { self.errors = errors }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// Collects the errors of a run up to ``RunFailure/limit``, then stops it.
+struct ErrorCollector {
+    private(set) var errors: [CloudSeedError] = []
+
+    /// Records an error; throws the whole list once the limit is reached.
+    mutating func record(_ error: CloudSeedError) throws {
+        errors.append(error)
+        if errors.count >= RunFailure.limit { throw RunFailure(errors) }
+    }
+
+    /// Throws the collected errors, if any.
+    func throwIfAny() throws {
+        if !errors.isEmpty { throw RunFailure(errors) }
+    }
+}

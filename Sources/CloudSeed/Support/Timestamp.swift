@@ -1,0 +1,126 @@
+/// Converts between milliseconds since 1970 and ISO 8601 text, for years 0001 to 9999.
+///
+/// ```swift
+/// Timestamp.format(0)                              // "1970-01-01T00:00:00.000Z"
+/// Timestamp.parse("2019-10-28")                     // 1572220800000 (no zone means UTC)
+/// Timestamp.parse("2019-10-28T10:00:00+02:00")      // 1572249600000
+/// ```
+public enum Timestamp {
+    /// The first and last millisecond that ISO 8601 text with a four-digit year can hold.
+    public static let range: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    private static let millisecondsPerDay: Int64 = 86_400_000
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, or `nil` when the time is outside ``range``.
+    public static func format(_ milliseconds: Int64) -> String? {
+        guard range.contains(milliseconds) else { return nil }
+        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let inDay = milliseconds - days * millisecondsPerDay
+        let (year, month, day) = civil(fromDays: days)
+        let hour = inDay / 3_600_000
+        let minute = inDay / 60_000 % 60
+        let second = inDay / 1000 % 60
+        let millis = inDay % 1000
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millis, 3))Z"
+    }
+
+    /// Reads an ISO 8601 / RFC 3339 date or date-time; a missing zone means UTC.
+    ///
+    /// Accepts `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM`, `:SS`, a fraction (kept to the
+    /// millisecond), and `Z` or an offset `±HH:MM` / `±HHMM`. Returns `nil` for anything else.
+    public static func parse(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 10, bytes.count <= 40 else { return nil }
+        var index = 0
+        func number(_ width: Int) -> Int64? {
+            guard index + width <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[index..<index + width] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            index += width
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year >= 1
+        else { return nil }
+        var milliseconds = days(fromCivil: year, month, day) * millisecondsPerDay
+        if index == bytes.count { return milliseconds }
+        guard bytes[index] == 84 || bytes[index] == 32 else { return nil }  // "T" or " "
+        index += 1
+        guard let hour = number(2), hour < 24, expect(58), let minute = number(2), minute < 60 else { return nil }
+        var second: Int64 = 0
+        var fraction: Int64 = 0
+        if expect(58) {
+            guard let parsed = number(2), parsed < 60 else { return nil }
+            second = parsed
+            if expect(46) || expect(44) {
+                var digits = 0
+                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                    if digits < 3 { fraction = fraction * 10 + Int64(bytes[index] - 48) }
+                    digits += 1
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+                if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
+            }
+        }
+        milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + fraction
+        if index == bytes.count || expect(90) {  // no zone, or "Z"
+            return index == bytes.count ? milliseconds : nil
+        }
+        let sign: Int64
+        if expect(43) { sign = 1 } else if expect(45) { sign = -1 } else { return nil }
+        guard let offsetHours = number(2), offsetHours < 24 else { return nil }
+        _ = expect(58)
+        guard let offsetMinutes = number(2), offsetMinutes < 60, index == bytes.count else { return nil }
+        return milliseconds - sign * (offsetHours * 60 + offsetMinutes) * 60_000
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

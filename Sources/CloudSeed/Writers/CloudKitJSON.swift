@@ -1,0 +1,106 @@
+import Foundation
+
+/// Writes records as CloudKit Web Services record dictionaries:
+///
+/// ```json
+/// {"recordName":"ToDoItem-1","recordType":"ToDoItem","recordChangeTag":"1",
+///  "fields":{"dueDate":{"value":1572220800000,"type":"TIMESTAMP"},"title":{"value":"Get apples","type":"STRING"}},
+///  "created":{"timestamp":1700000000000,"userRecordName":"__defaultOwner__"},
+///  "modified":{"timestamp":1700000000000,"userRecordName":"__defaultOwner__"},
+///  "zoneID":{"zoneName":"_defaultZone","ownerRecordName":"__defaultOwner__"}}
+/// ```
+///
+/// Fields are in byte order; TIMESTAMP values are milliseconds since 1970, BYTES are Base64.
+public enum CloudKitJSON {
+    /// One record dictionary on one line.
+    public static func record(_ record: CloudRecord) -> String {
+        let fields = record.sortedFieldNames.map { name in
+            let value = record.fields[name]!
+            return (name, JSONText.object([("value", self.value(value)), ("type", JSONText.quoted(value.fieldType.wireName))]))
+        }
+        return JSONText.object([
+            ("recordName", JSONText.quoted(record.recordID.recordName)),
+            ("recordType", JSONText.quoted(record.recordType)),
+            ("recordChangeTag", JSONText.quoted(record.system.changeTag)),
+            ("fields", JSONText.object(fields)),
+            ("created", stamp(record.system.createdTimestamp, record.system.createdUserRecordName)),
+            ("modified", stamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName)),
+            ("zoneID", zoneID(record.recordID.zoneID)),
+        ])
+    }
+
+    /// The `value` of a field dictionary.
+    public static func value(_ value: RecordValue) -> String {
+        switch value {
+        case .string(let text): JSONText.quoted(text)
+        case .int64(let number): String(number)
+        case .double(let number): JSONText.number(number)
+        case .bytes(let data): JSONText.quoted(data.base64EncodedString())
+        case .timestamp(let milliseconds): String(milliseconds)
+        case .location(let location): self.location(location)
+        case .reference(let reference):
+            JSONText.object([
+                ("recordName", JSONText.quoted(reference.recordName)), ("action", JSONText.quoted(reference.action.rawValue)),
+            ])
+        case .asset(let asset):
+            JSONText.object([("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))])
+        case .list(_, let items): JSONText.array(items.map(self.value))
+        }
+    }
+
+    /// A location dictionary with the measurements it has.
+    public static func location(_ location: Location) -> String {
+        var members = [("latitude", JSONText.number(location.latitude)), ("longitude", JSONText.number(location.longitude))]
+        let optional: [(String, Double?)] = [
+            ("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
+            ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed),
+        ]
+        members += optional.compactMap { key, number in number.map { (key, JSONText.number($0)) } }
+        if let timestamp = location.timestamp { members.append(("timestamp", String(timestamp))) }
+        return JSONText.object(members)
+    }
+
+    private static func stamp(_ timestamp: Int64, _ user: String) -> String {
+        JSONText.object([("timestamp", String(timestamp)), ("userRecordName", JSONText.quoted(user))])
+    }
+
+    private static func zoneID(_ zone: RecordZoneID) -> String {
+        JSONText.object([("zoneName", JSONText.quoted(zone.zoneName)), ("ownerRecordName", JSONText.quoted(zone.ownerName))])
+    }
+}
+
+/// The layouts `cloudseed export` writes.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// One record dictionary per line.
+    case jsonl
+    /// `{"records": [...]}`, one record per line inside the array, as records/query answers.
+    case cloudkitJSON = "cloudkit-json"
+}
+
+/// Streams records to an output in an export format.
+public struct RecordWriter {
+    public var format: ExportFormat
+    private var count = 0
+    private let write: (String) -> Void
+
+    public init(format: ExportFormat, write: @escaping (String) -> Void) {
+        self.format = format
+        self.write = write
+    }
+
+    public mutating func begin() {
+        if format == .cloudkitJSON { write("{\"records\":[") }
+    }
+
+    public mutating func append(_ record: CloudRecord) {
+        switch format {
+        case .jsonl: write(CloudKitJSON.record(record) + "\n")
+        case .cloudkitJSON: write((count == 0 ? "\n" : ",\n") + CloudKitJSON.record(record))
+        }
+        count += 1
+    }
+
+    public mutating func end() {
+        if format == .cloudkitJSON { write(count == 0 ? "]}\n" : "\n]}\n") }
+    }
+}

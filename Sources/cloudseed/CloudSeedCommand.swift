@@ -1,0 +1,65 @@
+import ArgumentParser
+import CloudSeed
+import Foundation
+
+@main
+struct CloudSeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cloudseed",
+        abstract: "Seed data for CloudKit-style container stores: import, export and inspect records.",
+        discussion: """
+            Examples:
+              cloudseed import SampleData/ToDoItems/ToDoItems.plist
+              cloudseed export --format jsonl
+              cloudseed schema export
+              cloudseed inspect
+
+            Exit codes: 0 success; 1 the input or the store refused the run (nothing was written);
+            64 the command line is wrong.
+            """,
+        subcommands: [ImportCommand.self, ExportCommand.self, SchemaCommand.self, InspectCommand.self]
+    )
+}
+
+/// Runs a command body, printing our errors as `error: FILE:LINE:COLUMN: ...` and exiting 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as RunFailure {
+        for error in failure.errors { printError(error.description) }
+        if failure.errors.count >= RunFailure.limit {
+            printError("stopped after \(RunFailure.limit) errors; nothing was written")
+        } else {
+            printError("nothing was written")
+        }
+        throw ExitCode(1)
+    } catch let error as CloudSeedError {
+        printError(error.description)
+        printError("nothing was written")
+        throw ExitCode(1)
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+}
+
+/// Writes text to standard output, or to a file for `--out`.
+struct OutputSink {
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        if let path, path != "-" {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw CloudSeedError("cannot write the output file; check the folder exists and is writable", at: SourcePosition(file: path))
+            }
+            self.handle = handle
+        } else {
+            handle = FileHandle.standardOutput
+        }
+    }
+
+    func write(_ text: String) {
+        handle.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import CloudSeed
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show the store's containers, environments, databases, zones, record types and counts.",
+        discussion: "Example:\n  cloudseed inspect --json"
+    )
+
+    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
+    var store = "cloudseed.sqlite"
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let inventory = try SQLiteContainerStore(path: store).inventory()
+            print(json ? inventory.json : inventory.text, terminator: "")
+        }
+    }
+}
