@@ -31,9 +31,7 @@ public struct Importer {
             for (recordType, field, type) in changes.newFields {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
-            for (checksum, content) in plan.assetContents.sorted(by: { $0.key < $1.key }) {
-                try transaction.saveAsset(AssetReference(fileChecksum: checksum, size: Int64(content.count)), content: content)
-            }
+            for asset in plan.assets { try transaction.saveAsset(asset, content: plan.assetContents[asset.fileChecksum]) }
             var counts: [ImportSummary.TypeCounts] = []
             for recordType in plan.recordTypes {
                 var tally = ImportSummary.TypeCounts(recordType: recordType.name)

@@ -6,6 +6,28 @@ public struct ImportPlan: Sendable {
     public var recordTypes: [PlannedRecordType]
     /// Asset content by checksum, for assets loaded from files.
     public var assetContents: [String: Data]
+
+    /// Every asset the planned records name, once each, by checksum.
+    public var assets: [AssetReference] {
+        var seen: [String: AssetReference] = [:]
+        for recordType in recordTypes {
+            for record in recordType.records {
+                for value in record.fields.values { value.forEachAsset { seen[$0.fileChecksum] = $0 } }
+            }
+        }
+        return seen.keys.sorted().map { seen[$0]! }
+    }
+}
+
+extension RecordValue {
+    /// Calls `body` with this value's asset, or each asset of a list.
+    func forEachAsset(_ body: (AssetReference) -> Void) {
+        switch self {
+        case .asset(let asset): body(asset)
+        case .list(_, let items): items.forEach { $0.forEachAsset(body) }
+        default: break
+        }
+    }
 }
 
 /// One record type of a plan.

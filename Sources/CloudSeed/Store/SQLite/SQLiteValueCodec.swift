@@ -30,7 +30,8 @@ enum SQLiteValueCodec {
         case .timestamp(let milliseconds): .text(Timestamp.format(milliseconds) ?? String(milliseconds))
         case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"):
             .text(reference.recordName)
-        case .location, .reference, .asset, .list: .text(jsonElement(value))
+        case .asset(let asset): .text(asset.fileChecksum)
+        case .location, .reference, .list: .text(jsonElement(value))
         }
     }
 
