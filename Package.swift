@@ -28,14 +28,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "CloudSeedTestSupport",
+            dependencies: ["CloudSeed"]
+        ),
         .testTarget(
             name: "CloudSeedTests",
-            dependencies: ["CloudSeed"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["CloudSeed", "CloudSeedTestSupport"]
         ),
         .testTarget(
             name: "CloudSeedCLITests",
-            dependencies: ["CloudSeed"]
+            dependencies: ["CloudSeedTestSupport", "cloudseed"]
         ),
     ]
 )

@@ -86,7 +86,8 @@ enum NumberText {
         return Int64(text)
     }
 
-    /// A decimal with a fraction and/or exponent, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, finite.
+    /// A decimal with a fraction, an exponent or both, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
+    /// finite. Plain digits are not reals: beyond 64 bits they stay text, as identifiers do.
     static func real(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
@@ -97,8 +98,9 @@ enum NumberText {
         }
         let integerStart = index
         let integerDigits = digits()
-        guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")) else { return nil }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")), index < bytes.count
+        else { return nil }
+        if bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { return nil }
         }

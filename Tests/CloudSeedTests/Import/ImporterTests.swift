@@ -1,0 +1,185 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct ImporterTests {
+    let folder: TemporaryFolder
+    let store: SQLiteContainerStore
+    let scope = StoreScope()
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+    }
+
+    func importFiles(_ paths: [String], options: MappingOptions = MappingOptions(), scope: StoreScope? = nil) throws -> ImportSummary {
+        try Importer(store: store, scope: scope ?? self.scope, options: options, now: 1_700_000_000_000)
+            .run(paths.map { try SourceFile(path: $0) })
+    }
+
+    func records(_ scope: StoreScope? = nil) throws -> [CloudRecord] {
+        var result: [CloudRecord] = []
+        try store.forEachRecord(in: scope ?? self.scope, recordType: nil) { result.append($0) }
+        return result
+    }
+
+    func errors(_ body: () throws -> Void) -> [String] {
+        do {
+            try body()
+            return []
+        } catch let failure as RunFailure {
+            return failure.errors.map(\.description)
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test func importsToDoItemsWithInferredTypes() throws {
+        let summary = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "ToDoItem", created: 3)])
+        #expect(try store.schema(of: scope.schemaScope).recordTypes["ToDoItem"]?.fields
+            == ["title": .string, "dueDate": .timestamp, "isCompleted": .int64])
+        let first = try records()[0]
+        #expect(first.recordID.recordName == "ToDoItem-1")
+        #expect(first.fields == ["title": .string("Get apples"), "dueDate": .timestamp(1_572_220_800_000), "isCompleted": .int64(0)])
+        #expect(first.system.createdTimestamp == 1_700_000_000_000)
+        #expect(first.system.changeTag == "1")
+    }
+
+    @Test(arguments: ["ToDoItems/ToDoItems.json", "ToDoItems/ToDoItems.csv", "ToDoItems/ToDoItems.binary.plist"])
+    func everyFormatOfTheItemsGivesTheSameRecords(path: String) throws {
+        _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        let expected = try records()
+        let other = try TemporaryFolder()
+        let otherStore = try SQLiteContainerStore(path: other.path("store.sqlite"))
+        _ = try Importer(store: otherStore, scope: scope, now: 1_700_000_000_000).run([SourceFile(path: Repository.sample(path))])
+        var actual: [CloudRecord] = []
+        try otherStore.forEachRecord(in: scope, recordType: nil) { actual.append($0) }
+        #expect(actual == expected)
+        #expect(try otherStore.schema(of: scope.schemaScope) == store.schema(of: scope.schemaScope))
+    }
+
+    @Test func importingAgainChangesNothing() throws {
+        _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        let before = try records()
+        let summary = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "ToDoItem", unchanged: 3)])
+        #expect(try records() == before)
+    }
+
+    @Test func changedKeysUpdatesOnlyTheGivenFields() throws {
+        _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        let change = try folder.write("ToDoItems.csv", "recordName,title\nToDoItem-2,Water the roses\n")
+        let summary = try Importer(store: store, scope: scope, now: 1_800_000_000_000).run([SourceFile(path: change)])
+        #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "ToDoItem", updated: 1)])
+        let updated = try records()[1]
+        #expect(updated.fields["title"] == .string("Water the roses"))
+        #expect(updated.fields["isCompleted"] == .int64(1))
+        #expect(updated.system.createdTimestamp == 1_700_000_000_000)
+        #expect(updated.system.modifiedTimestamp == 1_800_000_000_000)
+        #expect(updated.system.changeTag == "4")
+    }
+
+    @Test func productionRefusesNewTypesAndWritesNothing() throws {
+        let production = StoreScope(environment: .production)
+        let path = Repository.sample("ToDoItems/ToDoItems.csv")
+        #expect(errors { _ = try importFiles([path], scope: production) } == [
+            "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+        ])
+        #expect(try store.inventory().zones.isEmpty)
+    }
+
+    @Test func productionRefusesNewFields() throws {
+        let production = StoreScope(environment: .production)
+        try store.write { transaction in
+            try transaction.createRecordType("ToDoItem", in: production.schemaScope)
+            try transaction.addField("title", type: .string, to: "ToDoItem", in: production.schemaScope)
+        }
+        let path = Repository.sample("ToDoItems/ToDoItems.csv")
+        #expect(errors { _ = try importFiles([path], scope: production) } == [
+            "\(path):2:12: Cannot create or modify field 'dueDate' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
+            "\(path):2:33: Cannot create or modify field 'isCompleted' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
+        ])
+        #expect(try records(production).isEmpty)
+    }
+
+    @Test func aValueThatDoesNotFitTheStoredTypeFailsTheWholeRun() throws {
+        _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        let before = try records()
+        let good = try folder.write("more/ToDoItems.csv", "recordName,title,isCompleted\nnew-one,Fine,true\n")
+        let bad = try folder.write("ToDoItems.csv", "recordName,title,isCompleted\nbad-one,Broken,abc\n")
+        #expect(errors { _ = try importFiles([good, bad]) } == [
+            "\(bad):2:16: invalid attempt to set value type STRING for field 'isCompleted' for type 'ToDoItem', defined to be: INT64; the store's schema defines 'isCompleted' as INT64: fix the value"
+        ])
+        #expect(try records() == before)
+    }
+
+    @Test func cloudKitJSONWithEveryFieldTypeRoundTrips() throws {
+        _ = try importFiles([Repository.sample("CloudKit/AllTypes.json")])
+        let imported = try records()
+        #expect(imported.map(\.recordID.recordName) == ["every-type", "sparse"])
+        let specimen = imported[0]
+        #expect(specimen.fields["smallest"] == .int64(.min))
+        #expect(specimen.fields["huge"] == .double(-1.7976931348623157e308))
+        #expect(specimen.fields["moonLanding"] == .timestamp(-14_182_940_000))
+        #expect(specimen.fields["parent"] == .reference(Reference(recordName: "Mei Chen", action: .deleteSelf)))
+        #expect(specimen.fields["picture"] == .asset(AssetReference(fileChecksum: "AYz3bAAPNAkUFj6Lsw1LKl0GBQBx", size: 48213)))
+        #expect(specimen.fields["empty"] == .string(""))
+        #expect(specimen.fields.count == 23)
+        #expect(imported[1].fields == ["text": .string("only text is set")])
+
+        let exported = try folder.write("export.json", "{\"records\":[" + imported.map(CloudKitJSON.record).joined(separator: ",") + "]}")
+        let again = try TemporaryFolder()
+        let secondStore = try SQLiteContainerStore(path: again.path("store.sqlite"))
+        _ = try Importer(store: secondStore, scope: scope, now: 1_700_000_000_000).run([SourceFile(path: exported)])
+        var reimported: [CloudRecord] = []
+        try secondStore.forEachRecord(in: scope, recordType: nil) { reimported.append($0) }
+        #expect(reimported == imported)
+    }
+
+    @Test func storesAssetFilesByContent() throws {
+        let image = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+        try image.write(to: folder.url.appendingPathComponent("a.png"))
+        try image.write(to: folder.url.appendingPathComponent("b.png"))
+        let source = try folder.write("photos.csv", "title,image\nOne,a.png\nTwo,b.png\n")
+        let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "image", type: .asset)])
+        _ = try importFiles([source], options: options)
+        let checksum = SHA256.hexDigest(of: image)
+        #expect(try records().map { $0.fields["image"] } == Array(repeating: .asset(AssetReference(fileChecksum: checksum, size: 7)), count: 2))
+    }
+
+    @Test func refusesAssetPathsOutsideTheSourceFolder() throws {
+        let source = try folder.write("photos.csv", "title,image\nOne,../../etc/passwd\n")
+        let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "image", type: .asset)])
+        #expect(errors { _ = try importFiles([source], options: options) } == [
+            "\(source):2:5: the asset path '../../etc/passwd' leads outside the source file's folder; move the file inside it"
+        ])
+    }
+
+    @Test func namesRecordsByTemplateAndRefusesDuplicates() throws {
+        let source = try folder.write("artists.csv", "firstName,lastName,catalogNumber\nMei,Chen,115\nZoë,Müller,116\nMei,Chen,117\n")
+        let options = MappingOptions(nameTemplates: [NameTemplate(template: "{catalogNumber} {lastName}, {firstName}")])
+        _ = try importFiles([source], options: options)
+        #expect(try records().map(\.recordID.recordName) == ["115 Chen, Mei", "116 Muller, Zoe", "117 Chen, Mei"])
+        let twice = MappingOptions(nameTemplates: [NameTemplate(template: "{firstName} {lastName}")])
+        #expect(errors { _ = try importFiles([source], options: twice) } == [
+            "\(source):4:1: two rows get the record name 'Mei Chen' (the other is at \(source):2:1); give each row its own name, for example with --name-template"
+        ])
+    }
+
+    @Test func refusesRecordsOverOneMegabyte() throws {
+        let source = try folder.write("notes.csv", "title,body\nbig,\(String(repeating: "x", count: 1_100_000))\n")
+        #expect(errors { _ = try importFiles([source]) } == [
+            "\(source):2:1: record 'Note-1' of type Note is 1100003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
+        ])
+    }
+
+    @Test func stopsAfterTwentyErrors() throws {
+        _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
+        let rows = (1...30).map { "r\($0),abc" }.joined(separator: "\n")
+        let source = try folder.write("ToDoItems.csv", "recordName,isCompleted\n\(rows)\n")
+        #expect(errors { _ = try importFiles([source]) }.count == 20)
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct TypeInferenceTests {
+    @Test(arguments: [
+        ("12", FieldType.int64), ("-5", .int64), ("0", .int64), ("1.5", .double), ("-0.25", .double), ("1e5", .double),
+        ("true", .int64), ("FALSE", .int64), ("2019-10-28", .timestamp), ("2019-10-28T10:00:00Z", .timestamp),
+        ("007", .string), ("1,000", .string), ("+1 555 0100", .string), ("1.2.3", .string), ("00.5", .string),
+        (".5", .string), ("9223372036854775808", .string), ("abc", .string), ("yes", .string),
+    ])
+    func classifiesCSVText(text: String, type: FieldType) {
+        #expect(InferredKind(of: .text(text))?.fieldType == type)
+    }
+
+    @Test func mergesOverAllValues() {
+        func merged(_ values: [PlainValue]) -> FieldType? {
+            values.compactMap(InferredKind.init(of:)).reduce(nil as InferredKind?) { result, kind in result.map { $0.merged(with: kind) } ?? kind }?.fieldType
+        }
+        #expect(merged([.text("1"), .text("2")]) == .int64)
+        #expect(merged([.text("1"), .text("2.5")]) == .double)
+        #expect(merged([.text("true"), .text("1")]) == .int64)
+        #expect(merged([.text("1"), .text("abc")]) == .string)
+        #expect(merged([.text("2019-10-28"), .text("12")]) == .string)
+        #expect(merged([.text(""), .text("12")]) == .int64)
+        #expect(merged([.array([.integer(1)]), .array([.real(2.5)])]) == .list(.double))
+        #expect(merged([.array([])]) == .list(.string))
+        #expect(merged([.dictionary([PlainEntry("lat", .real(1)), PlainEntry("lng", .real(2))])]) == .location)
+    }
+
+    @Test func typedStringsBecomeDatesButNotNumbers() {
+        #expect(InferredKind(of: .string("115"))?.fieldType == .string)
+        #expect(InferredKind(of: .string("2019-10-28T00:00:00Z"))?.fieldType == .timestamp)
+        #expect(InferredKind(of: .null) == nil)
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct CSVReaderTests {
+    @Test func readsRFC4180Quoting() throws {
+        let read = try rows("title,notes\r\n\"Smith, John\",\"He said \"\"hi\"\"\r\nthen left\"\r\nplain,\r\n", format: .csv)
+        #expect(read.count == 2)
+        #expect(read[0].values == ["title": .text("Smith, John"), "notes": .text("He said \"hi\"\r\nthen left")])
+        #expect(read[1].values == ["title": .text("plain")])
+        #expect(read[1].position.line == 4)
+    }
+
+    @Test func sniffsSemicolonsAndSkipsTheByteOrderMark() throws {
+        let read = try rows("\u{FEFF}name;price\nZoë;1,5\n", format: .csv)
+        #expect(read.map(\.values) == [["name": .text("Zoë"), "price": .text("1,5")]])
+    }
+
+    @Test func givesEachCellItsLineAndColumn() throws {
+        let read = try rows("a,b\n1,22\n", format: .csv, file: "x.csv")
+        #expect(read[0].fields[1].position.description == "x.csv:2:3")
+    }
+
+    @Test func leavesMissingTrailingFieldsUnset() throws {
+        let read = try rows("a,b,c\n1\n", format: .csv)
+        #expect(read[0].values == ["a": .text("1")])
+    }
+
+    @Test func refusesRowsWiderThanTheHeader() {
+        #expect(readError("a,b\n1,2,3\n", format: .csv, file: "x.csv")
+            == "x.csv:2:5: this row has 3 fields but the header has 2; quote fields that contain the delimiter")
+    }
+
+    @Test func refusesDuplicateAndEmptyColumnNames() {
+        #expect(readError("a,b,a\n", format: .csv, file: "x.csv")
+            == "x.csv:1:5: duplicate column name 'a' (first at column 1); rename one of them")
+        #expect(readError("a,,b\n", format: .csv, file: "x.csv") == "x.csv:1:3: empty column name in the header row; name every column")
+    }
+
+    @Test func refusesUnterminatedQuotesAndStrayQuotes() {
+        #expect(readError("a\n\"open\n", format: .csv, file: "x.csv") == "x.csv:2:1: unterminated quoted field; add the closing quote")
+        #expect(readError("a\nsa\"y\n", format: .csv, file: "x.csv")
+            == "x.csv:2:3: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")")
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: CloudSeedError.self) { try rows(bytes: Array("a\n".utf8) + [0xC3, 0x28, 0x0A], format: .csv) }
+    }
+
+    @Test func readsTabSeparatedValues() throws {
+        let read = try rows("a\tb\n1\t2\n", format: .tsv)
+        #expect(read[0].values == ["a": .text("1"), "b": .text("2")])
+    }
+}

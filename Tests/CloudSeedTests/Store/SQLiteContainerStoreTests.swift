@@ -1,0 +1,57 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct SQLiteContainerStoreTests {
+    @Test func laysOutATablePerRecordTypeWithReadableColumns() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let store = try SQLiteContainerStore(path: path)
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        let database = try SQLiteDatabase(path: path)
+        #expect(try database.rows("SELECT name, type FROM pragma_table_info('ToDoItem')") == [
+            [.text("___zone"), .text("INTEGER")], [.text("___recordID"), .text("TEXT")],
+            [.text("___createTime"), .text("TEXT")], [.text("___createdBy"), .text("TEXT")],
+            [.text("___modTime"), .text("TEXT")], [.text("___modifiedBy"), .text("TEXT")], [.text("___etag"), .text("TEXT")],
+            [.text("dueDate"), .text("TEXT")], [.text("isCompleted"), .text("INTEGER")], [.text("title"), .text("TEXT")],
+        ])
+        #expect(try database.rows("SELECT \"___recordID\", dueDate, isCompleted, title FROM ToDoItem ORDER BY 1 LIMIT 1") == [
+            [.text("ToDoItem-1"), .text("2019-10-28T00:00:00.000Z"), .integer(0), .text("Get apples")]
+        ])
+    }
+
+    @Test func refusesSQLiteFilesThatAreNotStores() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("other.sqlite")
+        try SQLiteDatabase(path: path).execute("CREATE TABLE notes (body TEXT)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: CloudSeedError("this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store", at: SourcePosition(file: path))) {
+            _ = try SQLiteContainerStore(path: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func keepsEnvironmentsAndZonesApart() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        let privateZone = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work", ownerName: "_alice"))
+        let source = try SourceFile(path: Repository.sample("ToDoItems/ToDoItems.json"))
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([source])
+        _ = try Importer(store: store, scope: privateZone, now: 0).run([source])
+        let inventory = try store.inventory()
+        #expect(inventory.zones.map { "\($0.database.rawValue)/\($0.zoneID.zoneName)/\($0.zoneID.ownerName):\($0.recordCounts)" } == [
+            "private/Work/_alice:[\"ToDoItem\": 3]", "public/_defaultZone/__defaultOwner__:[\"ToDoItem\": 3]",
+        ])
+    }
+
+    @Test func refusesZonesInThePublicDatabase() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        let scope = StoreScope(zoneID: RecordZoneID(zoneName: "Work"))
+        #expect(throws: CloudSeedError("the public database has only the default zone; drop --zone Work or use --database private")) {
+            _ = try Importer(store: store, scope: scope).run([])
+        }
+    }
+}
