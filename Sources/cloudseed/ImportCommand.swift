@@ -36,6 +36,15 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The CSV delimiter (default: sniffed among , ; tab |).", valueName: "char"))
     var delimiter: String?
 
+    @Flag(name: .customLong("no-header"), help: "The CSV files have no header row; name the columns with --columns.")
+    var noHeader = false
+
+    @Option(help: ArgumentHelp("Column names for CSV files without a header row, comma-separated.", valueName: "a,b,c"))
+    var columns: String?
+
+    @Flag(name: .customLong("nested-as-json"), help: "Keep arrays of dictionaries as JSON text instead of child records.")
+    var nestedAsJSON = false
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
@@ -46,18 +55,23 @@ struct ImportCommand: ParsableCommand {
         if let delimiter, delimiter != "\\t", delimiter.utf8.count != 1 {
             throw ValidationError("--delimiter takes one character, or \\t for tab")
         }
+        if noHeader != (columns != nil) {
+            throw ValidationError("--no-header and --columns go together: name the columns of a file without a header row")
+        }
     }
 
     func run() throws {
         try reportingErrors {
+            let csv = CSVOptions(
+                delimiter: delimiter.map { $0 == "\\t" ? UInt8(9) : $0.utf8.first! },
+                columns: columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
             let options = MappingOptions(
                 recordType: type, nameTemplates: try nameTemplates.map(NameTemplate.init(parsing:)),
-                fieldTypes: try fields.map(FieldTypeOverride.init(parsing:)))
+                fieldTypes: try fields.map(FieldTypeOverride.init(parsing:)), nestedAsJSON: nestedAsJSON, csv: csv)
             let sources = try files.map { try SourceFile(path: $0, format: format) }
             let store = try storeOptions.openStore()
-            let separator = delimiter.map { $0 == "\\t" ? UInt8(9) : $0.utf8.first! }
             let summary = try Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
-                .run(sources, delimiter: separator)
+                .run(sources)
             print(json ? summary.json : summary.text, terminator: "")
         }
     }

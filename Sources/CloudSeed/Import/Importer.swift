@@ -21,26 +21,26 @@ public struct Importer {
     }
 
     /// Imports `sources`; on any error nothing is written and the errors are thrown as ``RunFailure``.
-    public func run(_ sources: [SourceFile], delimiter: UInt8? = nil) throws -> ImportSummary {
+    public func run(_ sources: [SourceFile]) throws -> ImportSummary {
         try ScopeValidation.validate(scope)
         let schema = try store.schema(of: scope.schemaScope)
-        let plan = try RecordMapper(options: options, schema: schema).plan(sources, delimiter: delimiter)
+        let mapper = RecordMapper(options: options, schema: schema)
+        let plan = try mapper.survey(sources)
         let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
         return try store.write { transaction in
             for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
             for (recordType, field, type) in changes.newFields {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
-            for asset in plan.assets { try transaction.saveAsset(asset, content: plan.assetContents[asset.fileChecksum]) }
-            var counts: [ImportSummary.TypeCounts] = []
-            for recordType in plan.recordTypes {
-                var tally = ImportSummary.TypeCounts(recordType: recordType.name)
-                for var record in recordType.records {
-                    record.recordID.zoneID = scope.zoneID
-                    try saveChangedKeys(record, transaction: transaction, tally: &tally)
-                }
-                counts.append(tally)
+            var tallies: [String: ImportSummary.TypeCounts] = [:]
+            try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
+                try transaction.saveAsset(asset, content: content)
+            }) { record, _ in
+                var record = record
+                record.recordID.zoneID = scope.zoneID
+                try saveChangedKeys(record, transaction: transaction, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
             }
+            let counts = plan.recordTypes.map { tallies[$0.name] ?? .init(recordType: $0.name) }
             return ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts)
         }
     }
@@ -86,7 +86,7 @@ public struct SchemaChanges: Sendable {
                 if environment == .production {
                     try errors.record(CloudSeedError(
                         "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
-                        at: recordType.positions.first))
+                        at: recordType.firstRowPosition))
                     continue
                 }
                 newRecordTypes.append(recordType.name)

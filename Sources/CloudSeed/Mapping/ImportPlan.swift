@@ -1,32 +1,11 @@
-import Foundation
-
-/// What an import will write: per record type its fields with their types, how each choice was
-/// made, and the records; plus the asset files to store.
+/// What an import will write, decided by reading every source once: per record type its fields
+/// with their types, how each choice was made, how its records are named and how many rows it has.
 public struct ImportPlan: Sendable {
     public var recordTypes: [PlannedRecordType]
-    /// Asset content by checksum, for assets loaded from files.
-    public var assetContents: [String: Data]
 
-    /// Every asset the planned records name, once each, by checksum.
-    public var assets: [AssetReference] {
-        var seen: [String: AssetReference] = [:]
-        for recordType in recordTypes {
-            for record in recordType.records {
-                for value in record.fields.values { value.forEachAsset { seen[$0.fileChecksum] = $0 } }
-            }
-        }
-        return seen.keys.sorted().map { seen[$0]! }
-    }
-}
-
-extension RecordValue {
-    /// Calls `body` with this value's asset, or each asset of a list.
-    func forEachAsset(_ body: (AssetReference) -> Void) {
-        switch self {
-        case .asset(let asset): body(asset)
-        case .list(_, let items): items.forEach { $0.forEachAsset(body) }
-        default: break
-        }
+    /// The planned type named `name`.
+    public func recordType(_ name: String) -> PlannedRecordType? {
+        recordTypes.first { $0.name == name }
     }
 }
 
@@ -35,10 +14,11 @@ public struct PlannedRecordType: Sendable {
     public var name: String
     public var fields: [String: PlannedField]
     public var namingRule: NamingRule
-    public var records: [CloudRecord]
-    /// Where each record came from, in the order of ``records``.
-    public var positions: [SourcePosition]
-    /// The position of each field's first value, for schema errors.
+    /// How many rows of the sources are of this type.
+    public var rowCount: Int
+    /// Where the first row of this type is, for schema errors.
+    public var firstRowPosition: SourcePosition
+    /// Where each field's first value is, for schema errors.
     public var firstPositions: [String: SourcePosition]
 
     /// Field names in byte order.
@@ -52,7 +32,7 @@ public struct PlannedField: Hashable, Sendable {
         case schema
         /// `--field NAME:TYPE`.
         case override
-        /// The source declares it (CloudKit record dictionaries).
+        /// The source declares it (CloudKit record dictionaries, a child's link to its parent).
         case declared
         /// Inferred over all values of the run.
         case inferred
@@ -60,4 +40,15 @@ public struct PlannedField: Hashable, Sendable {
 
     public var type: FieldType
     public var rule: Rule
+}
+
+extension RecordValue {
+    /// Calls `body` with this value's asset, or each asset of a list.
+    func forEachAsset(_ body: (AssetReference) throws -> Void) rethrows {
+        switch self {
+        case .asset(let asset): try body(asset)
+        case .list(_, let items): try items.forEach { try $0.forEachAsset(body) }
+        default: break
+        }
+    }
 }

@@ -6,11 +6,20 @@ public struct MappingOptions: Sendable {
     public var nameTemplates: [NameTemplate]
     /// Field types (`--field`), each for one record type or for all.
     public var fieldTypes: [FieldTypeOverride]
+    /// Keep arrays of dictionaries as JSON text instead of child records (`--nested-as-json`).
+    public var nestedAsJSON: Bool
+    /// How CSV sources are laid out (`--delimiter`, `--no-header --columns`).
+    public var csv: CSVOptions
 
-    public init(recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = []) {
+    public init(
+        recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],
+        nestedAsJSON: Bool = false, csv: CSVOptions = CSVOptions()
+    ) {
         self.recordType = recordType
         self.nameTemplates = nameTemplates
         self.fieldTypes = fieldTypes
+        self.nestedAsJSON = nestedAsJSON
+        self.csv = csv
     }
 
     func template(for recordType: String) -> NameTemplate? {

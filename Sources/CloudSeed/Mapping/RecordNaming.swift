@@ -10,6 +10,8 @@ public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     case column(String)
     /// `Type-N`: the record type and the row's position among its type's rows in its source.
     case position
+    /// Child records from an array inside a parent: `parent name-key-N` (`Premier League-teams-3`).
+    case parent
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         case .fromSource: "record names given by the source"
         case .column(let column): "the '\(column)' column"
         case .position: "record type and position in the source (Type-1, Type-2, …)"
+        case .parent: "the parent record's name, the array's key and the position in it"
         }
     }
 }

@@ -4,8 +4,12 @@
 /// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays → LIST of the
 /// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
 /// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
+/// A typed string that holds a number (`<string>18</string>`) stays STRING, unless the field's other
+/// values are numbers: then it is one of them, as in a plist whose author quoted a few integers.
 indirect enum InferredKind: Hashable {
     case boolean, integer, real, timestamp, bytes, location, string
+    /// A typed string holding an integer or a real.
+    case integerString, realString
     /// A list; `nil` while no element has been seen.
     case list(InferredKind?)
 
@@ -16,7 +20,16 @@ indirect enum InferredKind: Hashable {
         case .text(let text):
             if text.isEmpty { return nil }
             self = InferredKind.classify(text: text)
-        case .string(let text): self = Timestamp.parse(text) != nil ? .timestamp : .string
+        case .string(let text):
+            if Timestamp.parse(text) != nil {
+                self = .timestamp
+            } else if NumberText.integer(text) != nil {
+                self = .integerString
+            } else if NumberText.real(text) != nil {
+                self = .realString
+            } else {
+                self = .string
+            }
         case .integer: self = .integer
         case .real: self = .real
         case .bool: self = .boolean
@@ -52,8 +65,12 @@ indirect enum InferredKind: Hashable {
     func merged(with other: InferredKind) -> InferredKind {
         if self == other { return self }
         switch (self, other) {
-        case (.boolean, .integer), (.integer, .boolean): return .integer
-        case (.boolean, .real), (.real, .boolean), (.integer, .real), (.real, .integer): return .real
+        case (.boolean, .integer), (.integer, .boolean), (.integerString, .integer), (.integer, .integerString): return .integer
+        case (.boolean, .real), (.real, .boolean), (.integer, .real), (.real, .integer),
+            (.integerString, .real), (.real, .integerString), (.realString, .real), (.real, .realString),
+            (.realString, .integer), (.integer, .realString):
+            return .real
+        case (.integerString, .realString), (.realString, .integerString): return .realString
         case (.list(let a), .list(let b)):
             guard let a else { return .list(b) }
             guard let b else { return .list(a) }
@@ -70,7 +87,7 @@ indirect enum InferredKind: Hashable {
         case .timestamp: .timestamp
         case .bytes: .bytes
         case .location: .location
-        case .string: .string
+        case .string, .integerString, .realString: .string
         case .list(let element): .list(element?.fieldType ?? .string)
         }
     }

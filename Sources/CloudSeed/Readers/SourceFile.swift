@@ -11,39 +11,49 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         case "tsv", "tab": self = .tsv
         case "json": self = .json
         case "jsonl", "ndjson": self = .jsonLines
-        case "plist": self = .propertyList
+        case "plist", "pbxproj", "strings": self = .propertyList
         default: return nil
         }
     }
 
     /// The format the content shows: a property list header, a JSON bracket, or else CSV.
-    init(sniffing bytes: [UInt8]) {
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let text = bytes[start..<min(bytes.count, start + 64)].drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    init(sniffing bytes: ArraySlice<UInt8>) {
+        let text = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if bytes.starts(with: Array("bplist".utf8)) || text.starts(with: Array("<?xml".utf8))
             || text.starts(with: Array("<plist".utf8)) || text.starts(with: Array("<!DOCTYPE plist".utf8))
+            || text.starts(with: Array("// !$*UTF8*$!".utf8))
         {
             self = .propertyList
-        } else if text.first == UInt8(ascii: "[") || text.first == UInt8(ascii: "{") {
-            self = .json
+        } else if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+            let next = text.dropFirst().first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let looksLikeOpenStep = next.map { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) } ?? false
+            self = first == UInt8(ascii: "{") && looksLikeOpenStep ? .propertyList : .json
         } else {
             self = .csv
         }
     }
 }
 
-/// A source named on the command line: its path, its bytes and the format to read it as.
-public struct SourceFile: Sendable {
-    /// The path as the user gave it (`-` for standard input).
-    public var path: String
-    public var format: SourceFormat
-    public var bytes: [UInt8]
+/// A source named on the command line: where it is, and the format to read it as.
+///
+/// Sources are read twice (once to decide types, once to write), a chunk at a time; standard input
+/// and UTF-16 files are first copied, as UTF-8, to a temporary file that is removed afterwards.
+public final class SourceFile: Sendable {
+    /// The path as the user gave it (`-` for standard input); errors name it.
+    public let path: String
+    public let format: SourceFormat
+    /// The file the bytes are read from.
+    private let readPath: String
+    private let isTemporary: Bool
 
-    /// Loads `path` (or standard input for `-`), taking the format from `format`, the extension or the content.
+    /// Opens `path` (or standard input for `-`), taking the format from `format`, else the content, else the extension.
     public init(path: String, format: SourceFormat? = nil) throws {
         self.path = path
+        var readPath = path
+        var isTemporary = false
         if path == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+            readPath = try Self.temporaryCopy(of: FileHandle.standardInput.readDataToEndOfFile())
+            isTemporary = true
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -52,18 +62,59 @@ public struct SourceFile: Sendable {
             guard !isDirectory.boolValue else {
                 throw CloudSeedError("is a folder; name the files inside it", at: SourcePosition(file: path))
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CloudSeedError("cannot be read; check its permissions", at: SourcePosition(file: path))
-            }
-            bytes = Array(data)
         }
-        self.format = format ?? Self.detect(extension: (path as NSString).pathExtension, bytes: bytes)
+        let head = try Self.head(of: readPath, display: path)
+        if let utf8 = try Self.convertedFromUTF16(head: head, path: readPath, display: path) {
+            if isTemporary { try? FileManager.default.removeItem(atPath: readPath) }
+            readPath = utf8
+            isTemporary = true
+        }
+        let readHead = try Self.head(of: readPath, display: path)
+        self.readPath = readPath
+        self.isTemporary = isTemporary
+        self.format = format ?? Self.detect(extension: (path as NSString).pathExtension, head: readHead)
+    }
+
+    deinit {
+        if isTemporary { try? FileManager.default.removeItem(atPath: readPath) }
+    }
+
+    private static func head(of path: String, display: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CloudSeedError("cannot be read; check its permissions", at: SourcePosition(file: display))
+        }
+        defer { try? handle.close() }
+        return Array(handle.readData(ofLength: 4096))
+    }
+
+    private static func temporaryCopy(of data: Data) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cloudseed-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw CloudSeedError("cannot write a temporary copy of standard input in \(FileManager.default.temporaryDirectory.path)")
+        }
+        return path
+    }
+
+    /// A UTF-8 copy of a file that starts with a UTF-16 byte-order mark, or `nil` for other files.
+    private static func convertedFromUTF16(head: [UInt8], path: String, display: String) throws -> String? {
+        let encoding: String.Encoding
+        if head.starts(with: [0xFF, 0xFE]) {
+            encoding = .utf16LittleEndian
+        } else if head.starts(with: [0xFE, 0xFF]) {
+            encoding = .utf16BigEndian
+        } else {
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data.dropFirst(2), encoding: encoding) else {
+            throw CloudSeedError("the file starts with a UTF-16 byte-order mark but is not valid UTF-16", at: SourcePosition(file: display))
+        }
+        return try temporaryCopy(of: Data(text.utf8))
     }
 
     /// The content decides where it is plainly a property list or JSON; otherwise the extension does.
-    private static func detect(extension fileExtension: String, bytes: [UInt8]) -> SourceFormat {
+    private static func detect(extension fileExtension: String, head: [UInt8]) -> SourceFormat {
         let byExtension = SourceFormat(fileExtension: fileExtension)
-        let sniffed = SourceFormat(sniffing: bytes)
+        let sniffed = SourceFormat(sniffing: head[...])
         if sniffed == .propertyList || (sniffed == .json && byExtension != .jsonLines) { return sniffed }
         return byExtension ?? sniffed
     }
@@ -73,21 +124,25 @@ public struct SourceFile: Sendable {
         path == "-" ? FileManager.default.currentDirectoryPath : (path as NSString).deletingLastPathComponent
     }
 
-    /// The file name without folder or extension (`ToDoItems` for `SampleData/ToDoItems.plist`).
+    /// The file name without folder and extensions: the last one, and any more made of letters only
+    /// (`ToDoItems` for `ToDoItems.binary.plist`; `cars-0.9.0` keeps its version).
     public var stem: String {
-        var name = (path as NSString).lastPathComponent
-        while let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        while case let last = (name as NSString).pathExtension, !last.isEmpty, last.allSatisfy(\.isLetter) {
+            name = (name as NSString).deletingPathExtension
+        }
         return name
     }
 
-    /// A reader for this source.
-    public func reader(delimiter: UInt8? = nil) -> SourceReader {
+    /// A reader for this source; each call reads it from the start.
+    public func reader(csv: CSVOptions = CSVOptions()) -> SourceReader {
+        let input = { try ChunkedInput(path: self.readPath) }
         switch format {
-        case .csv: CSVReader(bytes: bytes, file: path, delimiter: delimiter)
-        case .tsv: CSVReader(bytes: bytes, file: path, delimiter: delimiter ?? 0x09)
-        case .json: JSONReader(bytes: bytes, file: path, isLines: false)
-        case .jsonLines: JSONReader(bytes: bytes, file: path, isLines: true)
-        case .propertyList: PropertyListReader(data: Data(bytes), file: path)
+        case .csv: return CSVReader(input: input, file: path, options: csv)
+        case .tsv: return CSVReader(input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns))
+        case .json: return JSONReader(input: input, file: path, isLines: false)
+        case .jsonLines: return JSONReader(input: input, file: path, isLines: true)
+        case .propertyList: return PropertyListReader(input: input, file: path)
         }
     }
 }

@@ -36,8 +36,13 @@ public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible
         self.position = position
     }
 
+    /// `FILE:LINE:COLUMN: message`, with the key path of a JSON or plist row after the message.
     public var description: String {
-        position.map { "\($0): \(message)" } ?? message
+        guard let position else { return message }
+        if position.line != nil, let keyPath = position.keyPath, !keyPath.isEmpty {
+            return "\(position): \(message) (at \(keyPath))"
+        }
+        return "\(position): \(message)"
     }
 }
 

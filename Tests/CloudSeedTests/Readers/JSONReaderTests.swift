@@ -45,7 +45,7 @@ import Testing
         ("[{\"a\": NaN}]", "x.json:1:8: unexpected 'N'; expected a JSON value"),
         ("[{\"a\": 01}]", "x.json:1:8: a JSON number cannot start with 0; quote it to keep it as text"),
         ("", "x.json:1:1: the document is empty; expected a JSON value"),
-        ("[1] [2]", "x.json:1:5: unexpected '[' after the end of the JSON value"),
+        ("[{}] [2]", "x.json:1:6: unexpected '[' after the end of the JSON value"),
         ("[1]", "x.json:1:2: expected an object (one record), found a number"),
         ("\n\n  [{\"a\": tru}]", "x.json:3:10: unexpected 't'; expected a JSON value"),
     ])

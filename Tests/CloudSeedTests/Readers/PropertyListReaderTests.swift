@@ -24,13 +24,16 @@ import Testing
             "title": .string("Get apples"), "done": .bool(false), "count": .integer(3), "ratio": .real(2),
             "due": .date(-315_619_200_000), "blob": .data(Data([0, 1])),
         ])
-        #expect(read[0].fields.first { $0.key == "count" }?.position.description == "test:[0].count")
+        #expect(read[0].fields.first { $0.key == "count" }?.position.description == "test:6:19")
+        #expect(read[0].position.keyPath == "[0]")
     }
 
     @Test func readsBinaryTwinsToTheSameRows() throws {
         let object = try PropertyListSerialization.propertyList(from: Data(Self.xml.utf8), format: nil)
         let binary = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
-        #expect(try rows(bytes: Array(binary), format: .propertyList) == rows(Self.xml, format: .propertyList))
+        let fromBinary = try rows(bytes: Array(binary), format: .propertyList)
+        #expect(fromBinary.map(\.values) == (try rows(Self.xml, format: .propertyList)).map(\.values))
+        #expect(fromBinary[0].fields.first { $0.key == "count" }?.position.description == "test:[0].count")
     }
 
     @Test func namesRecordsByTheKeysOfADictionaryOfDictionaries() throws {
@@ -39,6 +42,7 @@ import Testing
     }
 
     @Test func refusesATruncatedFile() {
-        #expect(readError(String(Self.xml.prefix(200)), format: .propertyList, file: "x.plist")?.hasPrefix("x.plist: not a readable property list") == true)
+        #expect(readError(String(Self.xml.prefix(200)), format: .propertyList, file: "x.plist")
+            == "x.plist:4:19: unterminated tag <stri; close it with '>'")
     }
 }

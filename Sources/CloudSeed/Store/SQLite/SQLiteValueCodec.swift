@@ -70,7 +70,7 @@ enum SQLiteValueCodec {
         case (.asset, .text(let checksum)):
             return .asset(AssetReference(fileChecksum: checksum, size: try assetSizes(checksum)))
         case (_, .text(let text)):
-            var parser = JSONParser(bytes: Array(text.utf8), file: "column")
+            var parser = JSONParser(input: ChunkedInput(bytes: Array(text.utf8)), file: "column")
             if let node = try? parser.parseDocument() {
                 return try decode(json: node.plainValue, as: type, assetSizes: assetSizes)
             }

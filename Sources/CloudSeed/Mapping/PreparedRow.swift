@@ -1,0 +1,26 @@
+/// A source row after key mapping and flattening: what both passes of the mapper work on.
+struct PreparedRow {
+    var recordType: String
+    /// The name the source gives (CloudKit `recordName`, a dictionary key, a Django pk).
+    var givenName: String?
+    /// The well-known name column the row has, and its value.
+    var nameColumn: (column: String, value: String)?
+    var fields: [SourceField]
+    /// The row's values by source key and by field name, for name templates.
+    var templateValues: [String: PlainValue]
+    var position: SourcePosition
+    /// The row's number among the rows of its type in its source, from 1.
+    var ordinal: Int
+    /// Child records made from arrays of dictionaries, named after this row once it has a name.
+    var children: [ChildRow]
+}
+
+/// A record made from one dictionary of an array inside a row (`teams: [{...}]` → `Team`).
+struct ChildRow {
+    /// The array's key, which names the child's type and, with its index, the child's name.
+    var key: String
+    var index: Int
+    /// The field that points back to the parent.
+    var parentField: String
+    var row: PreparedRow
+}

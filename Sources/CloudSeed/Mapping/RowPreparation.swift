@@ -1,0 +1,79 @@
+/// Maps a source row's keys to identifiers and flattens what CloudKit cannot hold:
+/// a nested dictionary that is not a location becomes fields (`tintColor: {red, green}` →
+/// `tintColor_red`, `tintColor_green`); an array of dictionaries becomes child records of their own
+/// type (`teams` → `Team`, each with a REFERENCE `league` to its parent), or JSON text in a STRING
+/// field with `nestedAsJSON`. Nothing in the source is dropped.
+struct RowPreparation {
+    var nestedAsJSON: Bool
+
+    func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
+        var fields: [SourceField] = []
+        var originalKeys: [String: String] = [:]
+        var templateValues: [String: PlainValue] = [:]
+        var children: [ChildRow] = []
+        let nameColumn = RecordNaming.nameColumns.lazy.compactMap { column in
+            row.fields.first { $0.key.lowercased() == column.lowercased() }
+                .flatMap { RecordNaming.text(of: $0.value) }.map { (column: column, value: $0) }
+        }.first
+        for field in row.fields {
+            templateValues[field.key] = field.value
+            if RecordNaming.identityOnlyColumns.contains(field.key) { continue }
+            for flat in flatten(field) {
+                if case .array(let items) = flat.value, flat.declaredType == nil, !nestedAsJSON,
+                    !items.isEmpty, items.allSatisfy(Self.isNonLocationDictionary)
+                {
+                    let childType = IdentifierMapping.recordType(forFileStem: flat.key)
+                    let parentField = type.prefix(1).lowercased() + type.dropFirst()
+                    for (index, item) in items.enumerated() {
+                        guard case .dictionary(let entries) = item else { continue }
+                        var childFields = entries.map { SourceField(key: $0.key, value: $0.value, position: flat.position) }
+                        childFields.append(SourceField(key: parentField, value: .null, position: flat.position, declaredType: .reference))
+                        var childRow = row
+                        childRow.fields = childFields
+                        childRow.recordName = nil
+                        childRow.recordType = childType
+                        let prepared = try prepare(childRow, type: childType, ordinal: index + 1)
+                        children.append(ChildRow(key: flat.key, index: index + 1, parentField: parentField, row: prepared))
+                    }
+                    continue
+                }
+                let name = IdentifierMapping.identifier(for: flat.key)
+                templateValues[name] = flat.value
+                if let other = originalKeys[name] {
+                    throw CloudSeedError(
+                        "the keys '\(other)' and '\(flat.key)' both map to the field name '\(name)'; rename one of them",
+                        at: flat.position)
+                }
+                originalKeys[name] = flat.key
+                var mapped = flat
+                mapped.key = name
+                if mapped.value != .null && mapped.value != .array([]) || mapped.declaredType == .reference { fields.append(mapped) }
+            }
+        }
+        return PreparedRow(
+            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
+            templateValues: templateValues, position: row.position, ordinal: ordinal, children: children)
+    }
+
+    private func flatten(_ field: SourceField) -> [SourceField] {
+        guard field.declaredType == nil else { return [field] }
+        switch field.value {
+        case .dictionary(let entries) where !LocationKeys.isLocation(entries.map(\.key)):
+            return entries.flatMap { entry in
+                flatten(SourceField(key: "\(field.key)_\(entry.key)", value: entry.value, position: field.position))
+            }
+        case .array(let items) where items.contains(where: Self.isNonLocationDictionary):
+            if !nestedAsJSON, items.allSatisfy(Self.isNonLocationDictionary) { return [field] }
+            var kept = field
+            kept.value = .string(field.value.jsonText)
+            return [kept]
+        default:
+            return [field]
+        }
+    }
+
+    static func isNonLocationDictionary(_ value: PlainValue) -> Bool {
+        if case .dictionary(let entries) = value { return !LocationKeys.isLocation(entries.map(\.key)) }
+        return false
+    }
+}

@@ -1,0 +1,234 @@
+/// Reads CSV and TSV (RFC 4180), streaming: a header row (or `--columns`), quoted fields holding
+/// delimiters, doubled quotes and line breaks, CRLF or LF, UTF-8 with or without a byte-order mark.
+///
+/// Every cell is untyped text (``PlainValue/text(_:)``); an empty cell leaves its field unset.
+struct CSVReader: SourceReader {
+    var input: () throws -> ChunkedInput
+    var file: String
+    var options: CSVOptions
+
+    func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+        var scanner = try CSVScanner(input: input(), file: file)
+        let separator = options.delimiter ?? scanner.sniffDelimiter()
+        let header: [CSVCell]
+        if let columns = options.columns {
+            header = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
+        } else {
+            guard let record = try scanner.nextRecord(delimiter: separator) else {
+                throw CloudSeedError("the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
+            }
+            header = record.cells
+        }
+        try Self.checkHeader(header)
+        while let record = try scanner.nextRecord(delimiter: separator) {
+            if record.cells.count == 1, record.cells[0].text.isEmpty { continue }
+            if record.cells.count > header.count {
+                throw CloudSeedError(
+                    "this row has \(record.cells.count) fields but the header has \(header.count); quote fields that contain the delimiter",
+                    at: record.cells[header.count].position)
+            }
+            var fields: [SourceField] = []
+            fields.reserveCapacity(record.cells.count)
+            for (cell, name) in zip(record.cells, header) where !cell.text.isEmpty {
+                fields.append(SourceField(key: name.text, value: .text(cell.text), position: cell.position))
+            }
+            try body(SourceRow(fields: fields, position: record.position))
+            scanner.releaseConsumed()
+        }
+    }
+
+    private static func checkHeader(_ header: [CSVCell]) throws {
+        var seen: [String: SourcePosition] = [:]
+        for cell in header {
+            if cell.text.isEmpty {
+                throw CloudSeedError("empty column name in the header row; name every column", at: cell.position)
+            }
+            if let first = seen[cell.text] {
+                throw CloudSeedError(
+                    "duplicate column name '\(cell.text)' (first at column \(first.column ?? 0)); rename one of them",
+                    at: cell.position)
+            }
+            seen[cell.text] = cell.position
+        }
+    }
+}
+
+/// How a CSV source is laid out, where the user says so.
+public struct CSVOptions: Sendable {
+    /// The delimiter; `nil` sniffs it from the first line among `,` `;` tab and `|`.
+    public var delimiter: UInt8?
+    /// Column names for a file without a header row (`--no-header --columns a,b,c`).
+    public var columns: [String]?
+
+    public init(delimiter: UInt8? = nil, columns: [String]? = nil) {
+        self.delimiter = delimiter
+        self.columns = columns
+    }
+}
+
+/// A cell of a CSV record with where it starts.
+struct CSVCell {
+    var text: String
+    var position: SourcePosition
+}
+
+/// Splits CSV input into records of cells, tracking line and column, reading a chunk at a time.
+struct CSVScanner {
+    static let candidateDelimiters: [UInt8] = [0x2C, 0x3B, 0x09, 0x7C]
+
+    private var input: ChunkedInput
+    let file: String
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+
+    init(input: ChunkedInput, file: String) {
+        self.input = input
+        self.file = file
+        if byte(at: 0) == 0xEF, byte(at: 1) == 0xBB, byte(at: 2) == 0xBF {
+            index = 3
+            lineStart = 3
+        }
+    }
+
+    /// The byte at `offset` from the start of the buffer, reading more input when needed.
+    @inline(__always)
+    private mutating func byte(at offset: Int) -> UInt8? {
+        if offset < input.buffer.count { return input.buffer[offset] }
+        while offset >= input.buffer.count { if !input.fill() { return nil } }
+        return input.buffer[offset]
+    }
+
+    private var position: SourcePosition {
+        SourcePosition(file: file, line: line, column: index - lineStart + 1)
+    }
+
+    mutating func releaseConsumed() {
+        let dropped = input.compact(before: index)
+        index -= dropped
+        lineStart -= dropped
+    }
+
+    /// The candidate delimiter that occurs most often, outside quotes, on the first line.
+    mutating func sniffDelimiter() -> UInt8 {
+        var counts = [UInt8: Int]()
+        var inQuotes = false
+        var offset = index
+        while let byte = byte(at: offset) {
+            if byte == 0x22 { inQuotes.toggle() }
+            if !inQuotes {
+                if byte == 0x0A || byte == 0x0D { break }
+                if Self.candidateDelimiters.contains(byte) { counts[byte, default: 0] += 1 }
+            }
+            offset += 1
+        }
+        let best = Self.candidateDelimiters.max { counts[$0, default: 0] < counts[$1, default: 0] }!
+        return counts[best, default: 0] > 0 ? best : 0x2C
+    }
+
+    /// The next record, or `nil` at the end of the input.
+    mutating func nextRecord(delimiter: UInt8) throws -> (cells: [CSVCell], position: SourcePosition)? {
+        guard byte(at: index) != nil else { return nil }
+        let recordPosition = position
+        var cells: [CSVCell] = []
+        while true {
+            let cellPosition = position
+            let text: String
+            if byte(at: index) == 0x22 {
+                text = try quotedCell(startingAt: cellPosition)
+            } else {
+                let start = index
+                while let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D {
+                    if byte == 0x22 {
+                        throw CloudSeedError(
+                            "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
+                            at: position)
+                    }
+                    index += 1
+                }
+                text = try decode(start..<index, at: cellPosition)
+            }
+            cells.append(CSVCell(text: text, position: cellPosition))
+            guard let next = byte(at: index) else { return (cells, recordPosition) }
+            if next == delimiter {
+                index += 1
+                continue
+            }
+            if next != 0x0A, next != 0x0D {
+                throw CloudSeedError(
+                    "unexpected text after a closing quote; expected the delimiter or the end of the line", at: position)
+            }
+            if next == 0x0D { index += 1 }
+            if byte(at: index) == 0x0A { index += 1 }
+            line += 1
+            lineStart = index
+            return (cells, recordPosition)
+        }
+    }
+
+    private mutating func quotedCell(startingAt start: SourcePosition) throws -> String {
+        index += 1
+        var buffer: [UInt8] = []
+        var runStart = index
+        while true {
+            guard let byte = byte(at: index) else {
+                throw CloudSeedError("unterminated quoted field; add the closing quote", at: start)
+            }
+            if byte == 0x22 {
+                buffer.append(contentsOf: input.buffer[runStart..<index])
+                if self.byte(at: index + 1) == 0x22 {
+                    buffer.append(0x22)
+                    index += 2
+                    runStart = index
+                    continue
+                }
+                index += 1
+                return try decode(bytes: buffer, at: start)
+            }
+            index += 1
+            if byte == 0x0A {
+                line += 1
+                lineStart = index
+            }
+        }
+    }
+
+    private func decode(_ range: Range<Int>, at position: SourcePosition) throws -> String {
+        let slice = input.buffer[range]
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        return try decode(bytes: Array(slice), at: position, offset: input.base + range.lowerBound)
+    }
+
+    private func decode(bytes: [UInt8], at position: SourcePosition, offset: Int? = nil) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let bad = UTF8Validation.firstInvalidOffset(bytes) ?? 0
+            let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
+            throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position)
+        }
+        return text
+    }
+}
+
+/// Finds where bytes stop being UTF-8.
+enum UTF8Validation {
+    /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
+    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            let lead = bytes[offset]
+            let length: Int
+            switch lead {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return offset
+            }
+            guard offset + length <= bytes.count,
+                String(validating: bytes[offset..<offset + length], as: UTF8.self) != nil
+            else { return offset }
+            offset += length
+        }
+        return nil
+    }
+}

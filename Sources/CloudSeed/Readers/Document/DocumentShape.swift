@@ -1,0 +1,191 @@
+/// Finds the records in a JSON or property-list document, whatever its shape, streaming where it can.
+///
+/// - A top-level array: one record per element (`[{"title": ...}, ...]`), streamed.
+/// - A top-level object:
+///   - `records` (a CloudKit records/query response) or `operations` (a records/modify request):
+///     CloudKit record dictionaries with typed fields, streamed;
+///   - a member whose value is an array of objects: records of the type the key names, singular and
+///     capitalised (`{"Artist": [...], "dishes": [...]}` → `Artist`, `Dish`), streamed;
+///   - a member whose value is an object of objects: records of the type the key names, each named by
+///     its key (iTunes' `Tracks`);
+///   - when every member is an object: records named by their keys (`{"Item 0": {...}}`);
+///   - what is left (scalars, plain values): one record of the source's own type (`Person.plist`).
+/// - Elements: a CloudKit record dictionary (`recordType`, `fields`), a modify operation
+///   (`operationType`, `record`), a Django fixture entry (`model`, `pk`, `fields`: one type per
+///   model label, the pk as record name) or a plain object.
+enum DocumentShape {
+    static func rows<Cursor: DocumentCursor>(in cursor: inout Cursor, _ body: (SourceRow) throws -> Void) throws {
+        switch try cursor.peekValue() {
+        case .array:
+            try streamArray(&cursor, recordType: nil, keyPrefix: "", body)
+        case .object:
+            try streamObject(&cursor, body)
+        case .scalar:
+            let node = try cursor.readValue()
+            throw CloudSeedError(
+                "expected an array of records or an object at the top of the document, found \(describe(node))",
+                at: node.position)
+        }
+        try cursor.finish()
+    }
+
+    private static func streamArray<Cursor: DocumentCursor>(
+        _ cursor: inout Cursor, recordType: String?, keyPrefix: String, _ body: (SourceRow) throws -> Void
+    ) throws {
+        _ = try cursor.beginArray()
+        var index = 0
+        while try cursor.nextElement() {
+            let node = try cursor.readValue()
+            try body(try row(from: node, recordType: recordType, recordName: nil, keyPath: "\(keyPrefix)[\(index)]"))
+            cursor.releaseConsumed()
+            index += 1
+        }
+    }
+
+    private static func streamObject<Cursor: DocumentCursor>(_ cursor: inout Cursor, _ body: (SourceRow) throws -> Void) throws {
+        let position = try cursor.beginObject()
+        var plain: [(key: String, node: DocumentNode)] = []
+        var streamedRecords = false
+        while let (key, _) = try cursor.nextKey() {
+            guard try cursor.peekValue() == .array else {
+                plain.append((key, try cursor.readValue()))
+                continue
+            }
+            if key == "records" || key == "operations" {
+                try streamArray(&cursor, recordType: nil, keyPrefix: key, body)
+                streamedRecords = true
+                continue
+            }
+            let arrayPosition = try cursor.beginArray()
+            var items: [DocumentNode] = []
+            if try cursor.nextElement() {
+                if try cursor.peekValue() == .object {
+                    let type = IdentifierMapping.recordType(forFileStem: key)
+                    var index = 0
+                    repeat {
+                        let node = try cursor.readValue()
+                        try body(try row(from: node, recordType: type, recordName: nil, keyPath: "\(key)[\(index)]"))
+                        cursor.releaseConsumed()
+                        index += 1
+                    } while try cursor.nextElement()
+                    streamedRecords = true
+                    continue
+                }
+                repeat { items.append(try cursor.readValue()) } while try cursor.nextElement()
+            }
+            plain.append((key, .array(items, arrayPosition)))
+        }
+        try emitMembers(plain, at: position, streamedRecords: streamedRecords, body)
+    }
+
+    /// Applies the object rules to the members that were not streamed.
+    private static func emitMembers(
+        _ members: [(key: String, node: DocumentNode)], at position: SourcePosition, streamedRecords: Bool,
+        _ body: (SourceRow) throws -> Void
+    ) throws {
+        if !streamedRecords, !members.isEmpty, members.allSatisfy({ isRecordLike($0.node) }) {
+            for (name, node) in members { try body(try row(from: node, recordType: nil, recordName: name, keyPath: name)) }
+            return
+        }
+        var singleton: [(key: String, node: DocumentNode)] = []
+        for (key, node) in members {
+            if let inner = node.members, !inner.isEmpty, inner.allSatisfy({ isRecordLike($0.node) }) {
+                let type = IdentifierMapping.recordType(forFileStem: key)
+                for (name, record) in inner {
+                    try body(try row(from: record, recordType: type, recordName: name, keyPath: "\(key).\(name)"))
+                }
+            } else if !(streamedRecords && node.items?.isEmpty == true) {
+                singleton.append((key, node))
+            }
+        }
+        if !singleton.isEmpty {
+            try body(try row(from: .object(singleton, position), recordType: nil, recordName: nil, keyPath: ""))
+        }
+    }
+
+    /// An object that stands for a record rather than a location or a group of fields: it is an
+    /// object, not a location, and at least one of its values is not itself an object.
+    private static func isRecordLike(_ node: DocumentNode) -> Bool {
+        guard let members = node.members, !members.isEmpty else { return false }
+        return !LocationKeys.isLocation(members.map(\.key))
+    }
+
+    /// One row from an element node.
+    static func row(from node: DocumentNode, recordType: String?, recordName: String?, keyPath: String) throws -> SourceRow {
+        guard let members = node.members else {
+            throw CloudSeedError("expected an object (one record), found \(describe(node))", at: node.position)
+        }
+        var position = node.position
+        if !keyPath.isEmpty { position.keyPath = keyPath }
+        if let record = node.member("record"), node.member("operationType") != nil {
+            return try row(from: record, recordType: recordType, recordName: recordName, keyPath: keyPath + ".record")
+        }
+        if let type = node.member("recordType")?.stringValue, let fields = node.member("fields")?.members {
+            return SourceRow(
+                recordType: type, recordName: node.member("recordName")?.stringValue ?? recordName,
+                fields: try fields.map { try cloudKitField(key: $0.key, node: $0.node) }, position: position)
+        }
+        if let model = node.member("model")?.stringValue, let fields = node.member("fields")?.members {
+            let type = IdentifierMapping.identifier(for: model.lowercased())
+            var values = fields.map { SourceField(key: $0.key, value: $0.node.plainValue, position: $0.node.position) }
+            var name = recordName
+            if let pk = node.member("pk") {
+                name = RecordNaming.text(of: pk.plainValue).map { "\(type)-\($0)" }
+                values.insert(SourceField(key: "pk", value: pk.plainValue, position: pk.position), at: 0)
+            }
+            return SourceRow(recordType: type, recordName: name, fields: values, position: position)
+        }
+        return SourceRow(
+            recordType: recordType, recordName: recordName,
+            fields: members.map { SourceField(key: $0.key, value: $0.node.plainValue, position: $0.node.position) },
+            position: position)
+    }
+
+    /// A CloudKit field dictionary `{"value": ..., "type": "STRING"}`.
+    private static func cloudKitField(key: String, node: DocumentNode) throws -> SourceField {
+        guard let value = node.member("value") else {
+            throw CloudSeedError(
+                "field '\(key)' of a CloudKit record needs a dictionary {\"value\": ..., \"type\": ...}",
+                at: node.position)
+        }
+        var declared: FieldType?
+        if let typeName = node.member("type")?.stringValue, typeName != "LIST" {
+            guard let type = FieldType(name: typeName) else {
+                throw CloudSeedError(
+                    "unknown field type '\(typeName)' for field '\(key)'; use one of STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSETID or a list such as STRING_LIST",
+                    at: node.member("type")?.position ?? node.position)
+            }
+            declared = type
+        }
+        return SourceField(key: key, value: value.plainValue, position: value.position, declaredType: declared)
+    }
+
+    static func describe(_ node: DocumentNode) -> String {
+        switch node {
+        case .array: "an array"
+        case .object: "an object"
+        case .scalar(let value, _):
+            switch value {
+            case .string, .text: "a string"
+            case .integer, .real: "a number"
+            case .bool: "a boolean"
+            case .date: "a date"
+            case .data: "data"
+            case .null: "null"
+            case .array, .dictionary: "a value"
+            }
+        }
+    }
+}
+
+/// The key names that make a dictionary a location.
+enum LocationKeys {
+    static let latitude: Set<String> = ["latitude", "lat"]
+    static let longitude: Set<String> = ["longitude", "lng", "lon", "long"]
+
+    /// Whether the keys include one latitude and one longitude name (case-insensitive).
+    static func isLocation(_ keys: [String]) -> Bool {
+        let lowered = keys.map { $0.lowercased() }
+        return lowered.contains(where: latitude.contains) && lowered.contains(where: longitude.contains)
+    }
+}

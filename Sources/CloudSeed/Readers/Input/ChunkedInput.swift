@@ -1,0 +1,56 @@
+import Foundation
+
+/// Bytes of a source read a chunk at a time, so memory does not grow with the file.
+///
+/// Scanners index into ``buffer`` and call ``fill()`` when they reach its end; ``compact()`` drops
+/// what has been consumed, and is only called between records, so every index a scanner holds
+/// into the current record stays valid while it grows the buffer.
+struct ChunkedInput {
+    /// How much is read at a time.
+    static let chunkSize = 1 << 20
+
+    private let handle: FileHandle?
+    /// The bytes read and not yet dropped.
+    private(set) var buffer: [UInt8]
+    /// The absolute offset in the source of `buffer[0]`.
+    private(set) var base = 0
+    private(set) var isExhausted: Bool
+
+    /// Reads the file at `path` in chunks.
+    init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CloudSeedError("cannot be read; check that it exists and its permissions", at: SourcePosition(file: path))
+        }
+        self.handle = handle
+        buffer = []
+        isExhausted = false
+    }
+
+    /// Reads from bytes already in memory.
+    init(bytes: [UInt8]) {
+        handle = nil
+        buffer = bytes
+        isExhausted = true
+    }
+
+    /// Appends the next chunk; `false` when the source has no more.
+    mutating func fill() -> Bool {
+        guard !isExhausted, let handle else { return false }
+        let chunk = handle.readData(ofLength: Self.chunkSize)
+        if chunk.isEmpty {
+            isExhausted = true
+            try? handle.close()
+            return false
+        }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    /// Drops the bytes before `index`, returning how many were dropped (subtract it from held indices).
+    mutating func compact(before index: Int) -> Int {
+        guard index > Self.chunkSize / 2 || index == buffer.count else { return 0 }
+        buffer.removeSubrange(0..<index)
+        base += index
+        return index
+    }
+}

@@ -1,0 +1,389 @@
+import Foundation
+
+/// A streaming JSON (RFC 8259) parser that keeps the line and column of every value.
+///
+/// It reads its input a chunk at a time and, as a ``DocumentCursor``, lets a reader take a huge
+/// top-level array one element at a time. Integers that fit 64 bits stay integers; numbers with a
+/// fraction or exponent are doubles. Nesting deeper than ``maximumDepth`` is refused rather than
+/// overflowing the stack.
+struct JSONParser: DocumentCursor {
+    static let maximumDepth = 512
+
+    private var input: ChunkedInput
+    private let file: String
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    /// For each open container of the cursor: whether its first element or member is still to come.
+    private var expectingFirst: [Bool] = []
+
+    init(input: ChunkedInput, file: String, startLine: Int = 1) {
+        self.input = input
+        self.file = file
+        self.line = startLine
+        if current() == 0xEF, peek(1) == 0xBB, peek(2) == 0xBF {
+            index = 3
+            lineStart = 3
+        }
+    }
+
+    // MARK: Reading bytes
+
+    /// The byte at the read position, reading more input when needed; `nil` at the end.
+    @inline(__always)
+    private mutating func current() -> UInt8? {
+        if index < input.buffer.count { return input.buffer[index] }
+        while index >= input.buffer.count { if !input.fill() { return nil } }
+        return input.buffer[index]
+    }
+
+    private mutating func peek(_ offset: Int) -> UInt8? {
+        while index + offset >= input.buffer.count { if !input.fill() { return nil } }
+        return input.buffer[index + offset]
+    }
+
+    private var position: SourcePosition {
+        SourcePosition(file: file, line: line, column: index - lineStart + 1)
+    }
+
+    private func error(_ message: String) -> CloudSeedError {
+        CloudSeedError(message, at: position)
+    }
+
+    private mutating func describeCurrent() -> String {
+        guard let byte = current() else { return "end of file" }
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = current() {
+            switch byte {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    // MARK: DocumentCursor
+
+    mutating func peekValue() throws -> ValueStart {
+        skipWhitespace()
+        switch current() {
+        case UInt8(ascii: "[")?: return .array
+        case UInt8(ascii: "{")?: return .object
+        case nil: throw error(depth == 0 ? "the document is empty; expected a JSON value" : "unexpected end of file; expected a JSON value")
+        default: return .scalar
+        }
+    }
+
+    mutating func beginArray() throws -> SourcePosition {
+        skipWhitespace()
+        let start = position
+        try enter()
+        index += 1
+        expectingFirst.append(true)
+        return start
+    }
+
+    mutating func nextElement() throws -> Bool {
+        try nextItem(close: UInt8(ascii: "]"), what: "']'")
+    }
+
+    mutating func beginObject() throws -> SourcePosition {
+        skipWhitespace()
+        let start = position
+        try enter()
+        index += 1
+        expectingFirst.append(true)
+        return start
+    }
+
+    mutating func nextKey() throws -> (key: String, position: SourcePosition)? {
+        guard try nextItem(close: UInt8(ascii: "}"), what: "'}'") else { return nil }
+        return try readKey()
+    }
+
+    mutating func readValue() throws -> DocumentNode { try parseValue() }
+
+    mutating func finish() throws {
+        skipWhitespace()
+        guard current() == nil else { throw error("unexpected \(describeCurrent()) after the end of the JSON value") }
+    }
+
+    mutating func releaseConsumed() {
+        let dropped = input.compact(before: index)
+        index -= dropped
+        lineStart -= dropped
+    }
+
+    /// Parses one whole document: a single value followed only by white space.
+    mutating func parseDocument() throws -> DocumentNode {
+        _ = try peekValue()
+        let node = try parseValue()
+        try finish()
+        return node
+    }
+
+    /// Reads JSON values one after another until the input ends (JSON Lines).
+    mutating func forEachValue(_ body: (DocumentNode) throws -> Void) throws {
+        while true {
+            skipWhitespace()
+            guard current() != nil else { return }
+            try body(try parseValue())
+            releaseConsumed()
+        }
+    }
+
+    /// Inside the innermost open container: consumes a separator and says whether an item follows.
+    private mutating func nextItem(close: UInt8, what: String) throws -> Bool {
+        skipWhitespace()
+        guard let isFirst = expectingFirst.last else { return false }
+        guard let byte = current() else { throw error("unexpected end of file; expected ',' or \(what)") }
+        if byte == close {
+            index += 1
+            expectingFirst.removeLast()
+            depth -= 1
+            return false
+        }
+        if !isFirst {
+            guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describeCurrent()); expected ',' or \(what)") }
+            index += 1
+            skipWhitespace()
+        }
+        expectingFirst[expectingFirst.count - 1] = false
+        return true
+    }
+
+    private mutating func readKey() throws -> (key: String, position: SourcePosition) {
+        skipWhitespace()
+        guard current() == UInt8(ascii: "\"") else {
+            throw error("unexpected \(describeCurrent()); expected a key in double quotes")
+        }
+        let keyPosition = position
+        let key = try parseString()
+        skipWhitespace()
+        guard current() == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()); expected ':' after the key") }
+        index += 1
+        return (key, keyPosition)
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws -> DocumentNode {
+        skipWhitespace()
+        let start = position
+        guard let byte = current() else { throw error("unexpected end of file; expected a JSON value") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(start)
+        case UInt8(ascii: "["): return try parseArray(start)
+        case UInt8(ascii: "\""): return .scalar(.string(try parseString()), start)
+        case UInt8(ascii: "t"): try expectWord("true"); return .scalar(.bool(true), start)
+        case UInt8(ascii: "f"): try expectWord("false"); return .scalar(.bool(false), start)
+        case UInt8(ascii: "n"): try expectWord("null"); return .scalar(.null, start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .scalar(try parseNumber(), start)
+        default: throw error("unexpected \(describeCurrent()); expected a JSON value")
+        }
+    }
+
+    private mutating func enter() throws {
+        depth += 1
+        if depth > JSONParser.maximumDepth {
+            throw error("nesting deeper than \(JSONParser.maximumDepth) levels; flatten the document")
+        }
+    }
+
+    private mutating func parseObject(_ start: SourcePosition) throws -> DocumentNode {
+        try enter()
+        index += 1
+        var members: [(key: String, node: DocumentNode)] = []
+        var keys = Set<String>()
+        var first = true
+        while true {
+            skipWhitespace()
+            guard let byte = current() else { throw error("unexpected end of file; expected ',' or '}'") }
+            if byte == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return .object(members, start)
+            }
+            if !first {
+                guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describeCurrent()); expected ',' or '}'") }
+                index += 1
+            }
+            first = false
+            let (key, keyPosition) = try readKey()
+            guard keys.insert(key).inserted else {
+                throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
+            }
+            members.append((key, try parseValue()))
+        }
+    }
+
+    private mutating func parseArray(_ start: SourcePosition) throws -> DocumentNode {
+        try enter()
+        index += 1
+        var items: [DocumentNode] = []
+        var first = true
+        while true {
+            skipWhitespace()
+            guard let byte = current() else { throw error("unexpected end of file; expected ',' or ']'") }
+            if byte == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return .array(items, start)
+            }
+            if !first {
+                guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describeCurrent()); expected ',' or ']'") }
+                index += 1
+            }
+            first = false
+            items.append(try parseValue())
+        }
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws {
+        let start = index
+        for offset in 0..<word.utf8CodeUnitCount {
+            guard peek(offset) == word.utf8Start[offset] else {
+                index = start
+                throw error("unexpected \(describeCurrent()); expected a JSON value")
+            }
+        }
+        index += word.utf8CodeUnitCount
+    }
+
+    private mutating func parseNumber() throws -> PlainValue {
+        let start = index
+        let startPosition = position
+        var isInteger = true
+        if current() == UInt8(ascii: "-") { index += 1 }
+        func digits(_ parser: inout JSONParser) -> Int {
+            var count = 0
+            while let byte = parser.current(), byte >= 0x30, byte <= 0x39 {
+                parser.index += 1
+                count += 1
+            }
+            return count
+        }
+        let integerStart = index
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw error("unexpected \(describeCurrent()); expected a digit") }
+        if integerDigits > 1, input.buffer[integerStart] == UInt8(ascii: "0") {
+            throw CloudSeedError("a JSON number cannot start with 0; quote it to keep it as text", at: startPosition)
+        }
+        if current() == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard digits(&self) > 0 else { throw error("unexpected \(describeCurrent()); expected a digit after '.'") }
+        }
+        if current() == UInt8(ascii: "e") || current() == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if current() == UInt8(ascii: "+") || current() == UInt8(ascii: "-") { index += 1 }
+            guard digits(&self) > 0 else { throw error("unexpected \(describeCurrent()); expected a digit in the exponent") }
+        }
+        let literal = String(decoding: input.buffer[start..<index], as: UTF8.self)
+        if isInteger {
+            guard let value = Int64(literal) else {
+                throw CloudSeedError(
+                    "the integer \(literal) is outside the 64-bit range; quote it to keep it as text", at: startPosition)
+            }
+            return .integer(value)
+        }
+        guard let value = Double(literal), value.isFinite else {
+            throw CloudSeedError(
+                "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text",
+                at: startPosition)
+        }
+        return .real(value)
+    }
+
+    private mutating func parseString() throws -> String {
+        let startPosition = position
+        index += 1
+        var buffer: [UInt8] = []
+        var runStart = index
+        var isASCII = true
+        while true {
+            guard let byte = current() else {
+                throw CloudSeedError("unterminated string; add the closing '\"'", at: startPosition)
+            }
+            if byte == UInt8(ascii: "\"") {
+                let text: String?
+                if buffer.isEmpty {
+                    let run = input.buffer[runStart..<index]
+                    text = isASCII ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                } else {
+                    buffer.append(contentsOf: input.buffer[runStart..<index])
+                    text = String(validating: buffer, as: UTF8.self)
+                }
+                index += 1
+                guard let text else {
+                    throw CloudSeedError("the string is not valid UTF-8; re-save the file as UTF-8", at: startPosition)
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") {
+                buffer.append(contentsOf: input.buffer[runStart..<index])
+                try parseEscape(into: &buffer)
+                runStart = index
+                continue
+            }
+            if byte < 0x20 {
+                throw error("control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; escape it (\\n, \\t, \\u00XX)")
+            }
+            if byte >= 0x80 { isASCII = false }
+            index += 1
+        }
+    }
+
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws {
+        index += 1
+        guard let escape = current() else { throw error("unterminated escape at end of file") }
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hexQuad()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard current() == UInt8(ascii: "\\"), peek(1) == UInt8(ascii: "u") else {
+                    throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16)); pair it with its low surrogate")
+                }
+                index += 2
+                let low = try hexQuad()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid UTF-16 surrogate pair") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16))")
+            }
+            guard let unicode = UnicodeScalar(scalar) else { throw error("invalid escape \\u\(String(scalar, radix: 16))") }
+            buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            index -= 1
+            throw error("invalid escape \\\(Character(UnicodeScalar(escape))); use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX")
+        }
+    }
+
+    private mutating func hexQuad() throws -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            guard let byte = peek(offset), let digit = Character(UnicodeScalar(byte)).hexDigitValue else {
+                throw error("expected four hexadecimal digits after \\u")
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        index += 4
+        return value
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Reads a binary property list (`bplist00`) into a document, checking every offset, count and
+/// reference against the file so that a damaged or hostile file fails cleanly: out-of-range
+/// offsets, cycles, object counts larger than the file and nesting beyond ``maximumDepth`` are errors.
+struct BinaryPropertyListParser {
+    static let maximumDepth = 512
+    /// Seconds from 1970-01-01 to 2001-01-01, the epoch of binary plist dates.
+    static let referenceDateOffset = 978_307_200.0
+
+    private let bytes: [UInt8]
+    private let file: String
+    private var offsetSize = 0
+    private var referenceSize = 0
+    private var objectCount = 0
+    private var offsetTableStart = 0
+    private var visiting = Set<Int>()
+    /// How many values may still be built: shared objects referenced many times cannot blow up memory.
+    private var budget = 0
+
+    init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    private func error(_ message: String, _ path: String = "") -> CloudSeedError {
+        CloudSeedError("damaged binary property list: \(message)", at: SourcePosition(file: file, keyPath: path.isEmpty ? "top level" : path))
+    }
+
+    mutating func parse() throws -> DocumentNode {
+        guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else {
+            throw error("the file is too short or lacks the bplist00 header")
+        }
+        let trailer = bytes.count - 32
+        offsetSize = Int(bytes[trailer + 6])
+        referenceSize = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else { throw error("invalid trailer sizes") }
+        let count = readUInt(at: trailer + 8, size: 8)
+        let top = readUInt(at: trailer + 16, size: 8)
+        let table = readUInt(at: trailer + 24, size: 8)
+        guard count > 0, count <= UInt64(bytes.count), top < count, table >= 8,
+            table <= UInt64(trailer), UInt64(trailer) - table >= count * UInt64(offsetSize)
+        else { throw error("the trailer's object count or offsets point outside the file") }
+        objectCount = Int(count)
+        offsetTableStart = Int(table)
+        budget = max(1_000_000, 16 * objectCount)
+        return try object(Int(top), path: "", depth: 0)
+    }
+
+    private func readUInt(at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+
+    private func offset(of object: Int, path: String) throws -> Int {
+        let entry = offsetTableStart + object * offsetSize
+        let offset = readUInt(at: entry, size: offsetSize)
+        guard offset >= 8, offset < UInt64(offsetTableStart) else { throw error("object \(object) lies outside the file", path) }
+        return Int(offset)
+    }
+
+    /// Reads a length that follows a marker whose low nibble is 0xF; returns it and where the content starts.
+    private func length(marker: UInt8, at offset: Int, path: String) throws -> (Int, Int) {
+        let nibble = Int(marker & 0x0F)
+        guard nibble == 0x0F else { return (nibble, offset + 1) }
+        guard offset + 1 < offsetTableStart else { throw error("a length lies outside the file", path) }
+        let intMarker = bytes[offset + 1]
+        guard intMarker >> 4 == 0x1 else { throw error("a length is not an integer", path) }
+        let size = 1 << Int(intMarker & 0x0F)
+        guard size <= 8, offset + 2 + size <= offsetTableStart else { throw error("a length lies outside the file", path) }
+        let value = readUInt(at: offset + 2, size: size)
+        guard value <= UInt64(bytes.count) else { throw error("a length of \(value) is larger than the file", path) }
+        return (Int(value), offset + 2 + size)
+    }
+
+    private func checkRange(_ start: Int, _ count: Int, path: String) throws {
+        guard count >= 0, start + count <= offsetTableStart else { throw error("an object's content runs past the end of the file", path) }
+    }
+
+    private func reference(at offset: Int) -> Int {
+        Int(clamping: readUInt(at: offset, size: referenceSize))
+    }
+
+    private mutating func object(_ index: Int, path: String, depth: Int) throws -> DocumentNode {
+        guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path) }
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path) }
+        guard visiting.insert(index).inserted else { throw error("object \(index) contains itself (a cycle)", path) }
+        budget -= 1
+        guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path) }
+        defer { visiting.remove(index) }
+        let position = SourcePosition(file: file, keyPath: path.isEmpty ? "top level" : path)
+        let start = try offset(of: index, path: path)
+        let marker = bytes[start]
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return .scalar(.null, position)
+            case 0x08: return .scalar(.bool(false), position)
+            case 0x09: return .scalar(.bool(true), position)
+            default: throw error("unknown marker 0x\(String(marker, radix: 16))", path)
+            }
+        case 0x1:
+            let size = 1 << Int(marker & 0x0F)
+            try checkRange(start + 1, size, path: path)
+            if size == 16 {
+                let high = readUInt(at: start + 1, size: 8)
+                let value = Int64(bitPattern: readUInt(at: start + 9, size: 8))
+                guard (high == 0 && value >= 0) || (high == .max && value < 0) else {
+                    throw error("an integer beyond 64 bits", path)
+                }
+                return .scalar(.integer(value), position)
+            }
+            guard size <= 8 else { throw error("an integer of \(size) bytes", path) }
+            let raw = readUInt(at: start + 1, size: size)
+            return .scalar(.integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw)), position)
+        case 0x2:
+            let size = 1 << Int(marker & 0x0F)
+            try checkRange(start + 1, size, path: path)
+            let raw = readUInt(at: start + 1, size: size)
+            let value: Double =
+                switch size {
+                case 4: Double(Float(bitPattern: UInt32(raw)))
+                case 8: Double(bitPattern: raw)
+                default: throw error("a real of \(size) bytes", path)
+                }
+            guard value.isFinite else { throw error("a real that is not a finite number", path) }
+            return .scalar(.real(value), position)
+        case 0x3:
+            try checkRange(start + 1, 8, path: path)
+            let seconds = Double(bitPattern: readUInt(at: start + 1, size: 8)) + Self.referenceDateOffset
+            let milliseconds = (seconds * 1000).rounded()
+            guard milliseconds.isFinite, let value = Int64(exactly: milliseconds), Timestamp.range.contains(value) else {
+                throw error("a date outside the years 1 to 9999", path)
+            }
+            return .scalar(.date(value), position)
+        case 0x4:
+            let (count, content) = try length(marker: marker, at: start, path: path)
+            try checkRange(content, count, path: path)
+            return .scalar(.data(Data(bytes[content..<content + count])), position)
+        case 0x5:
+            let (count, content) = try length(marker: marker, at: start, path: path)
+            try checkRange(content, count, path: path)
+            return .scalar(.string(String(decoding: bytes[content..<content + count], as: UTF8.self)), position)
+        case 0x6:
+            let (count, content) = try length(marker: marker, at: start, path: path)
+            try checkRange(content, count * 2, path: path)
+            let units = (0..<count).map { UInt16(bytes[content + 2 * $0]) << 8 | UInt16(bytes[content + 2 * $0 + 1]) }
+            return .scalar(.string(String(decoding: units, as: UTF16.self)), position)
+        case 0x8:
+            throw CloudSeedError(
+                "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+                at: position)
+        case 0xA, 0xC:
+            let (count, content) = try length(marker: marker, at: start, path: path)
+            try checkRange(content, count * referenceSize, path: path)
+            var items: [DocumentNode] = []
+            items.reserveCapacity(min(count, 4096))
+            for item in 0..<count {
+                items.append(try object(reference(at: content + item * referenceSize), path: "\(path)[\(item)]", depth: depth + 1))
+            }
+            return .array(items, position)
+        case 0xD:
+            let (count, content) = try length(marker: marker, at: start, path: path)
+            try checkRange(content, 2 * count * referenceSize, path: path)
+            var members: [(key: String, node: DocumentNode)] = []
+            var keys = Set<String>()
+            for item in 0..<count {
+                let keyNode = try object(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
+                guard case .scalar(.string(let key), _) = keyNode else { throw error("a dictionary key that is not a string", path) }
+                guard keys.insert(key).inserted else { throw error("the key \"\(key)\" twice in one dictionary", path) }
+                let valuePath = path.isEmpty ? key : "\(path).\(key)"
+                let value = try object(reference(at: content + (count + item) * referenceSize), path: valuePath, depth: depth + 1)
+                members.append((key, value))
+            }
+            if keys.contains("$archiver"), keys.contains("$objects") {
+                throw CloudSeedError(
+                    "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
+                    at: position)
+            }
+            return .object(members, position)
+        default:
+            throw error("unknown marker 0x\(String(marker, radix: 16))", path)
+        }
+    }
+}

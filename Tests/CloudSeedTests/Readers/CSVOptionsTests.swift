@@ -1,0 +1,56 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct CSVOptionsTests {
+    @Test func namesColumnsOfFilesWithoutAHeader() throws {
+        let reader = CSVReader(input: { ChunkedInput(bytes: Array("1;Mei\n2;Zoë\n".utf8)) }, file: "x.csv", options: CSVOptions(columns: ["id", "name"]))
+        var read: [SourceRow] = []
+        try reader.forEachRow { read.append($0) }
+        #expect(read.map(\.values) == [["id": .text("1"), "name": .text("Mei")], ["id": .text("2"), "name": .text("Zoë")]])
+    }
+
+    @Test func convertsUTF16WithAByteOrderMark() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("names.csv")
+        try Data([0xFF, 0xFE] + "name\nZoë\n".data(using: .utf16LittleEndian)!).write(to: URL(fileURLWithPath: path))
+        var read: [SourceRow] = []
+        try SourceFile(path: path).reader().forEachRow { read.append($0) }
+        #expect(read.map(\.values) == [["name": .text("Zoë")]])
+    }
+
+    @Test func namesTheByteOffsetOfInvalidUTF8() {
+        #expect(throws: CloudSeedError("the field is not valid UTF-8 at byte offset 7; re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
+            try rows(bytes: Array("name\nab".utf8) + [0xC3, 0x28, 0x0A], format: .csv)
+        }
+    }
+
+    @Test func readsTheSameRecordsAsCSVAndTSV() throws {
+        let csv = try rows("\u{FEFF}title;notes\r\n\"A; B\";\"two\r\nlines\"\r\n", format: .csv)
+        let tsv = try rows("title\tnotes\nA; B\t\"two\r\nlines\"\n", format: .tsv)
+        #expect(csv.map(\.values) == tsv.map(\.values))
+    }
+
+    @Test func streamsFilesLargerThanOneChunk() throws {
+        let folder = try TemporaryFolder()
+        let line = "\"" + String(repeating: "x", count: 1000) + "\n\",2\n"
+        let path = try folder.write("big.csv", "a,b\n" + String(repeating: line, count: 3000))
+        var count = 0
+        try SourceFile(path: path).reader().forEachRow { row in
+            #expect(row.fields.count == 2)
+            count += 1
+        }
+        #expect(count == 3000)
+    }
+
+    @Test func detectsFormatsByContent() throws {
+        let folder = try TemporaryFolder()
+        #expect(try SourceFile(path: folder.write("a.plist", "[{\"a\": 1}]")).format == .json)
+        #expect(try SourceFile(path: folder.write("a.txt", "a,b\n1,2\n")).format == .csv)
+        #expect(try SourceFile(path: folder.write("a.data", "<?xml version=\"1.0\"?><plist/>")).format == .propertyList)
+        #expect(try SourceFile(path: folder.write("ToDoItems.binary.plist", "[]")).stem == "ToDoItems")
+        #expect(try SourceFile(path: folder.write("cars-0.9.0.json", "[]")).stem == "cars-0.9.0")
+    }
+}
