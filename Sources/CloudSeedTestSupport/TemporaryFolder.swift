@@ -34,3 +34,13 @@ public enum Repository {
         root.appendingPathComponent("SampleData").appendingPathComponent(relativePath).path
     }
 }
+
+/// The third-party files in `../shared/examples` beside the checkout, when they are there (CI has them).
+public enum SharedExamples {
+    public static let folder = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/examples")
+
+    public static var isAvailable: Bool { FileManager.default.fileExists(atPath: folder.path) }
+
+    /// The path of an example, as `plist/CodaJ_TheElements_Elements.plist`.
+    public static func path(_ relativePath: String) -> String { folder.appendingPathComponent(relativePath).path }
+}
