@@ -23,13 +23,20 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
     var out: String?
 
+    @Option(name: .customLong("assets-out"), help: ArgumentHelp("Also write each asset's file into this folder, named by its checksum.", valueName: "dir"))
+    var assetsOut: String?
+
     func run() throws {
         try reportingErrors {
             let store = try storeOptions.openStore()
             let sink = try OutputSink(path: out)
+            let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }
             var writer = RecordWriter(format: format, write: sink.write)
             writer.begin()
-            try store.forEachRecord(in: storeOptions.scope, recordType: type) { writer.append($0) }
+            try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
+                try assets?.write(assetsOf: record)
+                writer.append(record)
+            }
             writer.end()
         }
     }

@@ -45,6 +45,30 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .customLong("nested-as-json"), help: "Keep arrays of dictionaries as JSON text instead of child records.")
     var nestedAsJSON = false
 
+    @Option(name: .customLong("reference"), help: ArgumentHelp("A reference field, as artist or Artwork.artist:Artist:DELETE_SELF.", valueName: "[type.]field[:Target][:DELETE_SELF]"))
+    var references: [String] = []
+
+    @Option(name: .customLong("asset"), help: ArgumentHelp("An asset field: its values are paths to files.", valueName: "[type.]field"))
+    var assets: [String] = []
+
+    @Option(name: .customLong("location"), help: ArgumentHelp("A LOCATION field made of columns.", valueName: "[type.]field=LATCOL,LONCOL|COL"))
+    var locations: [String] = []
+
+    @Flag(name: .customLong("allow-dangling"), help: "Keep references to records that do not exist (CloudKit allows NONE references to them).")
+    var allowDangling = false
+
+    @Option(name: .customLong("assets-dir"), help: ArgumentHelp("The folder asset paths are relative to (default: each source file's folder).", valueName: "dir"))
+    var assetsDir: String?
+
+    @Flag(name: .customLong("allow-outside-assets"), help: "Let asset paths leave their folder (absolute paths, '..').")
+    var allowOutsideAssets = false
+
+    @Flag(name: .customLong("uuid"), help: "Name records with random UUIDs instead of deterministic names.")
+    var uuid = false
+
+    @Flag(name: .customLong("dry-run"), help: "Show the plan and what would change; write nothing.")
+    var dryRun = false
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
@@ -65,13 +89,20 @@ struct ImportCommand: ParsableCommand {
             let csv = CSVOptions(
                 delimiter: delimiter.map { $0 == "\\t" ? UInt8(9) : $0.utf8.first! },
                 columns: columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
-            let options = MappingOptions(
+            var options = MappingOptions(
                 recordType: type, nameTemplates: try nameTemplates.map(NameTemplate.init(parsing:)),
-                fieldTypes: try fields.map(FieldTypeOverride.init(parsing:)), nestedAsJSON: nestedAsJSON, csv: csv)
+                fieldTypes: try fields.map(FieldTypeOverride.init(parsing:)) + assets.map { try FieldTypeOverride(parsing: "\($0):ASSET") },
+                nestedAsJSON: nestedAsJSON, csv: csv)
+            options.references = try references.map(ReferenceDeclaration.init(parsing:))
+            options.locations = try locations.map(LocationDeclaration.init(parsing:))
+            options.allowDangling = allowDangling
+            options.assetsFolder = assetsDir
+            options.allowOutsideAssets = allowOutsideAssets
+            options.randomNames = uuid
             let sources = try files.map { try SourceFile(path: $0, format: format) }
             let store = try storeOptions.openStore()
             let summary = try Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
-                .run(sources)
+                .run(sources, dryRun: dryRun)
             print(json ? summary.json : summary.text, terminator: "")
         }
     }

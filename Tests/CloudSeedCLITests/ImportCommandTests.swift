@@ -25,7 +25,7 @@ import Testing
               new field ToDoItem.isCompleted INT64
               new field ToDoItem.title STRING
             Choices (pin them with the flags shown):
-              ToDoItem: named by record type and position in the source (Type-1, Type-2, …)
+              ToDoItem: named by the natural key {title}, unique in every row  --name-template 'ToDoItem={title}'
                 dueDate TIMESTAMP (inferred)  --field ToDoItem.dueDate:TIMESTAMP
                 isCompleted INT64 (inferred)  --field ToDoItem.isCompleted:INT64
                 title STRING (inferred)  --field ToDoItem.title:STRING
@@ -47,12 +47,12 @@ import Testing
         let lines = export.standardOutput.split(separator: "\n")
         #expect(lines.count == 3)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(first["recordName"] as? String == "ToDoItem-1")
+        #expect(first["recordName"] as? String == "Call Zoe about the gallery")
         #expect(first["recordType"] as? String == "ToDoItem")
         let fields = try #require(first["fields"] as? [String: [String: Any]])
-        #expect(fields["dueDate"]?["value"] as? Int64 == 1_572_220_800_000)
+        #expect(fields["dueDate"]?["value"] as? Int64 == 1_572_716_700_000)
         #expect(fields["dueDate"]?["type"] as? String == "TIMESTAMP")
-        #expect(fields["title"]?["value"] as? String == "Get apples")
+        #expect(fields["title"]?["value"] as? String == "Call Zoë about the gallery")
     }
 
     @Test func theSecondImportIsUnchanged() throws {

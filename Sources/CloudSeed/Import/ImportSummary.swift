@@ -12,10 +12,13 @@ public struct ImportSummary: Sendable {
     public var plan: ImportPlan
     public var changes: SchemaChanges
     public var counts: [TypeCounts]
+    /// Whether the run was rolled back (`--dry-run`): the counts say what would have happened.
+    public var isDryRun = false
 
     /// The summary for people: a table of counts, then the schema created and the choices made.
     public var text: String {
-        var lines = ["Imported into \(scope.container) \(scope.environment.rawValue) \(scope.database.rawValue) \(scope.zoneID.zoneName):"]
+        let target = "\(scope.container) \(scope.environment.rawValue) \(scope.database.rawValue) \(scope.zoneID.zoneName)"
+        var lines = [isDryRun ? "Dry run, nothing written; importing into \(target) would give:" : "Imported into \(target):"]
         let width = max(11, counts.map(\.recordType.count).max() ?? 0)
         func row(_ cells: [String]) -> String {
             cells[0].padding(toLength: width, withPad: " ", startingAt: 0)
@@ -32,14 +35,28 @@ public struct ImportSummary: Sendable {
         }
         lines.append("Choices (pin them with the flags shown):")
         for recordType in plan.recordTypes {
-            lines.append("  \(recordType.name): named by \(recordType.namingRule)")
+            let pin = recordType.namingRule.pinningTemplate.map { "  --name-template '\(recordType.name)=\($0)'" } ?? ""
+            lines.append("  \(recordType.name): named by \(recordType.namingRule)\(pin)")
             for name in recordType.sortedFieldNames {
-                let field = recordType.fields[name]!
-                let pin = field.rule == .inferred ? "  --field \(recordType.name).\(name):\(field.type.schemaName)" : ""
-                lines.append("    \(name) \(field.type.schemaName) (\(field.rule.rawValue))\(pin)")
+                lines.append("    " + Self.describe(name, recordType.fields[name]!, in: recordType))
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One field's line: its type, the rule and reason, the source key it was renamed from, the pin.
+    static func describe(_ name: String, _ field: PlannedField, in recordType: PlannedRecordType) -> String {
+        var line = "\(name) \(field.type.schemaName)"
+        if let target = field.target { line += " → \(target)" }
+        line += " (\(field.rule.rawValue)\(field.reason.map { ": \($0)" } ?? ""))"
+        if let key = recordType.renamedKeys[name] { line += " from key '\(key)'" }
+        switch (field.rule, field.type) {
+        case (.schema, _), (.declared, _): break
+        case (_, .reference), (_, .list(.reference)):
+            line += "  --reference \(recordType.name).\(name)" + (field.target.map { ":\($0)" } ?? "")
+        default: line += "  --field \(recordType.name).\(name):\(field.type.schemaName)"
+        }
+        return line
     }
 
     /// The summary as one JSON object, for scripts.
@@ -49,6 +66,7 @@ public struct ImportSummary: Sendable {
             ("environment", JSONText.quoted(scope.environment.rawValue)),
             ("database", JSONText.quoted(scope.database.rawValue)),
             ("zone", JSONText.quoted(scope.zoneID.zoneName)),
+            ("dryRun", isDryRun ? "true" : "false"),
             ("recordTypes", JSONText.array(zip(plan.recordTypes, counts).map { recordType, count in
                 JSONText.object([
                     ("name", JSONText.quoted(recordType.name)),
@@ -56,9 +74,11 @@ public struct ImportSummary: Sendable {
                     ("naming", JSONText.quoted(recordType.namingRule.description)),
                     ("fields", JSONText.object(recordType.sortedFieldNames.map { name in
                         let field = recordType.fields[name]!
-                        return (name, JSONText.object([
-                            ("type", JSONText.quoted(field.type.schemaName)), ("rule", JSONText.quoted(field.rule.rawValue)),
-                        ]))
+                        var members = [("type", JSONText.quoted(field.type.schemaName)), ("rule", JSONText.quoted(field.rule.rawValue))]
+                        if let target = field.target { members.append(("target", JSONText.quoted(target))) }
+                        if let reason = field.reason { members.append(("reason", JSONText.quoted(reason))) }
+                        if let key = recordType.renamedKeys[name] { members.append(("sourceKey", JSONText.quoted(key))) }
+                        return (name, JSONText.object(members))
                     })),
                 ])
             })),

@@ -21,11 +21,26 @@ public struct Importer {
     }
 
     /// Imports `sources`; on any error nothing is written and the errors are thrown as ``RunFailure``.
-    public func run(_ sources: [SourceFile]) throws -> ImportSummary {
+    ///
+    /// With `dryRun` the whole import runs, so the counts are exact, and is then rolled back.
+    public func run(_ sources: [SourceFile], dryRun: Bool = false) throws -> ImportSummary {
+        do {
+            return try write(sources, dryRun: dryRun)
+        } catch let rollback as DryRunRollback {
+            return rollback.summary
+        }
+    }
+
+    /// Thrown out of the transaction to undo a dry run.
+    private struct DryRunRollback: Error {
+        var summary: ImportSummary
+    }
+
+    private func write(_ sources: [SourceFile], dryRun: Bool) throws -> ImportSummary {
         try ScopeValidation.validate(scope)
         let schema = try store.schema(of: scope.schemaScope)
         let mapper = RecordMapper(options: options, schema: schema)
-        let plan = try mapper.survey(sources)
+        let plan = try mapper.survey(sources, store: store, scope: scope)
         let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
         return try store.write { transaction in
             for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
@@ -41,7 +56,9 @@ public struct Importer {
                 try saveChangedKeys(record, transaction: transaction, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
             }
             let counts = plan.recordTypes.map { tallies[$0.name] ?? .init(recordType: $0.name) }
-            return ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts)
+            let summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
+            if dryRun { throw DryRunRollback(summary: summary) }
+            return summary
         }
     }
 

@@ -5,16 +5,36 @@ enum AssetLoader {
     /// CloudKit's limit on one asset file.
     static let maximumAssetSize = 50 * 1024 * 1024
 
+    /// The extensions of files an ASSET field is inferred for: images, audio, video and documents.
+    static let mediaExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "heic", "heif", "webp", "tif", "tiff", "bmp", "svg", "ico",
+        "mp3", "m4a", "aac", "wav", "caf", "aiff", "flac", "mp4", "mov", "m4v", "avi",
+        "pdf", "txt", "rtf", "md", "html", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pages", "numbers", "key", "epub", "zip",
+    ]
+
+    /// Whether `path`, relative to `folder`, is an existing regular file with a media or document extension.
+    static func isMediaFile(_ path: String, in folder: String) -> Bool {
+        guard mediaExtensions.contains((path as NSString).pathExtension.lowercased()), !path.hasPrefix("/") else { return false }
+        var isDirectory: ObjCBool = false
+        let full = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(path)
+        return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
     /// Reads `path`, adds its content to `contents` under its SHA-256, and returns the asset.
-    static func load(_ path: String, at position: SourcePosition, into contents: inout [String: Data]) throws -> AssetReference {
-        let folder = (position.file as NSString).deletingLastPathComponent
+    static func load(
+        _ path: String, at position: SourcePosition, folder: String, allowOutside: Bool, into contents: inout [String: Data]
+    ) throws -> AssetReference {
         let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.resolvingSymlinksInPath()
-        guard !path.hasPrefix("/") else {
-            throw CloudSeedError("the asset path '\(path)' is absolute; give it relative to the source file's folder", at: position)
+        guard allowOutside || !path.hasPrefix("/") else {
+            throw CloudSeedError(
+                "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass --allow-outside-assets",
+                at: position)
         }
-        let url = base.appendingPathComponent(path).standardizedFileURL.resolvingSymlinksInPath()
-        guard url.path.hasPrefix(base.path + "/") else {
-            throw CloudSeedError("the asset path '\(path)' leads outside the source file's folder; move the file inside it", at: position)
+        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL.resolvingSymlinksInPath()
+        guard allowOutside || url.path.hasPrefix(base.path + "/") else {
+            throw CloudSeedError(
+                "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets",
+                at: position)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CloudSeedError("the asset file '\(path)' does not exist (looked in \(base.path)); fix the path", at: position)

@@ -2,6 +2,10 @@
 /// with their types, how each choice was made, how its records are named and how many rows it has.
 public struct ImportPlan: Sendable {
     public var recordTypes: [PlannedRecordType]
+    /// The record names of each type's rows, in source order (child records are named as they are written).
+    var names: [String: [String]] = [:]
+    /// For each type that references point to, how its records are found by value.
+    var indexes: [String: ReferenceIndex] = [:]
 
     /// The planned type named `name`.
     public func recordType(_ name: String) -> PlannedRecordType? {
@@ -20,6 +24,8 @@ public struct PlannedRecordType: Sendable {
     public var firstRowPosition: SourcePosition
     /// Where each field's first value is, for schema errors.
     public var firstPositions: [String: SourcePosition]
+    /// Field names that differ from the source keys they were made from: field → key.
+    public var renamedKeys: [String: String] = [:]
 
     /// Field names in byte order.
     public var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
@@ -40,6 +46,20 @@ public struct PlannedField: Hashable, Sendable {
 
     public var type: FieldType
     public var rule: Rule
+    /// For a REFERENCE (or list of them): the record type pointed to, when known.
+    public var target: String?
+    /// The action of references made from this field's values.
+    public var action: ReferenceAction = .none
+    /// Why the heuristics chose this type, for the plan (`every value resolves to an Artist`).
+    public var reason: String?
+
+    public init(type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil) {
+        self.type = type
+        self.rule = rule
+        self.target = target
+        self.action = action
+        self.reason = reason
+    }
 }
 
 extension RecordValue {

@@ -10,6 +10,18 @@ public struct MappingOptions: Sendable {
     public var nestedAsJSON: Bool
     /// How CSV sources are laid out (`--delimiter`, `--no-header --columns`).
     public var csv: CSVOptions
+    /// Declared references (`--reference`).
+    public var references: [ReferenceDeclaration] = []
+    /// Declared locations made of columns (`--location`).
+    public var locations: [LocationDeclaration] = []
+    /// Keep references whose target does not exist, as CloudKit allows for NONE (`--allow-dangling`).
+    public var allowDangling = false
+    /// Where relative asset paths start, instead of each source's folder (`--assets-dir`).
+    public var assetsFolder: String?
+    /// Let asset paths leave their folder (`--allow-outside-assets`).
+    public var allowOutsideAssets = false
+    /// Name records with random UUIDs instead of deterministic names (`--uuid`).
+    public var randomNames = false
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],
@@ -20,6 +32,15 @@ public struct MappingOptions: Sendable {
         self.fieldTypes = fieldTypes
         self.nestedAsJSON = nestedAsJSON
         self.csv = csv
+    }
+
+    func reference(_ field: String, in recordType: String) -> ReferenceDeclaration? {
+        references.first { $0.recordType == recordType && $0.field == field }
+            ?? references.first { $0.recordType == nil && $0.field == field }
+    }
+
+    func locations(for recordType: String) -> [LocationDeclaration] {
+        locations.filter { $0.recordType == nil || $0.recordType == recordType }
     }
 
     func template(for recordType: String) -> NameTemplate? {
@@ -55,12 +76,7 @@ public struct FieldTypeOverride: Hashable, Sendable {
             throw CloudSeedError(
                 "--field '\(text)': unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>")
         }
-        if let dot = target.firstIndex(of: ".") {
-            recordType = String(target[..<dot])
-            field = String(target[target.index(after: dot)...])
-        } else {
-            field = target
-        }
+        (recordType, field) = splitQualified(target)
         self.type = type
         guard IdentifierMapping.isValid(field), recordType.map(IdentifierMapping.isValid) ?? true else {
             throw CloudSeedError("--field '\(text)': names start with a letter and hold letters, digits and '_'")

@@ -13,6 +13,8 @@ struct PreparedRow {
     var ordinal: Int
     /// Child records made from arrays of dictionaries, named after this row once it has a name.
     var children: [ChildRow]
+    /// Field names that differ from the source key they come from: field → key.
+    var renamedKeys: [String: String] = [:]
 }
 
 /// A record made from one dictionary of an array inside a row (`teams: [{...}]` → `Team`).

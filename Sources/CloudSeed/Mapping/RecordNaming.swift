@@ -12,14 +12,31 @@ public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     case position
     /// Child records from an array inside a parent: `parent name-key-N` (`Premier League-teams-3`).
     case parent
+    /// A natural key whose values are unique: `name`, `title`, `code`, `slug`, `key`, `email`, or
+    /// first and last name (`Mei Chen`).
+    case naturalKey(String)
+    /// Random UUIDs, on request (`--uuid`).
+    case uuid
+
+    /// The `--name-template` that gives the same names, where there is one.
+    public var pinningTemplate: String? {
+        switch self {
+        case .template(let template): template
+        case .naturalKey(let key): key.hasPrefix("{") ? key : "{\(key)}"
+        case .column(let column): "{\(column)}"
+        default: nil
+        }
+    }
 
     public var description: String {
         switch self {
-        case .template(let template): "name template \"\(template)\""
+        case .template(let template): "the name template \"\(template)\""
         case .fromSource: "record names given by the source"
         case .column(let column): "the '\(column)' column"
         case .position: "record type and position in the source (Type-1, Type-2, …)"
         case .parent: "the parent record's name, the array's key and the position in it"
+        case .naturalKey(let key): "the natural key \(key.hasPrefix("{") ? key : "{\(key)}"), unique in every row"
+        case .uuid: "random UUIDs (--uuid)"
         }
     }
 }

@@ -5,12 +5,16 @@
 /// field with `nestedAsJSON`. Nothing in the source is dropped.
 struct RowPreparation {
     var nestedAsJSON: Bool
+    var locations: (_ recordType: String) -> [LocationDeclaration]
 
     func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
+        var row = row
+        row.fields = try LocationColumns.combine(row.fields, declared: locations(type))
         var fields: [SourceField] = []
         var originalKeys: [String: String] = [:]
         var templateValues: [String: PlainValue] = [:]
         var children: [ChildRow] = []
+        var renamedKeys: [String: String] = [:]
         let nameColumn = RecordNaming.nameColumns.lazy.compactMap { column in
             row.fields.first { $0.key.lowercased() == column.lowercased() }
                 .flatMap { RecordNaming.text(of: $0.value) }.map { (column: column, value: $0) }
@@ -45,6 +49,7 @@ struct RowPreparation {
                         at: flat.position)
                 }
                 originalKeys[name] = flat.key
+                if name != flat.key { renamedKeys[name] = flat.key }
                 var mapped = flat
                 mapped.key = name
                 if mapped.value != .null && mapped.value != .array([]) || mapped.declaredType == .reference { fields.append(mapped) }
@@ -52,7 +57,8 @@ struct RowPreparation {
         }
         return PreparedRow(
             recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
-            templateValues: templateValues, position: row.position, ordinal: ordinal, children: children)
+            templateValues: templateValues, position: row.position, ordinal: ordinal, children: children,
+            renamedKeys: renamedKeys)
     }
 
     private func flatten(_ field: SourceField) -> [SourceField] {

@@ -15,6 +15,9 @@ public protocol ContainerStore: AnyObject {
 
     /// What the store holds, for `inspect`.
     func inventory() throws -> StoreInventory
+
+    /// The content of an asset, if the store has it (assets imported as metadata only have none).
+    func assetContent(_ checksum: String) throws -> Data?
 }
 
 /// The writes of one run, inside its transaction.
@@ -27,6 +30,8 @@ public protocol StoreTransaction {
     func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
     /// Inserts or replaces a record, all its fields.
     func save(_ record: CloudRecord, in scope: StoreScope) throws
+    /// Deletes a record; `false` when there was none.
+    func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool
     /// Stores an asset's content under its checksum, once.
     func saveAsset(_ asset: AssetReference, content: Data?) throws
     /// A change tag not given to any record before.

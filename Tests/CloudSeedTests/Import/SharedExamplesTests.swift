@@ -152,7 +152,7 @@ struct SharedExamplesTests {
     @Test func airports() throws {
         let result = try importing("csv/vega_datasets-0.9.0_airports.csv", options: MappingOptions(recordType: "Airport"))
         #expect(result.count("Airport") == 3376)
-        #expect(result.type("latitude", of: "Airport") == .double)
+        #expect(result.type("location", of: "Airport") == .location)
         #expect(result.type("iata", of: "Airport") == .string)
     }
 }

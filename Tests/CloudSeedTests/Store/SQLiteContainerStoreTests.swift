@@ -18,7 +18,7 @@ import Testing
             [.text("dueDate"), .text("TEXT")], [.text("isCompleted"), .text("INTEGER")], [.text("title"), .text("TEXT")],
         ])
         #expect(try database.rows("SELECT \"___recordID\", dueDate, isCompleted, title FROM ToDoItem ORDER BY 1 LIMIT 1") == [
-            [.text("ToDoItem-1"), .text("2019-10-28T00:00:00.000Z"), .integer(0), .text("Get apples")]
+            [.text("Call Zoe about the gallery"), .text("2019-11-02T17:45:00.000Z"), .integer(0), .text("Call Zoë about the gallery")]
         ])
     }
 

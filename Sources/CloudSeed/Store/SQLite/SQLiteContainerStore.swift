@@ -248,6 +248,19 @@ public final class SQLiteContainerStore: ContainerStore {
         try database.statement(sql).run(values)
     }
 
+    func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
+        let sql = "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
+        return try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty
+    }
+
+    public func assetContent(_ checksum: String) throws -> Data? {
+        if case .blob(let data)? = try database.rows("SELECT content FROM _cloudseed_assets WHERE checksum = ?", [.text(checksum)]).first?.first {
+            return data
+        }
+        return nil
+    }
+
     func saveAsset(_ asset: AssetReference, content: Data?) throws {
         try database.rows(
             "INSERT INTO _cloudseed_assets (checksum, size, content) VALUES (?, ?, ?) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(content, excluded.content)",
@@ -271,6 +284,10 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
+
+    func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        try store.delete(recordName, ofType: recordType, in: scope)
+    }
 
     func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
 

@@ -1,0 +1,60 @@
+/// Deletes records the CloudKit way: a record whose REFERENCE to a deleted record has the action
+/// DELETE_SELF is deleted with it, and so on down; NONE references are left pointing at nothing.
+public struct RecordDeleter {
+    public var store: any ContainerStore
+    public var scope: StoreScope
+
+    public init(store: any ContainerStore, scope: StoreScope) {
+        self.store = store
+        self.scope = scope
+    }
+
+    /// Deletes the named records of `recordType` and their DELETE_SELF children in one transaction;
+    /// returns every record deleted as `Type/name`. A name with no record is an error, and then
+    /// nothing is deleted.
+    public func delete(_ names: [String], ofType recordType: String) throws -> [String] {
+        try store.write { transaction in
+            let children = try deleteSelfChildren()
+            var deleted: [String] = []
+            var queue = names.map { (recordType, $0) }
+            var done = Set<String>()
+            var errors = ErrorCollector()
+            while !queue.isEmpty {
+                let (type, name) = queue.removeFirst()
+                guard done.insert("\(type)/\(name)").inserted else { continue }
+                if try transaction.delete(name, ofType: type, in: scope) {
+                    deleted.append("\(type)/\(name)")
+                    queue += children[name] ?? []
+                } else if type == recordType && names.contains(name) {
+                    try errors.record(CloudSeedError("no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with cloudseed export --type \(type)"))
+                }
+            }
+            try errors.throwIfAny()
+            return deleted
+        }
+    }
+
+    /// For each record name, the records that point to it with DELETE_SELF.
+    private func deleteSelfChildren() throws -> [String: [(String, String)]] {
+        var children: [String: [(String, String)]] = [:]
+        try store.forEachRecord(in: scope, recordType: nil) { record in
+            for value in record.fields.values {
+                for reference in value.references where reference.action == .deleteSelf {
+                    children[reference.recordName, default: []].append((record.recordType, record.recordID.recordName))
+                }
+            }
+        }
+        return children
+    }
+}
+
+extension RecordValue {
+    /// The references this value holds: itself, or a list's.
+    var references: [Reference] {
+        switch self {
+        case .reference(let reference): [reference]
+        case .list(_, let items): items.flatMap(\.references)
+        default: []
+        }
+    }
+}

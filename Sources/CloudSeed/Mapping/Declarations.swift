@@ -1,0 +1,70 @@
+/// Splits `Type.field` into its record type (if any) and field.
+func splitQualified(_ text: String) -> (recordType: String?, field: String) {
+    guard let dot = text.firstIndex(of: ".") else { return (nil, text) }
+    return (String(text[..<dot]), String(text[text.index(after: dot)...]))
+}
+
+/// `--reference [Type.]field[:Target][:DELETE_SELF]`: a field that points to records of another type.
+///
+/// ```swift
+/// try ReferenceDeclaration(parsing: "artist")                       // target inferred from the name
+/// try ReferenceDeclaration(parsing: "Artwork.painter:Artist:DELETE_SELF")
+/// ```
+public struct ReferenceDeclaration: Hashable, Sendable {
+    public var recordType: String?
+    public var field: String
+    /// The record type pointed to; `nil` takes it from the field's name.
+    public var target: String?
+    public var action: ReferenceAction
+
+    public init(recordType: String? = nil, field: String, target: String? = nil, action: ReferenceAction = .none) {
+        self.recordType = recordType
+        self.field = field
+        self.target = target
+        self.action = action
+    }
+
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        (recordType, field) = splitQualified(parts[0])
+        target = nil
+        action = .none
+        for part in parts.dropFirst() {
+            if let parsed = ReferenceAction(rawValue: part.uppercased()) {
+                action = parsed
+            } else if IdentifierMapping.isValid(part) {
+                target = part
+            } else {
+                throw CloudSeedError("--reference '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
+            }
+        }
+        guard IdentifierMapping.isValid(field) else {
+            throw CloudSeedError("--reference '\(text)' needs a field name, as artist or Artwork.artist:Artist")
+        }
+    }
+}
+
+/// `--location [Type.]field=LATCOL,LONCOL` or `--location field=COL` (one column holding `"lat,lon"`).
+public struct LocationDeclaration: Hashable, Sendable {
+    public var recordType: String?
+    public var field: String
+    /// The source keys of latitude and longitude, or a single key holding both.
+    public var columns: [String]
+
+    public init(recordType: String? = nil, field: String, columns: [String]) {
+        self.recordType = recordType
+        self.field = field
+        self.columns = columns
+    }
+
+    public init(parsing text: String) throws {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw CloudSeedError("--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
+        }
+        (recordType, field) = splitQualified(String(text[..<equals]))
+        columns = text[text.index(after: equals)...].split(separator: ",").map(String.init)
+        guard IdentifierMapping.isValid(field), (1...2).contains(columns.count) else {
+            throw CloudSeedError("--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// Finds the records a reference value names, among the records of one type (of the run and of
+/// the store): by record name, then by natural key, then normalised — case, white space and
+/// diacritics folded, and `Chen, Mei` read as `Mei Chen`.
+struct ReferenceIndex {
+    private var byName: [String: String] = [:]
+    private var byKey: [String: Set<String>] = [:]
+    private var byNormalised: [String: Set<String>] = [:]
+
+    /// Adds a record with the natural-key texts it can be found by.
+    mutating func add(recordName: String, keys: [String]) {
+        byName[recordName] = recordName
+        byNormalised[Self.normalise(recordName), default: []].insert(recordName)
+        for key in keys where !key.isEmpty {
+            byKey[key, default: []].insert(recordName)
+            byNormalised[Self.normalise(key), default: []].insert(recordName)
+        }
+    }
+
+    var isEmpty: Bool { byName.isEmpty }
+
+    /// The record names `value` matches, at the first rule that finds any.
+    func matches(_ value: String) -> Set<String> {
+        if let name = byName[value] { return [name] }
+        if let names = byKey[value] { return names }
+        return byNormalised[Self.normalise(value)] ?? []
+    }
+
+    /// Up to `count` record names closest to `value`, for an error's suggestions.
+    func closest(to value: String, count: Int = 3) -> [String] {
+        let target = Array(Self.normalise(value))
+        let scored = byNormalised.map { key, names in (Self.distance(target, Array(key)), names.sorted().first!) }
+        var seen = Set<String>()
+        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(count).map { $0 }
+    }
+
+    /// Lower-case ASCII, single spaces, and `Last, First` turned into `first last`.
+    static func normalise(_ text: String) -> String {
+        var folded = Transliteration.ascii(text).lowercased()
+        let parts = folded.split(separator: ",", omittingEmptySubsequences: true)
+        if parts.count == 2 { folded = parts[1] + " " + parts[0] }
+        return folded.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+    }
+
+    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+/// Which record type a field's name points to: `artist`, `artistID`, `artist_id`, `artistRef`,
+/// `artistReference` → `Artist`; for lists the plural, `artists` → `Artist`.
+enum ReferenceNames {
+    static let suffixes = ["Reference", "_reference", "Ref", "_ref", "ID", "Id", "_id", "_ID"]
+
+    static func targetType(of field: String, among types: Set<String>, isList: Bool) -> String? {
+        var base = field
+        for suffix in suffixes where base.hasSuffix(suffix) && base.count > suffix.count {
+            base = String(base.dropLast(suffix.count))
+            break
+        }
+        var candidates = [base]
+        if isList { candidates.insert(IdentifierMapping.singular(base), at: 0) }
+        for candidate in candidates {
+            if let type = types.first(where: { $0.lowercased() == candidate.lowercased() }) { return type }
+        }
+        return nil
+    }
+}
+
+/// The natural keys of a row: the fields that name things (`name`, `title`, `code`, `slug`, `key`,
+/// `email`) and a person's name made of first and last name fields (`Mei Chen`).
+enum NaturalKeys {
+    static let fields = ["name", "title", "code", "slug", "key", "email"]
+    static let firstNames = ["firstname", "first_name", "givenname", "given_name"]
+    static let lastNames = ["lastname", "last_name", "familyname", "family_name", "surname"]
+
+    /// Natural-key texts of a row by key: a field's name (`title`), or for a person's name a name
+    /// template of the two fields (`{firstName} {lastName}`).
+    static func keys(of fields: [SourceField]) -> [(String, String)] {
+        var result: [(String, String)] = []
+        var first: (String, String)?
+        var last: (String, String)?
+        for field in fields {
+            let lower = field.key.lowercased()
+            guard let text = RecordNaming.text(of: field.value) else { continue }
+            if Self.fields.contains(lower) { result.append((field.key, text)) }
+            if firstNames.contains(lower) { first = (field.key, text) }
+            if lastNames.contains(lower) { last = (field.key, text) }
+        }
+        if let first, let last { result.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }
+        return result
+    }
+}

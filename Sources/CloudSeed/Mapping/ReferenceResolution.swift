@@ -1,0 +1,27 @@
+/// Turns the values of a REFERENCE field into the names of the records they point to, through the
+/// plan's index of the target type; values that match nothing or more than one record are errors.
+enum ReferenceResolution {
+    struct Failure: Error {
+        var message: String
+    }
+
+    static func resolve(_ value: PlainValue, field: PlannedField, in plan: ImportPlan, options: MappingOptions) throws -> PlainValue {
+        guard field.type == .reference || field.type == .list(.reference), let target = field.target else { return value }
+        switch value {
+        case .array(let items): return .array(try items.map { try resolve($0, field: field, in: plan, options: options) })
+        case .dictionary: return value
+        default:
+            guard let text = RecordNaming.text(of: value) else { return value }
+            let index = plan.indexes[target] ?? ReferenceIndex()
+            let matches = index.matches(text)
+            if matches.count == 1 { return .string(matches.first!) }
+            if matches.count > 1 {
+                throw Failure(message: "'\(text)' matches more than one \(target): \(matches.sorted().joined(separator: ", ")); make the value or the \(target) records unambiguous")
+            }
+            if options.allowDangling { return .string(RecordNaming.recordName(from: text)) }
+            let closest = index.closest(to: text)
+            let suggestion = closest.isEmpty ? "there are no \(target) records" : "closest: \(closest.joined(separator: ", "))"
+            throw Failure(message: "no \(target) record matches '\(text)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record")
+        }
+    }
+}

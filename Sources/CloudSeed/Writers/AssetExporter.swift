@@ -1,0 +1,28 @@
+import Foundation
+
+/// Writes the asset files of exported records into a folder, each named by its SHA-256.
+public struct AssetExporter {
+    let store: any ContainerStore
+    let folder: URL
+
+    public init(store: any ContainerStore, folder: String) throws {
+        self.store = store
+        self.folder = URL(fileURLWithPath: folder)
+        do {
+            try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+        } catch {
+            throw CloudSeedError("cannot create the assets folder; check the path and its permissions", at: SourcePosition(file: folder))
+        }
+    }
+
+    /// Writes the files of a record's assets that the store holds and the folder lacks.
+    public func write(assetsOf record: CloudRecord) throws {
+        for value in record.fields.values {
+            try value.forEachAsset { asset in
+                let file = folder.appendingPathComponent(asset.fileChecksum)
+                guard !FileManager.default.fileExists(atPath: file.path), let content = try store.assetContent(asset.fileChecksum) else { return }
+                try content.write(to: file)
+            }
+        }
+    }
+}
