@@ -70,6 +70,8 @@ struct CKSLLexer {
             switch (scalar, peek(1)) {
             case (" ", _), ("\t", _), ("\r", _), ("\n", _), ("\u{0B}", _), ("\u{0C}", _):
                 advance()
+            case ("\u{FEFF}", _) where index == 0:  // a byte order mark some editors write
+                advance()
             case ("/", "/"), ("-", "-"):
                 while let next = peek(), next != "\n" { advance() }
             case ("/", "*"):

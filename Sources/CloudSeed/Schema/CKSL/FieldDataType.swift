@@ -13,6 +13,7 @@ public enum PrimitiveType: String, CaseIterable, Hashable, Sendable, CustomStrin
     /// (kept readable for the server).
     public static let encryptable: [PrimitiveType] = [.bytes, .double, .int64, .location, .string, .timestamp]
 
+    /// The CKSL keyword: `STRING`, `INT64`.
     public var description: String { rawValue }
 }
 
@@ -21,6 +22,7 @@ public enum PreferredNumberType: String, CaseIterable, Hashable, Sendable, Custo
     case int64 = "INT64"
     case double = "DOUBLE"
 
+    /// The CKSL keyword: `STRING`, `INT64`.
     public var description: String { rawValue }
 }
 
@@ -39,13 +41,21 @@ public enum FieldDataType: Hashable, Sendable, CustomStringConvertible {
     /// A list of a primitive type: `LIST<STRING>`. Lists do not nest.
     case list(PrimitiveType)
 
+    /// `.primitive(.asset)`; these shorthands make `.string` mean `.primitive(.string)`.
     public static let asset = FieldDataType.primitive(.asset)
+    /// `.primitive(.bytes)`.
     public static let bytes = FieldDataType.primitive(.bytes)
+    /// `.primitive(.double)`.
     public static let double = FieldDataType.primitive(.double)
+    /// `.primitive(.int64)`.
     public static let int64 = FieldDataType.primitive(.int64)
+    /// `.primitive(.location)`.
     public static let location = FieldDataType.primitive(.location)
+    /// `.primitive(.reference)`.
     public static let reference = FieldDataType.primitive(.reference)
+    /// `.primitive(.string)`.
     public static let string = FieldDataType.primitive(.string)
+    /// `.primitive(.timestamp)`.
     public static let timestamp = FieldDataType.primitive(.timestamp)
 
     /// The type as CKSL writes it: `STRING`, `NUMBER PREFERRED AS INT64`, `LIST<STRING>`.

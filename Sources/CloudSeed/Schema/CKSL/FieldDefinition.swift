@@ -15,6 +15,7 @@ public struct FieldDefinition: Hashable, Sendable {
         /// An index for range searches and sorting.
         case sortable = "SORTABLE"
 
+        /// The CKSL keyword: `QUERYABLE`.
         public var description: String { rawValue }
     }
 

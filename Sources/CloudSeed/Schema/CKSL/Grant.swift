@@ -11,6 +11,7 @@ public struct Grant: Hashable, Sendable, CustomStringConvertible {
         case create = "CREATE"
         case write = "WRITE"
 
+        /// The CKSL keyword: `READ`.
         public var description: String { rawValue }
     }
 
@@ -25,6 +26,7 @@ public struct Grant: Hashable, Sendable, CustomStringConvertible {
         /// Creates the role called `name`.
         public init(_ name: String) { self.name = name }
 
+        /// The role called `name`: `Grant([.read], to: "moderator")`.
         public init(stringLiteral name: String) { self.name = name }
 
         /// The user who created a record ("Creator" in the dashboard).
@@ -43,6 +45,7 @@ public struct Grant: Hashable, Sendable, CustomStringConvertible {
         /// double quotes (`"_world"`, `"test role"`), others bare (`moderator`).
         public var description: String { CKSLName.spelling(name) }
 
+        /// Whether `a`'s grant prints before `b`'s.
         public static func < (a: Role, b: Role) -> Bool {
             let rankA = systemRoles.firstIndex(of: a) ?? systemRoles.count
             let rankB = systemRoles.firstIndex(of: b) ?? systemRoles.count

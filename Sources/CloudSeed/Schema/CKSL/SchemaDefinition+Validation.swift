@@ -13,12 +13,14 @@ public struct SchemaDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case warning
     }
 
+    /// Whether CloudKit would refuse the schema.
     public var severity: Severity
     /// What the problem is about: `Artwork`, `Artwork.photo`, `role moderator`.
     public var subject: String
     /// What is wrong.
     public var message: String
 
+    /// Creates a diagnostic.
     public init(_ severity: Severity, _ subject: String, _ message: String) {
         self.severity = severity
         self.subject = subject
