@@ -1,0 +1,51 @@
+/// A schema written in the CloudKit Schema Language (CKSL): custom roles and record types with their
+/// fields, index options and grants, as `cktool export-schema` writes it and `import-schema` reads it.
+///
+/// The definition is kept in canonical form, so that two definitions of the same schema are equal:
+/// roles and record types are unique and in byte order of their names, whatever order they are given in.
+/// A later record type with the name of an earlier one replaces it.
+///
+/// ```swift
+/// let schema = try CKSLParser.parse(text, file: "schema.ckdb")
+/// schema.recordType(named: "Artist")?.field(named: "name")?.type   // .primitive(.string)
+/// CKSLPrinter.print(schema)                                          // the text, in cktool's layout
+/// ```
+public struct SchemaDefinition: Hashable, Sendable {
+    /// The roles created with `CREATE ROLE`, in byte order. The system roles `"_creator"`, `"_icloud"`
+    /// and `"_world"` exist implicitly and are not listed.
+    public var roles: [String] {
+        didSet { roles = Self.normalized(roles: roles) }
+    }
+
+    /// The record types, in byte order of their names.
+    public var recordTypes: [RecordTypeDefinition] {
+        didSet { recordTypes = Self.normalized(recordTypes: recordTypes) }
+    }
+
+    /// Creates a definition from roles and record types in any order.
+    public init(roles: [String] = [], recordTypes: [RecordTypeDefinition] = []) {
+        self.roles = Self.normalized(roles: roles)
+        self.recordTypes = Self.normalized(recordTypes: recordTypes)
+    }
+
+    /// The record type called `name`, if the schema defines it.
+    public func recordType(named name: String) -> RecordTypeDefinition? {
+        recordTypes.first { $0.name == name }
+    }
+
+    /// Whether `a` sorts before `b` in byte order (`CD_x` before `Users` before `___x` before `title`),
+    /// the order cktool exports names in.
+    static func byteOrder(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    private static func normalized(roles: [String]) -> [String] {
+        Set(roles).sorted(by: byteOrder)
+    }
+
+    private static func normalized(recordTypes: [RecordTypeDefinition]) -> [RecordTypeDefinition] {
+        var byName: [String: RecordTypeDefinition] = [:]
+        for recordType in recordTypes { byName[recordType.name] = recordType }
+        return byName.values.sorted { byteOrder($0.name, $1.name) }
+    }
+}
