@@ -17,25 +17,23 @@ struct CloudSeedCommand: ParsableCommand {
             Exit codes: 0 success; 1 the input or the store refused the run (nothing was written);
             64 the command line is wrong.
             """,
-        subcommands: [ImportCommand.self, ExportCommand.self, DeleteCommand.self, SchemaCommand.self, InspectCommand.self]
+        subcommands: [ImportCommand.self, ExportCommand.self, QueryCommand.self, DeleteCommand.self, SchemaCommand.self, InspectCommand.self]
     )
 }
 
-/// Runs a command body, printing our errors as `error: FILE:LINE:COLUMN: ...` and exiting 1.
-func reportingErrors(_ body: () throws -> Void) throws {
+/// Runs a command body, printing our errors as `error: FILE:LINE:COLUMN: ...` and exiting 1;
+/// a command that `writes` says that nothing was written.
+func reportingErrors(writes: Bool = true, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let failure as RunFailure {
         for error in failure.errors { printError(error.description) }
-        if failure.errors.count >= RunFailure.limit {
-            printError("stopped after \(RunFailure.limit) errors; nothing was written")
-        } else {
-            printError("nothing was written")
-        }
+        if failure.errors.count >= RunFailure.limit { printError("stopped after \(RunFailure.limit) errors") }
+        if writes { printError("nothing was written") }
         throw ExitCode(1)
     } catch let error as CloudSeedError {
         printError(error.description)
-        printError("nothing was written")
+        if writes { printError("nothing was written") }
         throw ExitCode(1)
     }
 }

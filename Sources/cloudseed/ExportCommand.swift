@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
     var assetsOut: String?
 
     func run() throws {
-        try reportingErrors {
+        try reportingErrors(writes: false) {
             let store = try storeOptions.openStore()
             let sink = try OutputSink(path: out)
             let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }

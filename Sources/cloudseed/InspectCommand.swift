@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try reportingErrors {
+        try reportingErrors(writes: false) {
             let inventory = try SQLiteContainerStore(path: store).inventory()
             print(json ? inventory.json : inventory.text, terminator: "")
         }

@@ -7,6 +7,13 @@ public protocol ContainerStore: AnyObject {
     /// The schema of a container environment (empty if it has none yet).
     func schema(of scope: SchemaScope) throws -> Schema
 
+    /// The whole schema of a container environment in the CloudKit Schema Language's terms:
+    /// fields with their index options, grants and roles.
+    func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition
+
+    /// The records of one type in a zone that `query` selects, in its order.
+    func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord]
+
     /// Runs `body` as one transaction: everything it writes is kept, or nothing is.
     func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
 
@@ -36,6 +43,10 @@ public protocol StoreTransaction {
     func saveAsset(_ asset: AssetReference, content: Data?) throws
     /// A change tag not given to any record before.
     func nextChangeTag() throws -> String
+    /// Makes `definition` the schema of a container environment: types and fields it adds are
+    /// created, those it leaves out are removed from the schema (their data stays in the file),
+    /// and indexes follow the fields' options.
+    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws
 }
 
 /// Everything a store holds, summarised.

@@ -5,7 +5,7 @@ import Foundation
 /// Each record type is a table named after it with a column per field; metadata tables hold the
 /// zones, the schema of each container environment and the assets (see `docs/STORE.md`).
 public final class SQLiteContainerStore: ContainerStore {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:]
 
@@ -31,7 +31,7 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON")
         try database.transaction {
             try database.execute(SQLiteLayout.metadataTables)
             try database.rows(
@@ -46,12 +46,22 @@ public final class SQLiteContainerStore: ContainerStore {
         }
     }
 
+    /// A store that lives in memory only, for commands that need no file.
+    public static func inMemory() throws -> SQLiteContainerStore {
+        try SQLiteContainerStore(path: ":memory:")
+    }
+
     public func schema(of scope: SchemaScope) throws -> Schema {
         var schema = Schema()
         for (name, layout) in try typeLayouts(scope) {
             schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
         }
         return schema
+    }
+
+    /// Drops the cached layouts, which schema changes make stale.
+    func forgetLayouts() {
+        layouts.removeAll()
     }
 
     func typeLayouts(_ scope: SchemaScope) throws -> [String: TypeLayout] {
@@ -190,6 +200,7 @@ public final class SQLiteContainerStore: ContainerStore {
             "INSERT INTO _cloudseed_record_types (container, environment, record_type, table_name) VALUES (?, ?, ?, ?)",
             [.text(scope.container), .text(scope.environment.rawValue), .text(name), .text(table)])
         layouts[scope] = nil
+        try recordJustInTime(name, field: nil, in: scope)
     }
 
     /// Adds a field, reusing its column when another environment made it with the same SQL type.
@@ -211,6 +222,7 @@ public final class SQLiteContainerStore: ContainerStore {
             "INSERT INTO _cloudseed_fields (container, environment, record_type, field, field_type, column_name) VALUES (?, ?, ?, ?, ?, ?)",
             [.text(scope.container), .text(scope.environment.rawValue), .text(recordType), .text(name), .text(type.schemaName), .text(column)])
         layouts[scope] = nil
+        try recordJustInTime(recordType, field: (name, type), in: scope)
     }
 
     func nextChangeTag() throws -> String {
@@ -292,4 +304,6 @@ struct SQLiteStoreTransaction: StoreTransaction {
     func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
 
     func nextChangeTag() throws -> String { try store.nextChangeTag() }
+
+    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
 }

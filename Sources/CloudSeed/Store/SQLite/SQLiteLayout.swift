@@ -33,6 +33,12 @@ enum SQLiteLayout {
             column_name TEXT NOT NULL,
             PRIMARY KEY (container, environment, record_type, field)
         );
+        CREATE TABLE IF NOT EXISTS _cloudseed_schemas (
+            container   TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            ckdb        TEXT NOT NULL,
+            PRIMARY KEY (container, environment)
+        );
         CREATE TABLE IF NOT EXISTS _cloudseed_assets (
             checksum TEXT PRIMARY KEY,
             size     INTEGER NOT NULL,

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Runs record queries as SQL on the indexed columns; values are always bound.
+extension SQLiteContainerStore {
+    public func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+        try QueryAuthorization.check(query, against: schemaDefinition(of: scope.schemaScope))
+        guard let layout = try typeLayouts(scope.schemaScope)[query.recordType], let zone = try zoneKey(scope, create: false) else {
+            return []
+        }
+        var sql = selectSQL(layout, byName: false)
+        sql = String(sql[..<sql.range(of: " ORDER BY")!.lowerBound])
+        var arguments: [SQLiteValue] = [.integer(zone)]
+        var nearFilters: [(column: Int, latitude: Double, longitude: Double, radius: Double)] = []
+        let names = layout.sortedFieldNames
+        for filter in query.filters {
+            let column = try columnName(filter.field, in: layout)
+            let type = filter.field == "recordName" ? FieldType.string : layout.fields[filter.field]!.type
+            switch filter.comparator {
+            case .near:
+                let parts = filter.value.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 3, type == .location, let index = names.firstIndex(of: filter.field) else {
+                    throw CloudSeedError("NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
+                }
+                nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
+            case .contains:
+                guard case .list(let element) = type else { throw CloudSeedError("CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
+                sql += " AND EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value = ?)"
+                arguments.append(try bound(filter.value, as: element, field: filter.field))
+            case .in:
+                let values = filter.value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                sql += " AND \(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+                arguments += try values.map { try bound($0, as: type, field: filter.field) }
+            case .beginsWith:
+                sql += " AND substr(\(column), 1, length(?)) = ?"
+                arguments += [.text(filter.value), .text(filter.value)]
+            default:
+                sql += " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) ?"
+                arguments.append(try bound(filter.value, as: type, field: filter.field))
+            }
+        }
+        if let search = query.search {
+            let table = SQLiteLayout.quoted(layout.table + "__search")
+            let words = search.split(separator: " ").map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            sql += " AND rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
+            arguments.append(.text(words.joined(separator: " ")))
+        }
+        if let sort = query.sort {
+            sql += " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC" : "DESC")"
+        } else {
+            sql += " ORDER BY \"___recordID\""
+        }
+        if let limit = query.limit, nearFilters.isEmpty { sql += " LIMIT \(max(0, limit))" }
+        var records: [CloudRecord] = []
+        for row in try database.rows(sql, arguments) {
+            let isNear = nearFilters.allSatisfy { near in
+                guard case .text(let text) = row[near.column], case .location(let place)? = try? SQLiteValueCodec.decode(.text(text), as: .location, assetSizes: { _ in 0 })
+                else { return false }
+                return Self.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
+            }
+            if isNear { records.append(try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)) }
+            if let limit = query.limit, records.count >= limit { break }
+        }
+        return records
+    }
+
+    private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
+        if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
+        if field.hasPrefix("___") { return SQLiteLayout.quoted(field) }
+        guard let column = layout.fields[field]?.column else { throw CloudSeedError("Unknown field '\(field)'") }
+        return SQLiteLayout.quoted(column)
+    }
+
+    /// A filter value as its column stores it.
+    private func bound(_ text: String, as type: FieldType, field: String) throws -> SQLiteValue {
+        let converter = ValueConverter(loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "STRING", detail: nil) }, recordName: { $0 })
+        do {
+            return SQLiteValueCodec.encode(try converter.convert(.text(text), to: type, at: SourcePosition(file: "--filter")))
+        } catch {
+            throw CloudSeedError(
+                "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
+        }
+    }
+
+    /// The great-circle distance in meters.
+    static func meters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+        let radians = Double.pi / 180
+        let dLatitude = (latitude2 - latitude1) * radians
+        let dLongitude = (longitude2 - longitude1) * radians
+        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
+            + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
+        return 6_371_000 * 2 * atan2(sqrt(a), sqrt(1 - a))
+    }
+}
