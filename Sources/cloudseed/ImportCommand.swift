@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudSeed
+import Foundation
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,6 +70,18 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Show the plan and what would change; write nothing.")
     var dryRun = false
 
+    @Option(help: "How existing records are written: create, update-if-unchanged, changed-keys or all-keys.")
+    var mode: SaveMode = .changedKeys
+
+    @Flag(help: "Save what can be saved and list the conflicts, instead of writing nothing.")
+    var partial = false
+
+    @Flag(name: .customLong("skip-bad-rows"), help: "Save the good rows; report each bad one (with --rejects, to a file).")
+    var skipBadRows = false
+
+    @Option(help: ArgumentHelp("Write refused rows and records here, one JSON object per line.", valueName: "file"))
+    var rejects: String?
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
@@ -99,10 +112,21 @@ struct ImportCommand: ParsableCommand {
             options.assetsFolder = assetsDir
             options.allowOutsideAssets = allowOutsideAssets
             options.randomNames = uuid
+            options.skipBadRows = skipBadRows
             let sources = try files.map { try SourceFile(path: $0, format: format) }
             let store = try storeOptions.openStore()
-            let summary = try Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
-                .run(sources, dryRun: dryRun)
+            var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
+            importer.mode = mode
+            importer.partial = partial
+            let rejectsFile = try rejects.map { try OutputSink(path: $0) }
+            importer.rejected = { row in
+                guard let rejectsFile else {
+                    for error in row.errors { FileHandle.standardError.write(Data("refused: \(error)\n".utf8)) }
+                    return
+                }
+                for line in row.jsonLines { rejectsFile.write(line + "\n") }
+            }
+            let summary = try importer.run(sources, dryRun: dryRun)
             print(json ? summary.json : summary.text, terminator: "")
         }
     }

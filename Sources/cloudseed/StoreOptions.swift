@@ -35,3 +35,4 @@ extension ContainerEnvironment: ExpressibleByArgument {}
 extension DatabaseScope: ExpressibleByArgument {}
 extension ExportFormat: ExpressibleByArgument {}
 extension SourceFormat: ExpressibleByArgument {}
+extension SaveMode: ExpressibleByArgument {}

@@ -6,6 +6,8 @@ public struct ImportSummary: Sendable {
         public var created = 0
         public var updated = 0
         public var unchanged = 0
+        /// Rows or records left out: bad rows with `--skip-bad-rows`, conflicts with `--partial`.
+        public var refused = 0
     }
 
     public var scope: StoreScope
@@ -14,6 +16,8 @@ public struct ImportSummary: Sendable {
     public var counts: [TypeCounts]
     /// Whether the run was rolled back (`--dry-run`): the counts say what would have happened.
     public var isDryRun = false
+    /// How long the run took.
+    public var seconds: Double = 0
 
     /// The summary for people: a table of counts, then the schema created and the choices made.
     public var text: String {
@@ -24,10 +28,11 @@ public struct ImportSummary: Sendable {
             cells[0].padding(toLength: width, withPad: " ", startingAt: 0)
                 + cells.dropFirst().map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined()
         }
-        lines.append("  " + row(["record type", "created", "updated", "unchanged"]))
+        lines.append("  " + row(["record type", "created", "updated", "unchanged", "refused"]))
         for count in counts {
-            lines.append("  " + row([count.recordType, String(count.created), String(count.updated), String(count.unchanged)]))
+            lines.append("  " + row([count.recordType, String(count.created), String(count.updated), String(count.unchanged), String(count.refused)]))
         }
+        lines.append("  in \(String(format: "%.2f", seconds)) s")
         if !changes.newRecordTypes.isEmpty || !changes.newFields.isEmpty {
             lines.append("Schema created just in time:")
             for type in changes.newRecordTypes { lines.append("  new record type \(type)") }
@@ -67,10 +72,12 @@ public struct ImportSummary: Sendable {
             ("database", JSONText.quoted(scope.database.rawValue)),
             ("zone", JSONText.quoted(scope.zoneID.zoneName)),
             ("dryRun", isDryRun ? "true" : "false"),
+            ("seconds", String(format: "%.3f", seconds)),
             ("recordTypes", JSONText.array(zip(plan.recordTypes, counts).map { recordType, count in
                 JSONText.object([
                     ("name", JSONText.quoted(recordType.name)),
                     ("created", String(count.created)), ("updated", String(count.updated)), ("unchanged", String(count.unchanged)),
+                    ("refused", String(count.refused)),
                     ("naming", JSONText.quoted(recordType.namingRule.description)),
                     ("fields", JSONText.object(recordType.sortedFieldNames.map { name in
                         let field = recordType.fields[name]!

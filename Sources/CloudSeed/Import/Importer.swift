@@ -10,6 +10,12 @@ public struct Importer {
     public var userRecordName: String
     /// The time stamped on created and modified records, in milliseconds since 1970.
     public var now: Int64
+    /// How records that exist are written.
+    public var mode: SaveMode = .changedKeys
+    /// Save the records that can be saved and list the conflicts, rather than writing nothing (`--partial`).
+    public var partial = false
+    /// Where rows and records left out of the run are reported (`--rejects`), besides the summary's count.
+    public var rejected: (RejectedRow) throws -> Void = { _ in }
 
     public init(store: any ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
                 userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
@@ -24,11 +30,15 @@ public struct Importer {
     ///
     /// With `dryRun` the whole import runs, so the counts are exact, and is then rolled back.
     public func run(_ sources: [SourceFile], dryRun: Bool = false) throws -> ImportSummary {
+        let start = Date()
+        var summary: ImportSummary
         do {
-            return try write(sources, dryRun: dryRun)
+            summary = try write(sources, dryRun: dryRun)
         } catch let rollback as DryRunRollback {
-            return rollback.summary
+            summary = rollback.summary
         }
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
     }
 
     /// Thrown out of the transaction to undo a dry run.
@@ -48,13 +58,28 @@ public struct Importer {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
             var tallies: [String: ImportSummary.TypeCounts] = [:]
+            var conflicts = ErrorCollector()
             try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
-            }) { record, _ in
+            }, rejected: { row in
+                tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
+                try rejected(row)
+            }) { record, position in
                 var record = record
                 record.recordID.zoneID = scope.zoneID
-                try saveChangedKeys(record, transaction: transaction, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
+                do {
+                    try save(record, transaction: transaction, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
+                } catch var conflict as CloudSeedError {
+                    conflict.position = position
+                    tallies[record.recordType, default: .init(recordType: record.recordType)].refused += 1
+                    if partial {
+                        try rejected(RejectedRow(recordType: record.recordType, position: position, errors: [conflict]))
+                    } else {
+                        try conflicts.record(conflict)
+                    }
+                }
             }
+            try conflicts.throwIfAny()
             let counts = plan.recordTypes.map { tallies[$0.name] ?? .init(recordType: $0.name) }
             let summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
             if dryRun { throw DryRunRollback(summary: summary) }
@@ -62,13 +87,13 @@ public struct Importer {
         }
     }
 
-    /// CloudKit's `changedKeys` save: the given fields are set, the others kept; a record whose
-    /// fields would not change keeps its change tag and counts as unchanged.
-    private func saveChangedKeys(_ record: CloudRecord, transaction: any StoreTransaction, tally: inout ImportSummary.TypeCounts) throws {
+    /// Saves a record by the run's ``SaveMode``; a record whose fields would not change keeps its
+    /// change tag and counts as unchanged. A conflict is thrown, the record unsaved.
+    private func save(_ record: CloudRecord, transaction: any StoreTransaction, tally: inout ImportSummary.TypeCounts) throws {
         var saved = record
-        if let existing = try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope) {
-            var fields = existing.fields
-            fields.merge(record.fields) { _, new in new }
+        let existing = try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope)
+        let fields = try mode.merge(record, over: existing).get()
+        if let existing {
             if fields == existing.fields {
                 tally.unchanged += 1
                 return

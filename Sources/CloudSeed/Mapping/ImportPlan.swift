@@ -6,10 +6,32 @@ public struct ImportPlan: Sendable {
     var names: [String: [String]] = [:]
     /// For each type that references point to, how its records are found by value.
     var indexes: [String: ReferenceIndex] = [:]
+    /// With `--skip-bad-rows`: the errors found while naming, by type and row number (from 0).
+    var rowErrors: [String: [Int: [CloudSeedError]]] = [:]
 
     /// The planned type named `name`.
     public func recordType(_ name: String) -> PlannedRecordType? {
         recordTypes.first { $0.name == name }
+    }
+}
+
+/// A row left out of a run with `--skip-bad-rows`, and why.
+public struct RejectedRow: Sendable {
+    public var recordType: String
+    public var position: SourcePosition
+    public var errors: [CloudSeedError]
+
+    /// One JSON object per error, for the rejects file: file, line, column, record type, reason.
+    public var jsonLines: [String] {
+        errors.map { error in
+            let position = error.position ?? self.position
+            var members = [("file", JSONText.quoted(position.file))]
+            if let line = position.line { members.append(("line", String(line))) }
+            if let column = position.column { members.append(("column", String(column))) }
+            if let keyPath = self.position.keyPath { members.append(("keyPath", JSONText.quoted(keyPath))) }
+            members += [("recordType", JSONText.quoted(recordType)), ("reason", JSONText.quoted(error.message))]
+            return JSONText.object(members)
+        }
     }
 }
 

@@ -22,6 +22,8 @@ public struct MappingOptions: Sendable {
     public var allowOutsideAssets = false
     /// Name records with random UUIDs instead of deterministic names (`--uuid`).
     public var randomNames = false
+    /// Leave out rows with errors, reporting each, instead of failing the run (`--skip-bad-rows`).
+    public var skipBadRows = false
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],

@@ -9,6 +9,7 @@ struct PlanDecisions {
     private var rules: [String: NamingRule] = [:]
     private var names: [String: [String]] = [:]
     private var indexes: [String: ReferenceIndex] = [:]
+    private var rowErrors: [String: [Int: [CloudSeedError]]] = [:]
 
     init(options: MappingOptions, schema: Schema, surveys: [String: TypeSurvey]) {
         self.options = options
@@ -32,18 +33,21 @@ struct PlanDecisions {
             var seen: [String: SourcePosition] = [:]
             var typeNames: [String] = []
             for input in survey.nameInputs where !input.isChild {
-                guard let name = try name(of: input, type: type, rule: rule, errors: &errors) else {
+                let rowNumber = typeNames.count
+                do {
+                    let name = try name(of: input, type: type, rule: rule)
+                    if let first = seen[name] {
+                        throw CloudSeedError(
+                            "two rows get the record name '\(name)' (the other is at \(first)); give each row its own name, for example with --name-template",
+                            at: input.position)
+                    }
+                    seen[name] = input.position
+                    typeNames.append(name)
+                    index.add(recordName: name, keys: input.naturalKeys.map(\.1) + [input.templateText].compactMap { $0 })
+                } catch let error as CloudSeedError {
                     typeNames.append("")
-                    continue
+                    if options.skipBadRows { rowErrors[type, default: [:]][rowNumber] = [error] } else { try errors.record(error) }
                 }
-                if let first = seen[name] {
-                    try errors.record(CloudSeedError(
-                        "two rows get the record name '\(name)' (the other is at \(first)); give each row its own name, for example with --name-template",
-                        at: input.position))
-                }
-                seen[name] = input.position
-                typeNames.append(name)
-                index.add(recordName: name, keys: input.naturalKeys.map(\.1) + [input.templateText].compactMap { $0 })
             }
             names[type] = typeNames
             indexes[type] = index
@@ -81,7 +85,7 @@ struct PlanDecisions {
                 rowCount: survey.rowCount, firstRowPosition: survey.firstRowPosition, firstPositions: survey.firstPositions,
                 renamedKeys: survey.renamedKeys)
         }
-        return ImportPlan(recordTypes: types, names: names, indexes: indexes)
+        return ImportPlan(recordTypes: types, names: names, indexes: indexes, rowErrors: rowErrors)
     }
 
     private func namingRule(for type: String, survey: TypeSurvey) -> NamingRule {
@@ -94,15 +98,14 @@ struct PlanDecisions {
         return .position
     }
 
-    private func name(of input: TypeSurvey.NameInput, type: String, rule: NamingRule, errors: inout ErrorCollector) throws -> String? {
+    private func name(of input: TypeSurvey.NameInput, type: String, rule: NamingRule) throws -> String {
         switch rule {
         case .uuid: return UUID().uuidString
         case .template(let template):
             guard let text = input.templateText else {
-                try errors.record(CloudSeedError(
+                throw CloudSeedError(
                     "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template",
-                    at: input.position))
-                return nil
+                    at: input.position)
             }
             return RecordNaming.recordName(from: text)
         case .fromSource, .parent: return input.givenName.map(RecordNaming.recordName(from:)) ?? "\(type)-\(input.ordinal)"

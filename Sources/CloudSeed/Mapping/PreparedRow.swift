@@ -15,6 +15,8 @@ struct PreparedRow {
     var children: [ChildRow]
     /// Field names that differ from the source key they come from: field → key.
     var renamedKeys: [String: String] = [:]
+    /// The change tag the source gives, if any.
+    var changeTag: String?
 }
 
 /// A record made from one dictionary of an array inside a row (`teams: [{...}]` → `Team`).

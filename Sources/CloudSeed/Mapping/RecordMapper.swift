@@ -41,7 +41,7 @@ public struct RecordMapper {
     /// one `body` is not called again.
     public func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
-        _ body: (CloudRecord, SourcePosition) throws -> Void
+        rejected: (RejectedRow) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
@@ -54,20 +54,27 @@ public struct RecordMapper {
             },
             recordName: RecordNaming.recordName(from:))
         let types = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0) })
-        func emit(_ row: PreparedRow, name: String) throws {
+        func reject(_ row: PreparedRow, _ reasons: [CloudSeedError]) throws {
+            try rejected(RejectedRow(recordType: row.recordType, position: row.position, errors: reasons))
+            for child in row.children {
+                try reject(child.row, [CloudSeedError("its parent row (\(row.position)) was refused", at: child.row.position)])
+            }
+        }
+        func emit(_ row: PreparedRow, name: String, knownErrors: [CloudSeedError] = []) throws {
             guard let planned = types[row.recordType] else { return }
             var values: [String: RecordValue] = [:]
+            var rowErrors = knownErrors
             for field in row.fields {
                 guard let plannedField = planned.fields[field.key] else { continue }
                 do {
                     let value = try ReferenceResolution.resolve(field.value, field: plannedField, in: plan, options: options)
                     values[field.key] = try converter.convert(value, to: plannedField.type, at: field.position)
                 } catch let mismatch as ValueConverter.Mismatch {
-                    try errors.record(FieldErrors.typeError(mismatch, field: field.key, recordType: row.recordType, planned: plannedField, at: field.position))
+                    rowErrors.append(FieldErrors.typeError(mismatch, field: field.key, recordType: row.recordType, planned: plannedField, at: field.position))
                 } catch let failure as ReferenceResolution.Failure {
-                    try errors.record(CloudSeedError(failure.message, at: field.position))
+                    rowErrors.append(CloudSeedError(failure.message, at: field.position))
                 } catch let error as CloudSeedError {
-                    try errors.record(error)
+                    rowErrors.append(error)
                 }
             }
             for (key, value) in values {
@@ -75,9 +82,14 @@ public struct RecordMapper {
             }
             let size = values.values.reduce(0) { $0 + $1.encodedSize }
             if size > RecordLimits.maximumRecordSize {
-                try errors.record(CloudSeedError(
+                rowErrors.append(CloudSeedError(
                     "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
                     at: row.position))
+            }
+            if !rowErrors.isEmpty {
+                loadedContents.removeAll(keepingCapacity: true)
+                if options.skipBadRows { return try reject(row, rowErrors) }
+                for error in rowErrors { try errors.record(error) }
             }
             if errors.errors.isEmpty {
                 for value in values.values {
@@ -86,7 +98,9 @@ public struct RecordMapper {
                     }
                 }
                 loadedContents.removeAll(keepingCapacity: true)
-                try body(CloudRecord(recordType: row.recordType, recordID: RecordID(recordName: name), fields: values), row.position)
+                var record = CloudRecord(recordType: row.recordType, recordID: RecordID(recordName: name), fields: values)
+                record.system.changeTag = row.changeTag ?? ""
+                try body(record, row.position)
             }
             for child in row.children {
                 var childRow = child.row
@@ -96,22 +110,32 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        try forEachPreparedRow(sources) { row, source in
+        try withoutActuallyEscaping(rejected) { rejected in
+        try forEachPreparedRow(sources, badRow: { error in
+            try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
+        }) { row, source in
             folder = options.assetsFolder ?? source.folder
             let index = rowIndex[row.recordType, default: 0]
             rowIndex[row.recordType] = index + 1
             guard let name = plan.names[row.recordType]?[index] else { return }
+            if let known = plan.rowErrors[row.recordType]?[index] {
+                return try reject(row, known)
+            }
             try emit(row, name: name)
+        }
         }
         try errors.throwIfAny()
     }
 
     /// Reads every source, preparing each row.
-    private func forEachPreparedRow(_ sources: [SourceFile], _ body: (PreparedRow, SourceFile) throws -> Void) throws {
+    private func forEachPreparedRow(
+        _ sources: [SourceFile], badRow: ((CloudSeedError) throws -> Void)? = nil, _ body: (PreparedRow, SourceFile) throws -> Void
+    ) throws {
         let preparation = RowPreparation(nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:))
+        let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for source in sources {
             var counts: [String: Int] = [:]
-            try source.reader(csv: options.csv).forEachRow { row in
+            try source.reader(csv: options.csv, badRow: skipping).forEachRow { row in
                 let type = recordType(of: row, in: source)
                 counts[type, default: 0] += 1
                 try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), source)

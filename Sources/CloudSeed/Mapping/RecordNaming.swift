@@ -46,7 +46,7 @@ enum RecordNaming {
     /// Column names that hold record names, in order of preference.
     static let nameColumns = ["recordName", "___recordID", "recordID", "id", "uuid"]
     /// Name columns that are the record's identity only, and so are not kept as fields.
-    static let identityOnlyColumns: Set<String> = ["recordName", "___recordID", "recordID"]
+    static let identityOnlyColumns: Set<String> = ["recordName", "___recordID", "recordID", "recordChangeTag"]
 
     /// The record name for `text`: transliterated to ASCII (`Zoë Müller` → `Zoe Muller`), or a
     /// deterministic hash where nothing of it is ASCII, so names stay stable across runs.

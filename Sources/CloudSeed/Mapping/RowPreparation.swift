@@ -58,7 +58,8 @@ struct RowPreparation {
         return PreparedRow(
             recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
             templateValues: templateValues, position: row.position, ordinal: ordinal, children: children,
-            renamedKeys: renamedKeys)
+            renamedKeys: renamedKeys,
+            changeTag: row.changeTag ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
     }
 
     private func flatten(_ field: SourceField) -> [SourceField] {

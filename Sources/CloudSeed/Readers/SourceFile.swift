@@ -135,11 +135,14 @@ public final class SourceFile: Sendable {
     }
 
     /// A reader for this source; each call reads it from the start.
-    public func reader(csv: CSVOptions = CSVOptions()) -> SourceReader {
+    ///
+    /// With `badRow`, rows a reader can step over (a CSV row wider than its header) go there instead
+    /// of ending the read.
+    public func reader(csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil) -> SourceReader {
         let input = { try ChunkedInput(path: self.readPath) }
         switch format {
-        case .csv: return CSVReader(input: input, file: path, options: csv)
-        case .tsv: return CSVReader(input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns))
+        case .csv: return CSVReader(input: input, file: path, options: csv, badRow: badRow)
+        case .tsv: return CSVReader(input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns), badRow: badRow)
         case .json: return JSONReader(input: input, file: path, isLines: false)
         case .jsonLines: return JSONReader(input: input, file: path, isLines: true)
         case .propertyList: return PropertyListReader(input: input, file: path)

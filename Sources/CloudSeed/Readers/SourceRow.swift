@@ -52,12 +52,15 @@ public struct SourceRow: Hashable, Sendable {
     public var recordName: String?
     public var fields: [SourceField]
     public var position: SourcePosition
+    /// The change tag the source gives (CloudKit's `recordChangeTag`), for `--mode update-if-unchanged`.
+    public var changeTag: String?
 
-    public init(recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition) {
+    public init(recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition, changeTag: String? = nil) {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields
         self.position = position
+        self.changeTag = changeTag
     }
 }
 

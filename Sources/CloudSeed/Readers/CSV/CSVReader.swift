@@ -6,6 +6,8 @@ struct CSVReader: SourceReader {
     var input: () throws -> ChunkedInput
     var file: String
     var options: CSVOptions
+    /// Where a row wider than the header goes; `nil` makes it end the read.
+    var badRow: ((CloudSeedError) throws -> Void)? = nil
 
     func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         var scanner = try CSVScanner(input: input(), file: file)
@@ -23,9 +25,13 @@ struct CSVReader: SourceReader {
         while let record = try scanner.nextRecord(delimiter: separator) {
             if record.cells.count == 1, record.cells[0].text.isEmpty { continue }
             if record.cells.count > header.count {
-                throw CloudSeedError(
+                let error = CloudSeedError(
                     "this row has \(record.cells.count) fields but the header has \(header.count); quote fields that contain the delimiter",
                     at: record.cells[header.count].position)
+                guard let badRow else { throw error }
+                try badRow(error)
+                scanner.releaseConsumed()
+                continue
             }
             var fields: [SourceField] = []
             fields.reserveCapacity(record.cells.count)

@@ -123,7 +123,8 @@ enum DocumentShape {
         if let type = node.member("recordType")?.stringValue, let fields = node.member("fields")?.members {
             return SourceRow(
                 recordType: type, recordName: node.member("recordName")?.stringValue ?? recordName,
-                fields: try fields.map { try cloudKitField(key: $0.key, node: $0.node) }, position: position)
+                fields: try fields.map { try cloudKitField(key: $0.key, node: $0.node) }, position: position,
+                changeTag: node.member("recordChangeTag")?.stringValue)
         }
         if let model = node.member("model")?.stringValue, let fields = node.member("fields")?.members {
             let type = IdentifierMapping.identifier(for: model.lowercased())

@@ -1,0 +1,962 @@
+#!/usr/bin/env python3
+"""cloudseed's benchmark (issue 7): cloudseed side by side with sqlite3 and sqlite-utils.
+
+    python3 Benchmarks/run.py --rows 1000000          # the issue's size, 3 runs each, median
+    python3 Benchmarks/run.py --rows 100000 --runs 1  # a quick look
+
+It builds cloudseed in release (through the shared build lock), generates N Artworks and N/100
+Artists with Benchmarks/generate.py, runs every workload with the peers and cloudseed alternating,
+each run a fresh process importing into a fresh store file, and prints a Markdown table: the median
+wall time, rows/s and peak RSS (the child's ru_maxrss from wait4), the peers' times, the ratio to
+the stated peer, issue 7's target and whether it holds. It then checks the cloudseed CSV import:
+row counts, every reference resolved, a sample of typed values against the source.
+
+Nothing is installed: without sqlite-utils (`pip install sqlite-utils`) or the sqlite3 shell
+(`apt-get install sqlite3`) their columns say "not installed". See Benchmarks/README.md.
+"""
+
+import argparse
+import csv
+import datetime as dt
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(BENCH_DIR)
+BUILD_LOCK = "/tmp/cloudseed-build.lock"
+WORKLOADS = ["csv", "jsonl", "json", "memory", "reimport", "change", "export", "plist"]
+
+
+def log(message):
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Running and measuring one process
+
+
+class Run:
+    """One finished process: wall seconds, peak RSS in KiB, exit code, its stderr and stdout."""
+
+    def __init__(self, argv, seconds=math.nan, rss_kib=0, rc=None, stderr="", stdout="", timed_out=False, error=None):
+        self.argv, self.seconds, self.rss_kib, self.rc = argv, seconds, rss_kib, rc
+        self.stderr, self.stdout, self.timed_out, self.error = stderr, stdout, timed_out, error
+
+    @property
+    def ok(self):
+        return self.error is None and not self.timed_out and self.rc == 0
+
+    def why(self):
+        if self.error:
+            return self.error
+        if self.timed_out:
+            return f"timed out after {self.seconds:.0f} s"
+        return f"exit code {self.rc}"
+
+
+def run_process(argv, timeout, capture_stdout=False):
+    """Runs argv once as a fresh process; its own peak RSS comes from wait4's rusage."""
+    err_file = tempfile.TemporaryFile()
+    out_file = tempfile.TemporaryFile() if capture_stdout else subprocess.DEVNULL
+    start = time.perf_counter()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out_file, stderr=err_file)
+    except OSError as error:
+        return Run(argv, error=f"could not start {argv[0]}: {error}")
+    timed_out = threading.Event()
+
+    def kill():
+        timed_out.set()
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+
+    def read(f):
+        f.seek(0)
+        return f.read().decode("utf-8", "replace")
+
+    stderr = read(err_file)
+    stdout = read(out_file) if capture_stdout else ""
+    err_file.close()
+    if capture_stdout:
+        out_file.close()
+    return Run(argv, seconds, usage.ru_maxrss, proc.returncode, stderr, stdout, timed_out.is_set())
+
+
+class Measure:
+    """A tool's runs in one workload. A step may be several processes (sqlite-utils inserts two
+    files with two commands): their times add up and the peak RSS is the largest."""
+
+    def __init__(self, name):
+        self.name = name
+        self.times, self.rss = [], []
+        self.failure = None
+        self.last_stdout = ""
+
+    def add(self, runs):
+        failed = next((r for r in runs if not r.ok), None)
+        if failed:
+            self.failure = failed
+            return False
+        self.times.append(sum(r.seconds for r in runs))
+        self.rss.append(max(r.rss_kib for r in runs))
+        self.last_stdout = runs[-1].stdout
+        return True
+
+    @property
+    def ok(self):
+        return self.failure is None and bool(self.times)
+
+    @property
+    def time(self):
+        return statistics.median(self.times) if self.ok else math.nan
+
+    @property
+    def rss_mb(self):
+        return statistics.median(self.rss) * 1024 / 1e6 if self.ok else math.nan
+
+    def cell(self):
+        if self.ok:
+            return fmt_seconds(self.time)
+        if self.failure:
+            return "failed"
+        return "n/a"
+
+
+def fmt_seconds(s):
+    if s != s:
+        return "—"
+    return f"{s:.2f} s" if s < 100 else f"{s:.0f} s"
+
+
+def fmt_mb(mb):
+    return "—" if mb != mb else f"{mb:,.0f} MB" if mb >= 10 else f"{mb:.1f} MB"
+
+
+def fmt_rate(rows, s):
+    return "—" if s != s or s <= 0 else f"{rows / s:,.0f}"
+
+
+def fmt_ratio(r):
+    return "—" if r is None or r != r else f"{r:.2f}×" if r < 100 else f"{r:,.0f}×"
+
+
+def ratio(a, b):
+    if a != a or b != b or b <= 0:
+        return math.nan
+    return a / b
+
+
+# --------------------------------------------------------------------------------------------
+# The machine, the tools, the build
+
+
+def machine_header(args, tools):
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        cpu = platform.processor() or "unknown"
+    try:
+        nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        nproc = str(os.cpu_count())
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = int(f.readline().split()[1])
+            mem = f"{kib / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "Sources", "Package.swift", "Package.resolved")
+    lines = [
+        f"# cloudseed benchmark — {dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        "",
+        f"- machine: `nproc` = {nproc}, CPU {cpu}, memory {mem}, {platform.system()} {platform.release()}",
+        f"- cloudseed: commit {commit}{' with uncommitted changes in Sources/' if dirty else ''}, binary `{os.path.relpath(tools['cloudseed'], REPO) if tools['cloudseed'].startswith(REPO) else tools['cloudseed']}`",
+        f"- peers: sqlite3 {tools.get('sqlite3_version') or 'not installed'}; sqlite-utils {tools.get('sqlite_utils_version') or 'not installed'}; Python {platform.python_version()}",
+        f"- data: {args.rows:,} Artworks + {max(1, args.rows // 100):,} Artists, seed {args.seed}; property lists {args.plist_rows:,} rows; "
+        f"{args.runs} run(s) per tool, alternating, median; timeout {args.timeout:.0f} s per run",
+        f"- command: `python3 Benchmarks/run.py {' '.join(sys.argv[1:])}`",
+    ]
+    return "\n".join(lines)
+
+
+def git(*argv):
+    try:
+        out = subprocess.run(["git", "-C", REPO, *argv], capture_output=True, text=True, timeout=30)
+        return out.stdout.strip() if out.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def build(timeout):
+    argv = ["flock", BUILD_LOCK, "swift", "build", "-c", "release", "--product", "cloudseed"]
+    log("building: cd " + REPO + " && " + " ".join(argv))
+    try:
+        out = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"the build took longer than {timeout:.0f} s"
+    except OSError as error:
+        return False, str(error)
+    if out.returncode != 0:
+        return False, (out.stdout + out.stderr)[-4000:]
+    return True, ""
+
+
+def find_tools(args):
+    tools = {"cloudseed": os.path.abspath(args.cloudseed) if args.cloudseed else os.path.join(REPO, ".build", "release", "cloudseed")}
+    tools["sqlite3"] = shutil.which("sqlite3")
+    if tools["sqlite3"]:
+        tools["sqlite3_version"] = subprocess.run([tools["sqlite3"], "--version"], capture_output=True, text=True).stdout.split(" ")[0]
+    else:
+        log("sqlite3 not found: install it (apt-get install sqlite3); its columns are skipped")
+    tools["sqlite_utils"] = shutil.which("sqlite-utils")
+    if tools["sqlite_utils"]:
+        version = subprocess.run([tools["sqlite_utils"], "--version"], capture_output=True, text=True).stdout.strip()
+        tools["sqlite_utils_version"] = version.split()[-1] if version else "?"
+        help_text = subprocess.run([tools["sqlite_utils"], "insert", "--help"], capture_output=True, text=True).stdout
+        flags = []
+        # 3.x needs --detect-types for typed columns; 4.x detects by default (and has only --no-detect-types).
+        if re.search(r"(^|\s)(-d, )?--detect-types\b", help_text, re.M):
+            flags.append("--detect-types")
+        if "--silent" in help_text:
+            flags.append("--silent")
+        tools["sqlite_utils_csv_flags"] = flags
+        tools["sqlite_utils_nl_flags"] = [f for f in flags if f != "--detect-types"]
+    else:
+        log("sqlite-utils not found: install it with `pip install sqlite-utils`; its columns are skipped")
+    return tools
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+
+
+def ensure_data(args, data_root):
+    params = {"rows": args.rows, "seed": args.seed, "plist_rows": args.plist_rows, "generator": generator_stamp()}
+    stamp = os.path.join(data_root, "params.json")
+    sets = {
+        "full": (args.rows, "csv,jsonl,json", ["artists.csv", "artworks.csv", "artworks.jsonl", "artworks.json"]),
+        "tenth": (max(1, args.rows // 10), "csv", ["artists.csv", "artworks.csv"]),
+        "plist": (args.plist_rows, "plist", ["artworks.plist", "artworks.binary.plist"]),
+    }
+    try:
+        with open(stamp) as f:
+            same = json.load(f) == params
+    except (OSError, ValueError):
+        same = False
+    for name, (rows, formats, files) in sets.items():
+        folder = os.path.join(data_root, name)
+        if same and all(os.path.exists(os.path.join(folder, f)) for f in files):
+            log(f"reusing {folder}")
+            continue
+        log(f"generating {rows:,} rows ({formats}) into {folder}")
+        argv = [sys.executable, os.path.join(BENCH_DIR, "generate.py"), "--rows", str(rows), "--seed", str(args.seed),
+                "--out", folder, "--formats", formats, "--plist-rows", str(args.plist_rows)]
+        if name == "plist":
+            argv[argv.index("--rows") + 1] = str(args.rows)  # the artists the plist rows name come from --rows
+        subprocess.run(argv, check=True)
+    with open(stamp, "w") as f:
+        json.dump(params, f)
+    return {name: os.path.join(data_root, name) for name in sets}
+
+
+def generator_stamp():
+    st = os.stat(os.path.join(BENCH_DIR, "generate.py"))
+    return f"{st.st_size}-{int(st.st_mtime)}"
+
+
+def file_mb(path):
+    return os.path.getsize(path) / 1e6
+
+
+def size_label(path):
+    mb = file_mb(path)
+    return f"{mb:,.0f} MB" if mb >= 10 else f"{mb:.1f} MB"
+
+
+def slug(name):
+    return re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")
+
+
+# --------------------------------------------------------------------------------------------
+# Stores
+
+
+def remove_store(path):
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.remove(path + suffix)
+        except FileNotFoundError:
+            pass
+
+
+def copy_store(source, target):
+    remove_store(target)
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(source + suffix):
+            shutil.copyfile(source + suffix, target + suffix)
+
+
+def parse_summary(stdout):
+    """cloudseed import --json's summary, or None."""
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        start = text.find("{")
+        try:
+            return json.loads(text[start:]) if start >= 0 else None
+        except ValueError:
+            return None
+
+
+def counts_of(summary, record_type):
+    if not summary:
+        return None
+    for t in summary.get("recordTypes", []):
+        if t.get("name") == record_type:
+            return {k: t.get(k) for k in ("created", "updated", "unchanged")}
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The benchmark
+
+
+class Bench:
+    def __init__(self, args, tools, data, work):
+        self.args, self.tools, self.data, self.work = args, tools, data, work
+        self.rows = args.rows
+        self.artists = max(1, args.rows // 100)
+        self.results = {}   # workload -> {tool name: Measure}
+        self.rows_out = []  # table rows
+        self.notes = []
+        self.failures = []
+        self.checks = []
+        self.cloudseed_store = os.path.join(work, "filled.sqlite")  # the kept cloudseed CSV import
+        self.sqlite3_db = os.path.join(work, "filled-sqlite3.db")   # the kept sqlite3 .import
+        self.full_summary = None
+
+    # -- helpers
+
+    def cs(self, *argv):
+        return [self.tools["cloudseed"], *argv]
+
+    def alternate(self, workload, tools):
+        """tools: [(name, prepare() -> [argv, ...], after(runs) or None)]; runs them alternating."""
+        measures = {name: Measure(name) for name, _, _ in tools}
+        for run in range(self.args.runs):
+            for name, prepare, after in tools:
+                m = measures[name]
+                if m.failure:
+                    continue
+                commands = prepare(run)
+                runs = []
+                for argv in commands:
+                    r = run_process(argv, self.args.timeout, capture_stdout=name.startswith("cloudseed"))
+                    runs.append(r)
+                    if not r.ok:
+                        break
+                ok = m.add(runs)
+                if ok:
+                    log(f"{workload}: {name} run {run + 1}/{self.args.runs}: {runs_summary(runs)}")
+                    if after:
+                        after(run, runs)
+                else:
+                    r = m.failure
+                    log(f"{workload}: {name} FAILED ({r.why()}): {' '.join(r.argv)}\n{r.stderr[-3000:]}")
+                    self.failures.append((workload, name, r))
+        self.results[workload] = measures
+        return measures
+
+    def row(self, work, cs, rows, peers, ratio_value, ratio_label, target, holds, rss=None):
+        if cs is not None and not cs.ok:
+            cs_time = "failed" if cs.failure else "n/a"
+            rate = rss_cell = "—"
+        elif cs is not None:
+            cs_time = fmt_seconds(cs.time)
+            rate = fmt_rate(rows, cs.time)
+            rss_cell = fmt_mb(cs.rss_mb)
+        else:
+            cs_time = rate = rss_cell = "—"
+        if rss is not None:
+            rss_cell = rss
+        ratio_cell = f"{fmt_ratio(ratio_value)} {ratio_label}".strip() if ratio_value == ratio_value and ratio_value is not None else "—"
+        if holds is None:
+            holds_cell = "—"
+        else:
+            holds_cell = "yes" if holds else "**no**"
+        self.rows_out.append([work, cs_time, rate, rss_cell, peers, ratio_cell, target, holds_cell])
+
+    def peer_cell(self, measures, labels):
+        parts = []
+        for key, label in labels:
+            m = measures.get(key)
+            if m is None:
+                parts.append(f"{label}: not installed")
+            else:
+                parts.append(f"{label} {m.cell()}")
+        return "; ".join(parts)
+
+    # -- workloads
+
+    def sqlite3_import(self, folder, keep=False):
+        def prepare(run):
+            db = os.path.join(self.work, "peer-sqlite3.db")
+            remove_store(db)
+            return [[self.tools["sqlite3"], db,
+                     f'.import --csv "{os.path.join(folder, "artists.csv")}" artists',
+                     f'.import --csv "{os.path.join(folder, "artworks.csv")}" artworks']]
+
+        def after(run, runs):
+            if keep:
+                remove_store(self.sqlite3_db)
+                os.replace(os.path.join(self.work, "peer-sqlite3.db"), self.sqlite3_db)
+        return ("sqlite3", prepare, after)
+
+    def sqlite_utils_import(self, folder, artworks_file, nl):
+        flags = self.tools["sqlite_utils_nl_flags"] if nl else self.tools["sqlite_utils_csv_flags"]
+
+        def prepare(run):
+            db = os.path.join(self.work, "peer-sqlite-utils.db")
+            remove_store(db)
+            su = self.tools["sqlite_utils"]
+            return [[su, "insert", db, "artists", os.path.join(folder, "artists.csv"), "--csv", *self.tools["sqlite_utils_csv_flags"]],
+                    [su, "insert", db, "artworks", os.path.join(folder, artworks_file), "--nl" if nl else "--csv", *flags]]
+        return ("sqlite-utils", prepare, None)
+
+    def cloudseed_import(self, files, name="cloudseed", keep_as=None, extra=()):
+        def prepare(run):
+            store = os.path.join(self.work, f"fresh-{slug(name)}.sqlite")
+            remove_store(store)
+            return [self.cs("import", *files, "--store", store, "--json", *extra)]
+
+        def after(run, runs):
+            if keep_as:
+                store = os.path.join(self.work, f"fresh-{slug(name)}.sqlite")
+                remove_store(keep_as)
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(store + suffix):
+                        os.replace(store + suffix, keep_as + suffix)
+        return (name, prepare, after)
+
+    def peers_for_import(self, folder, artworks_file, nl, keep_sqlite3=False):
+        peers = []
+        if self.tools["sqlite3"]:
+            peers.append(self.sqlite3_import(folder, keep=keep_sqlite3))
+        if self.tools["sqlite_utils"]:
+            peers.append(self.sqlite_utils_import(folder, artworks_file, nl))
+        return peers
+
+    def csv_import(self):
+        full = self.data["full"]
+        tools = self.peers_for_import(full, "artworks.csv", nl=False, keep_sqlite3=True)
+        tools.append(self.cloudseed_import([os.path.join(full, "artists.csv"), os.path.join(full, "artworks.csv")],
+                                           keep_as=self.cloudseed_store))
+        m = self.alternate("CSV import", tools)
+        cs = m["cloudseed"]
+        self.full_summary = parse_summary(cs.last_stdout) if cs.ok else None
+        total = self.rows + self.artists
+        base = m.get("sqlite3")
+        r = ratio(cs.time, base.time) if base else math.nan
+        self.row(f"CSV import, types inferred, references resolved ({self.rows:,} + {self.artists:,} rows, {size_label(os.path.join(full, 'artworks.csv'))})",
+                 cs, total, self.peer_cell(m, [("sqlite3", "sqlite3 .import"), ("sqlite-utils", "sqlite-utils --csv")]),
+                 r, "sqlite3", "≤ 2.0× sqlite3 (aim ≤ 1.0×)", None if r != r else r <= 2.0)
+        su = m.get("sqlite-utils")
+        faster = ratio(su.time, cs.time) if su else math.nan
+        self.row("same vs `sqlite-utils insert --csv` (types detected)", cs, total,
+                 self.peer_cell(m, [("sqlite-utils", "sqlite-utils --csv")]),
+                 faster, "(sqlite-utils time ÷ cloudseed time)", "≥ 15× faster (aim ≥ 40×)", None if faster != faster else faster >= 15)
+        if self.full_summary:
+            self.notes.append("cloudseed's plan for the CSV import: " + describe_plan(self.full_summary))
+
+    def jsonl_import(self):
+        full = self.data["full"]
+        tools = self.peers_for_import(full, "artworks.jsonl", nl=True)
+        tools.append(self.cloudseed_import([os.path.join(full, "artists.csv"), os.path.join(full, "artworks.jsonl")]))
+        m = self.alternate("JSON Lines import", tools)
+        cs = m["cloudseed"]
+        base = m.get("sqlite3")
+        r = ratio(cs.time, base.time) if base else math.nan
+        su = m.get("sqlite-utils")
+        self.row(f"JSON Lines import ({size_label(os.path.join(full, 'artworks.jsonl'))}) + artists.csv", cs, self.rows + self.artists,
+                 self.peer_cell(m, [("sqlite3", "sqlite3 .import of the CSV twin"), ("sqlite-utils", "sqlite-utils --nl")])
+                 + (f" ({fmt_ratio(ratio(su.time, cs.time))} of cloudseed's time)" if su and su.ok and cs.ok else ""),
+                 r, "sqlite3", "≤ 2.5× sqlite3 (aim ≤ 1.5×)", None if r != r else r <= 2.5)
+
+    def json_array(self):
+        full = self.data["full"]
+        path = os.path.join(full, "artworks.json")
+        tools = [("python json.load", lambda run: [[sys.executable, "-c", "import json,sys; json.load(open(sys.argv[1], encoding='utf-8'))", path]], None),
+                 self.cloudseed_import([os.path.join(full, "artists.csv"), path])]
+        m = self.alternate("JSON array import", tools)
+        cs, py = m["cloudseed"], m["python json.load"]
+        peer = f"Python json.load {py.cell()}, peak {fmt_mb(py.rss_mb)}"
+        r = ratio(cs.rss_mb, py.rss_mb)
+        self.row(f"one JSON array ({size_label(path)}) + artists.csv: peak memory", cs, self.rows + self.artists, peer,
+                 r, "of json.load's memory", "peak ≤ 150 MB (aim ≤ 64 MB)", None if not cs.ok else cs.rss_mb <= 150)
+
+    def memory_ratio(self):
+        tenth = self.data["tenth"]
+        small = self.cloudseed_import([os.path.join(tenth, "artists.csv"), os.path.join(tenth, "artworks.csv")], name="cloudseed (1/10 rows)")
+        m = self.alternate("memory 1/10", [small])
+        big = self.results.get("CSV import", {}).get("cloudseed")
+        sm = m["cloudseed (1/10 rows)"]
+        r = ratio(big.rss_mb, sm.rss_mb) if big else math.nan
+        rows_small = max(1, self.rows // 10)
+        self.row(f"peak memory, CSV, {self.rows:,} rows vs {rows_small:,} rows", big, self.rows + self.artists,
+                 f"cloudseed at {rows_small:,} rows: {sm.cell()}, peak {fmt_mb(sm.rss_mb)}", r, f"({fmt_mb(big.rss_mb) if big else '—'} / {fmt_mb(sm.rss_mb)})",
+                 "≤ 1.5× (aim ≤ 1.1×)", None if r != r else r <= 1.5)
+
+    def reimport(self):
+        full = self.data["full"]
+        files = [os.path.join(full, "artists.csv"), os.path.join(full, "artworks.csv")]
+        store = os.path.join(self.work, "reimport.sqlite")
+        counts = []
+
+        def prepare(run):
+            copy_store(self.cloudseed_store, store)
+            return [self.cs("import", *files, "--store", store, "--json")]
+
+        def after(run, runs):
+            counts.append((counts_of(parse_summary(runs[-1].stdout), "Artwork"), counts_of(parse_summary(runs[-1].stdout), "Artist")))
+        m = self.alternate("re-import", [("cloudseed", prepare, after)])
+        cs = m["cloudseed"]
+        first = self.results["CSV import"]["cloudseed"]
+        r = ratio(cs.time, first.time)
+        unchanged = all(c[0] and c[0].get("unchanged") == self.rows and c[0].get("created") == 0 and c[0].get("updated") == 0 for c in counts) if counts else False
+        if counts:
+            self.checks.append(("re-import says every record unchanged", unchanged, f"Artwork {counts[-1][0]}, Artist {counts[-1][1]}"))
+        self.row("re-import of the same files into the filled store (all unchanged)", cs, self.rows + self.artists,
+                 f"first import (cloudseed) {first.cell()}", r, "first import", "≤ 1.5× (aim ≤ 1.0×)", None if r != r else r <= 1.5)
+
+    def change(self):
+        full = self.data["full"]
+        folder = os.path.join(self.work, "changes")
+        os.makedirs(folder, exist_ok=True)
+        change_file = os.path.join(folder, "artworks.csv")  # the file name gives the type: Artwork
+        naming = artwork_naming(self.full_summary)
+        reference = self.results["CSV import"]["cloudseed"]
+        reference_label = "full import (cloudseed)"
+        extra = []
+        base_store = self.cloudseed_store
+        # Names by title come out the same from a 1,000-row file; names by position do not, so a
+        # store named by position is rebuilt once with the names pinned to the catalogue number.
+        if naming is None or "{title}" not in naming:
+            self.notes.append(f"The full CSV import named Artworks by {naming or 'an unknown rule'}: a 1,000-row change "
+                              "file cannot reproduce those names, so the change workload pins "
+                              "`--name-template 'Artwork={catalogNumber}'` for a full import (timed once) and for the changes.")
+            write_change_file(os.path.join(full, "artworks.csv"), change_file, 1000)
+            probe = os.path.join(self.work, "probe.sqlite")
+            copy_store(self.cloudseed_store, probe)
+            r = run_process(self.cs("import", change_file, "--store", probe, "--json"), self.args.timeout, capture_stdout=True)
+            c = counts_of(parse_summary(r.stdout), "Artwork") if r.ok else None
+            self.notes.append(f"Unpinned, the 1,000 changed rows into the position-named store gave: "
+                              f"{c if c else 'failure: ' + r.why() + ' ' + r.stderr.strip()[-500:]} (naming {artwork_naming(parse_summary(r.stdout))!s}).")
+            remove_store(probe)
+            extra = ["--name-template", "Artwork={catalogNumber}"]
+            base_store = os.path.join(self.work, "pinned.sqlite")
+            pinned = self.cloudseed_import([os.path.join(full, "artists.csv"), os.path.join(full, "artworks.csv")],
+                                           name="cloudseed pinned", keep_as=base_store, extra=extra)
+            saved_runs = self.args.runs
+            self.args.runs = 1
+            reference = self.alternate("pinned full import", [pinned])["cloudseed pinned"]
+            self.args.runs = saved_runs
+            reference_label = "full import pinned by {catalogNumber}"
+            if not reference.ok:
+                self.row("1,000 changed rows into the full store", None, 1000, "pinned full import failed", math.nan, "", "≤ 10% (aim ≤ 2%)", None)
+                return
+        else:
+            write_change_file(os.path.join(full, "artworks.csv"), change_file, 1000)
+        store = os.path.join(self.work, "change.sqlite")
+        counts = []
+
+        def prepare(run):
+            copy_store(base_store, store)
+            return [self.cs("import", change_file, "--store", store, "--json", *extra)]
+
+        def after(run, runs):
+            counts.append(counts_of(parse_summary(runs[-1].stdout), "Artwork"))
+        m = self.alternate("1,000 changed rows", [("cloudseed", prepare, after)])
+        cs = m["cloudseed"]
+        if counts:
+            good = all(c and c.get("updated") == 1000 and c.get("created") == 0 for c in counts)
+            self.checks.append(("the change file updates 1,000 Artworks and creates none", good, f"Artwork {counts[-1]}"))
+        r = ratio(cs.time, reference.time)
+        self.row("1,000 changed rows (price) into the full store", cs, 1000, f"{reference_label} {reference.cell()}",
+                 r * 100 if r == r else r, "% of the full import", "≤ 10% (aim ≤ 2%)", None if r != r else r <= 0.10)
+        # fmt_ratio prints "×": fix the cell to a percentage.
+        last = self.rows_out[-1]
+        last[5] = f"{r * 100:.1f}% of the full import" if r == r else "—"
+
+    def export(self):
+        total = self.rows + self.artists
+        tools = []
+        if self.tools["sqlite3"]:
+            tools.append(("sqlite3 -json", lambda run: [[self.tools["sqlite3"], "-json", self.sqlite3_db, "select * from artworks"]], None))
+        tools.append(("cloudseed", lambda run: [self.cs("export", "--format", "jsonl", "--store", self.cloudseed_store)], None))
+        m = self.alternate("export JSON Lines", tools)
+        cs, base = m["cloudseed"], m.get("sqlite3 -json")
+        r = ratio(cs.time, base.time) if base else math.nan
+        self.row("export of all records as CloudKit JSON Lines (> /dev/null)", cs, total,
+                 self.peer_cell(m, [("sqlite3 -json", "sqlite3 -json (artworks)")]), r, "sqlite3 -json",
+                 "≤ 2.0× sqlite3 -json (aim ≤ 1.0×)", None if r != r else r <= 2.0)
+        # export sanity: one line per record
+        lines = count_export_lines(self.cs("export", "--format", "jsonl", "--store", self.cloudseed_store), self.args.timeout)
+        self.checks.append(("export --format jsonl prints one line per record", lines == total, f"{lines} lines, expected {total}"))
+
+        help_run = run_process(self.cs("export", "--help"), 60, capture_stdout=True)
+        has_csv = help_run.ok and re.search(r"\bcsv\b", help_run.stdout, re.I) is not None
+        tools = []
+        if self.tools["sqlite3"]:
+            tools.append(("sqlite3 -csv", lambda run: [[self.tools["sqlite3"], "-csv", "-header", self.sqlite3_db, "select * from artworks"]], None))
+        if has_csv:
+            tools.append(("cloudseed", lambda run: [self.cs("export", "--format", "csv", "--type", "Artwork", "--store", self.cloudseed_store)], None))
+        m = self.alternate("export CSV", tools)
+        base = m.get("sqlite3 -csv")
+        peers = self.peer_cell(m, [("sqlite3 -csv", "sqlite3 -csv")])
+        if has_csv:
+            cs = m["cloudseed"]
+            r = ratio(cs.time, base.time) if base else math.nan
+            self.row("export as CSV (Artwork)", cs, self.rows, peers, r, "sqlite3 -csv", "≤ 1.5× sqlite3 -csv (aim ≤ 1.0×)", None if r != r else r <= 1.5)
+        else:
+            self.rows_out.append(["export as CSV", "n/a (not yet)", "—", "—", peers, "—", "≤ 1.5× sqlite3 -csv (aim ≤ 1.0×)", "—"])
+
+    def plist(self):
+        folder = self.data["plist"]
+        for label, file in (("XML", "artworks.plist"), ("binary", "artworks.binary.plist")):
+            path = os.path.join(folder, file)
+            tools = [("plistlib.load", lambda run, path=path: [[sys.executable, "-c", "import plistlib,sys; plistlib.load(open(sys.argv[1], 'rb'))", path]], None),
+                     self.cloudseed_import([path], extra=["--type", "Artwork"])]
+            m = self.alternate(f"{label} plist import", tools)
+            cs, py = m["cloudseed"], m["plistlib.load"]
+            r = ratio(cs.time, py.time)
+            self.row(f"{self.args.plist_rows:,}-row {label} plist import ({size_label(path)})", cs, self.args.plist_rows,
+                     f"Python plistlib.load {py.cell()}, peak {fmt_mb(py.rss_mb)}", r, "plistlib", "≤ 1.0× plistlib (aim ≤ 0.3×)",
+                     None if r != r else r <= 1.0)
+
+    # -- correctness
+
+    def verify(self):
+        store = self.cloudseed_store
+        full = self.data["full"]
+        if not os.path.exists(store):
+            self.checks.append(("cloudseed's CSV import store exists", False, "no store: the import failed"))
+            return
+        try:
+            db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+        except sqlite3.Error as error:
+            self.checks.append(("open the store", False, str(error)))
+            return
+
+        def check(name, fn):
+            try:
+                ok, detail = fn()
+            except Exception as error:  # a missing table or column is a failed check, not a crash
+                ok, detail = False, f"{type(error).__name__}: {error}"
+            self.checks.append((name, ok, detail))
+
+        def one(sql, *params):
+            return db.execute(sql, params).fetchone()[0]
+
+        check("Artwork rows", lambda: (one("select count(*) from Artwork") == self.rows, f"{one('select count(*) from Artwork'):,} (expected {self.rows:,})"))
+        check("Artist rows", lambda: (one("select count(*) from Artist") == self.artists, f"{one('select count(*) from Artist'):,} (expected {self.artists:,})"))
+
+        def fields():
+            rows = db.execute("select field, field_type from _cloudseed_fields where record_type = 'Artwork' order by field").fetchall()
+            types = dict(rows)
+            expected = {"artist": "REFERENCE", "price": "DOUBLE", "copies": "INT64", "created": "TIMESTAMP",
+                        "onDisplay": "INT64", "catalogNumber": "INT64", "location": "LOCATION"}
+            wrong = {k: types.get(k) for k, v in expected.items() if types.get(k) != v}
+            return not wrong, ", ".join(f"{k} {v}" for k, v in rows) + (f"; expected otherwise: {wrong}" if wrong else "")
+        check("Artwork field types", fields)
+
+        def references():
+            unset = one("select count(*) from Artwork where artist is null")
+            dangling = one("select count(*) from Artwork a where a.artist is not null and not exists "
+                           "(select 1 from Artist b where b.___recordID = a.artist and b.___zone = a.___zone)")
+            return unset == 0 and dangling == 0, f"{unset} unset, {dangling} naming no Artist ___recordID"
+        check("every Artwork.artist is an Artist ___recordID", references)
+
+        def typed():
+            res = {}
+            for col in ("price", "copies", "created", "onDisplay", "catalogNumber"):
+                res[col] = dict(db.execute(f'select typeof("{col}"), count(*) from Artwork group by 1').fetchall())
+            bad_created = one("select count(*) from Artwork where created not glob "
+                              "'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'")
+            ok = (set(res["price"]) == {"real"} and set(res["copies"]) == {"integer"} and set(res["created"]) == {"text"}
+                  and set(res["onDisplay"]) == {"integer"} and bad_created == 0)
+            return ok, f"typeof: {res}; created not like 2019-…T…Z: {bad_created}"
+        check("typed columns (price REAL, copies INTEGER, created ISO 8601 …Z text)", typed)
+
+        check("sample rows equal their source", lambda: sample_against_source(db, os.path.join(full, "artworks.csv"), self.rows))
+
+        if self.tools["sqlite3"] and os.path.exists(self.sqlite3_db):
+            def peer():
+                p = sqlite3.connect(f"file:{self.sqlite3_db}?mode=ro", uri=True)
+                n = p.execute("select count(*) from artworks").fetchone()[0]
+                p.close()
+                return n == self.rows, f"{n:,} rows"
+            check("peer: sqlite3 .import read every artwork (embedded newlines and quotes)", peer)
+        db.close()
+
+
+def runs_summary(runs):
+    return ", ".join(f"{r.seconds:.2f} s / {r.rss_kib / 1024:.0f} MiB" for r in runs)
+
+
+def describe_plan(summary):
+    parts = []
+    for t in summary.get("recordTypes", []):
+        fields = ", ".join(f"{name} {f.get('type')}" + (f"→{f['target']}" if f.get("target") else "")
+                           for name, f in sorted(t.get("fields", {}).items()))
+        parts.append(f"{t.get('name')} named by {t.get('naming')} ({fields})")
+    return "; ".join(parts)
+
+
+def artwork_naming(summary):
+    if not summary:
+        return None
+    for t in summary.get("recordTypes", []):
+        if t.get("name") == "Artwork":
+            return t.get("naming")
+    return None
+
+
+def write_change_file(source, target, count):
+    """`count` rows spread over the source, their title (the name) kept and their price changed."""
+    with open(source, newline="", encoding="utf-8") as f:
+        total = sum(1 for _ in csv.reader(f)) - 1
+    step = max(1, total // count)
+    chosen = 0
+    with open(source, newline="", encoding="utf-8") as f, open(target, "w", newline="", encoding="utf-8") as out:
+        reader, writer = csv.reader(f), csv.writer(out, lineterminator="\n")
+        header = next(reader)
+        writer.writerow(header)
+        price = header.index("price")
+        for i, row in enumerate(reader):
+            if i % step == 0 and chosen < count:
+                row[price] = f"{float(row[price]) + 1.25:.2f}"
+                writer.writerow(row)
+                chosen += 1
+    return chosen
+
+
+def sample_against_source(db, csv_path, rows):
+    wanted = {0, rows - 1, rows // 2, rows // 3, rows // 7, (rows * 5) // 6}
+    source = {}
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        for i, row in enumerate(reader):
+            if i in wanted:
+                source[int(row["catalogNumber"])] = row
+            if len(source) == len(wanted):
+                break
+    columns = [r[1] for r in db.execute("pragma table_info(Artwork)")]
+    problems = []
+    marks = ",".join("?" * len(source))
+    found = {r[0]: r for r in db.execute(
+        f"select a.catalogNumber, a.title, a.price, a.copies, a.created, a.onDisplay, a.notes, "
+        f"{'a.location' if 'location' in columns else 'null'}, {'a.tags' if 'tags' in columns else 'null'}, "
+        f"b.firstName || ' ' || b.lastName from Artwork a left join Artist b on b.___recordID = a.artist and b.___zone = a.___zone "
+        f"where a.catalogNumber in ({marks})", list(source))}
+    for number, src in source.items():
+        got = found.get(number)
+        if not got:
+            problems.append(f"{number}: missing")
+            continue
+        _, title, price, copies, created, on_display, notes, location, tags, artist = got
+        expect = [
+            ("title", title, src["title"]),
+            ("price", price, float(src["price"])),
+            ("copies", copies, int(src["copies"])),
+            ("created", created, src["created"].replace("Z", ".000Z")),
+            ("onDisplay", on_display, 1 if src["onDisplay"] == "true" else 0),
+            ("notes", notes, src["notes"] or None),
+            ("artist", artist, src["artist"]),
+        ]
+        for name, value, wanted_value in expect:
+            if value != wanted_value:
+                problems.append(f"{number}.{name}: {value!r} ≠ {wanted_value!r}")
+        if location is not None:
+            try:
+                loc = json.loads(location)
+                if abs(loc["latitude"] - float(src["latitude"])) > 1e-9 or abs(loc["longitude"] - float(src["longitude"])) > 1e-9:
+                    problems.append(f"{number}.location: {location} ≠ {src['latitude']},{src['longitude']}")
+            except (ValueError, KeyError, TypeError):
+                problems.append(f"{number}.location: {location!r}")
+        else:
+            problems.append(f"{number}.location: unset")
+        if tags is not None:
+            try:
+                same = json.loads(tags) == json.loads(src["tags"])
+            except ValueError:
+                same = False
+            if not same:
+                problems.append(f"{number}.tags: {tags!r} ≠ {src['tags']!r}")
+    return not problems, (f"{len(source)} rows compared (title, price, copies, created, onDisplay, notes, artist via the reference, location, tags)"
+                          + ("; " + "; ".join(problems[:10]) if problems else ""))
+
+
+def count_export_lines(argv, timeout):
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    lines = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        chunk = proc.stdout.read(1 << 20)
+        if not chunk:
+            break
+        lines += chunk.count(b"\n")
+        if time.monotonic() > deadline:
+            proc.kill()
+            break
+    proc.wait()
+    return lines if proc.returncode == 0 else None
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def render(bench, header):
+    out = [header, ""]
+    cols = ["work", "cloudseed time", "rows/s", "peak RSS", "peer time(s)", "ratio", "target (issue 7, must reach)", "holds?"]
+    out.append("| " + " | ".join(cols) + " |")
+    out.append("| " + " | ".join("---" for _ in cols) + " |")
+    for row in bench.rows_out:
+        out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |")
+    out.append("")
+    out.append("Times are medians of wall time; peak RSS is the process's maximum resident set size (MB = 10⁶ bytes); "
+               "rows/s counts Artworks + Artists; every import goes into a fresh store file.")
+    if bench.checks:
+        out += ["", "## Correctness of the cloudseed CSV import", ""]
+        for name, ok, detail in bench.checks:
+            out.append(f"- {'ok' if ok else '**FAIL**'} — {name}: {detail}")
+    if bench.notes:
+        out += ["", "## Notes", ""]
+        out += [f"- {n}" for n in bench.notes]
+    if bench.failures:
+        out += ["", "## Failures", ""]
+        for workload, name, r in bench.failures:
+            out.append(f"- {workload}, {name}: {r.why()}; command `{' '.join(r.argv)}`")
+            tail = r.stderr.strip()[-2000:]
+            if tail:
+                out.append("")
+                out.append("  ```")
+                out += ["  " + line for line in tail.splitlines()]
+                out.append("  ```")
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000, help="Artwork rows (Artists: rows/100); default 1000000")
+    parser.add_argument("--runs", type=int, default=3, help="runs per tool and workload, alternating; the median is reported; default 3")
+    parser.add_argument("--seed", type=int, default=7, help="the data's random seed; default 7")
+    parser.add_argument("--plist-rows", type=int, default=100_000, help="rows of the property-list workloads; default 100000")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds one run may take before it is killed and marked failed; default 600")
+    parser.add_argument("--data", help="keep the generated data in DIR and reuse it when --rows/--seed/--plist-rows match")
+    parser.add_argument("--work", help="folder for the stores (default: a temporary folder, removed at the end)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--no-build", action="store_true", help="use the existing .build/release/cloudseed")
+    parser.add_argument("--cloudseed", help="the cloudseed binary to measure (implies --no-build)")
+    parser.add_argument("--build-timeout", type=float, default=3600, help="seconds the release build may take; default 3600")
+    parser.add_argument("--only", help=f"comma-separated workloads among {','.join(WORKLOADS)} (csv always runs: the others use its store)")
+    parser.add_argument("--output", help="also write the report (Markdown) to this file")
+    args = parser.parse_args(argv)
+    if args.rows < 100 or args.runs < 1:
+        parser.error("--rows must be at least 100 and --runs at least 1")
+    only = set(WORKLOADS)
+    if args.only:
+        only = {w.strip() for w in args.only.split(",") if w.strip()}
+        unknown = only - set(WORKLOADS)
+        if unknown:
+            parser.error(f"unknown workload(s) {', '.join(sorted(unknown))}")
+
+    tools = find_tools(args)
+    if not args.cloudseed and not args.no_build:
+        ok, output = build(args.build_timeout)
+        if not ok:
+            print(f"cloudseed's release build failed:\n{output}", file=sys.stderr)
+            if os.path.exists(tools["cloudseed"]):
+                log(f"going on with the existing {tools['cloudseed']} (built {time.ctime(os.path.getmtime(tools['cloudseed']))})")
+            else:
+                return 1
+    if not os.access(tools["cloudseed"], os.X_OK):
+        print(f"no cloudseed binary at {tools['cloudseed']}: build it with "
+              f"`cd {REPO} && flock {BUILD_LOCK} swift build -c release --product cloudseed`", file=sys.stderr)
+        return 1
+
+    temporary = not args.work
+    work = args.work or tempfile.mkdtemp(prefix="cloudseed-bench-")
+    os.makedirs(work, exist_ok=True)
+    data_root = os.path.abspath(args.data) if args.data else os.path.join(work, "data")
+    log(f"work folder {work}; data {data_root}")
+    try:
+        data = ensure_data(args, data_root)
+        bench = Bench(args, tools, data, work)
+        header = machine_header(args, tools)
+        steps = [("csv", bench.csv_import), ("csv", bench.verify), ("jsonl", bench.jsonl_import), ("json", bench.json_array),
+                 ("memory", bench.memory_ratio), ("reimport", bench.reimport), ("change", bench.change),
+                 ("export", bench.export), ("plist", bench.plist)]
+        needs_store = {"reimport", "change", "export"}
+        for name, step in steps:
+            if name != "csv" and name not in only:
+                continue
+            if name in needs_store and not os.path.exists(bench.cloudseed_store):
+                bench.rows_out.append([f"{name}: skipped", "—", "—", "—", "—", "—", "—", "—"])
+                bench.notes.append(f"{name} skipped: the cloudseed CSV import left no store")
+                continue
+            try:
+                step()
+            except Exception as error:  # a broken workload is reported, the others still run
+                import traceback
+                log(f"{name} crashed:\n{traceback.format_exc()}")
+                bench.notes.append(f"the {name} workload stopped on {type(error).__name__}: {error}")
+        report = render(bench, header)
+        print(report)
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(report)
+    finally:
+        if temporary and not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            log(f"kept {work}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
