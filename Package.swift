@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -19,7 +20,7 @@ let package = Package(
         ),
         .target(
             name: "CloudSeed",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "cloudseed",

@@ -8,6 +8,8 @@ public struct ImportSummary: Sendable {
         public var unchanged = 0
         /// Rows or records left out: bad rows with `--skip-bad-rows`, conflicts with `--partial`.
         public var refused = 0
+        /// Records deleted: by `seed --reset` or `--prune`.
+        public var deleted = 0
     }
 
     public var scope: StoreScope
@@ -28,9 +30,11 @@ public struct ImportSummary: Sendable {
             cells[0].padding(toLength: width, withPad: " ", startingAt: 0)
                 + cells.dropFirst().map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined()
         }
-        lines.append("  " + row(["record type", "created", "updated", "unchanged", "refused"]))
+        let showDeleted = counts.contains { $0.deleted > 0 }
+        lines.append("  " + row(["record type", "created", "updated", "unchanged", "refused"] + (showDeleted ? ["deleted"] : [])))
         for count in counts {
-            lines.append("  " + row([count.recordType, String(count.created), String(count.updated), String(count.unchanged), String(count.refused)]))
+            let cells = [count.recordType, String(count.created), String(count.updated), String(count.unchanged), String(count.refused)]
+            lines.append("  " + row(cells + (showDeleted ? [String(count.deleted)] : [])))
         }
         lines.append("  in \(String(format: "%.2f", seconds)) s")
         if !changes.newRecordTypes.isEmpty || !changes.newFields.isEmpty {
@@ -77,7 +81,7 @@ public struct ImportSummary: Sendable {
                 JSONText.object([
                     ("name", JSONText.quoted(recordType.name)),
                     ("created", String(count.created)), ("updated", String(count.updated)), ("unchanged", String(count.unchanged)),
-                    ("refused", String(count.refused)),
+                    ("refused", String(count.refused)), ("deleted", String(count.deleted)),
                     ("naming", JSONText.quoted(recordType.namingRule.description)),
                     ("fields", JSONText.object(recordType.sortedFieldNames.map { name in
                         let field = recordType.fields[name]!

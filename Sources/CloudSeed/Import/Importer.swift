@@ -16,6 +16,12 @@ public struct Importer {
     public var partial = false
     /// Where rows and records left out of the run are reported (`--rejects`), besides the summary's count.
     public var rejected: (RejectedRow) throws -> Void = { _ in }
+    /// A schema made the environment's schema, in the same transaction, before the records are written.
+    public var schemaDefinition: SchemaDefinition?
+    /// Empty the zone first (`seed --reset`).
+    public var reset = false
+    /// Delete the records of the run's types that the run did not produce (`seed --prune`).
+    public var prune = false
 
     public init(store: any ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
                 userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
@@ -48,17 +54,21 @@ public struct Importer {
 
     private func write(_ sources: [SourceFile], dryRun: Bool) throws -> ImportSummary {
         try ScopeValidation.validate(scope)
-        let schema = try store.schema(of: scope.schemaScope)
+        let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
         let mapper = RecordMapper(options: options, schema: schema)
         let plan = try mapper.survey(sources, store: store, scope: scope)
         let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
         return try store.write { transaction in
+            if let schemaDefinition { try transaction.applySchema(schemaDefinition, to: scope.schemaScope) }
+            var deleted: [String: Int] = [:]
+            if reset { try deleteRecords(transaction: transaction) { _ in true }.forEach { deleted[$0, default: 0] += 1 } }
             for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
             for (recordType, field, type) in changes.newFields {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
             var tallies: [String: ImportSummary.TypeCounts] = [:]
             var conflicts = ErrorCollector()
+            var produced = Set<String>()
             try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
             }, rejected: { row in
@@ -67,6 +77,7 @@ public struct Importer {
             }) { record, position in
                 var record = record
                 record.recordID.zoneID = scope.zoneID
+                if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
                 do {
                     try save(record, transaction: transaction, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
                 } catch var conflict as CloudSeedError {
@@ -80,11 +91,30 @@ public struct Importer {
                 }
             }
             try conflicts.throwIfAny()
-            let counts = plan.recordTypes.map { tallies[$0.name] ?? .init(recordType: $0.name) }
+            if prune {
+                let types = Set(plan.recordTypes.map(\.name))
+                try deleteRecords(transaction: transaction) { types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)") }
+                    .forEach { deleted[$0, default: 0] += 1 }
+            }
+            let counts = plan.recordTypes.map { type in
+                var count = tallies[type.name] ?? .init(recordType: type.name)
+                count.deleted = deleted[type.name] ?? 0
+                return count
+            }
             let summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
             if dryRun { throw DryRunRollback(summary: summary) }
             return summary
         }
+    }
+
+    /// Deletes the zone's records that `shouldDelete` picks; returns the record type of each.
+    private func deleteRecords(transaction: any StoreTransaction, where shouldDelete: (CloudRecord) -> Bool) throws -> [String] {
+        var doomed: [(String, String)] = []
+        try store.forEachRecord(in: scope, recordType: nil) { record in
+            if shouldDelete(record) { doomed.append((record.recordType, record.recordID.recordName)) }
+        }
+        for (type, name) in doomed { _ = try transaction.delete(name, ofType: type, in: scope) }
+        return doomed.map(\.0)
     }
 
     /// Saves a record by the run's ``SaveMode``; a record whose fields would not change keeps its

@@ -145,7 +145,7 @@ public struct RecordMapper {
 
     private func recordType(of row: SourceRow, in source: SourceFile) -> String {
         if let given = row.recordType { return IdentifierMapping.identifier(for: given) }
-        if let type = options.recordType { return type }
+        if let type = source.recordType ?? options.recordType { return type }
         return IdentifierMapping.recordType(forFileStem: source.stem)
     }
 }

@@ -42,13 +42,16 @@ public final class SourceFile: Sendable {
     /// The path as the user gave it (`-` for standard input); errors name it.
     public let path: String
     public let format: SourceFormat
+    /// The record type of this source's rows where the document names none (a manifest's `recordType`).
+    public let recordType: String?
     /// The file the bytes are read from.
     private let readPath: String
     private let isTemporary: Bool
 
     /// Opens `path` (or standard input for `-`), taking the format from `format`, else the content, else the extension.
-    public init(path: String, format: SourceFormat? = nil) throws {
+    public init(path: String, format: SourceFormat? = nil, recordType: String? = nil) throws {
         self.path = path
+        self.recordType = recordType
         var readPath = path
         var isTemporary = false
         if path == "-" {
