@@ -172,7 +172,7 @@ def ratio(a, b):
 # The machine, the tools, the build
 
 
-def machine_header(args, tools):
+def machine_header(args, tools, started):
     cpu = "unknown"
     try:
         with open("/proc/cpuinfo") as f:
@@ -194,12 +194,15 @@ def machine_header(args, tools):
     except (OSError, ValueError, IndexError):
         pass
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    binary = tools.get("built", tools["cloudseed"])
+    binary = os.path.relpath(binary, REPO) if binary.startswith(REPO + os.sep) else binary
     dirty = git("status", "--porcelain", "--", "Sources", "Package.swift", "Package.resolved")
     lines = [
-        f"# cloudseed benchmark — {dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"# cloudseed benchmark — {started.strftime('%Y-%m-%d %H:%M UTC')}",
         "",
         f"- machine: `nproc` = {nproc}, CPU {cpu}, memory {mem}, {platform.system()} {platform.release()}",
-        f"- cloudseed: commit {commit}{' with uncommitted changes in Sources/' if dirty else ''}, binary `{os.path.relpath(tools['cloudseed'], REPO) if tools['cloudseed'].startswith(REPO) else tools['cloudseed']}`",
+        f"- cloudseed: commit {commit}{' with uncommitted changes in Sources/' if dirty else ''}, binary `{binary}` "
+        f"(built {time.strftime('%Y-%m-%d %H:%M', time.gmtime(os.path.getmtime(tools['cloudseed'])))} UTC)",
         f"- peers: sqlite3 {tools.get('sqlite3_version') or 'not installed'}; sqlite-utils {tools.get('sqlite_utils_version') or 'not installed'}; Python {platform.python_version()}",
         f"- data: {args.rows:,} Artworks + {max(1, args.rows // 100):,} Artists, seed {args.seed}; property lists {args.plist_rows:,} rows; "
         f"{args.runs} run(s) per tool, alternating, median; timeout {args.timeout:.0f} s per run",
@@ -922,12 +925,20 @@ def main(argv=None):
     temporary = not args.work
     work = args.work or tempfile.mkdtemp(prefix="cloudseed-bench-")
     os.makedirs(work, exist_ok=True)
+    # Measure a private copy: another build replacing .build/release/cloudseed mid-run changes nothing.
+    measured = os.path.join(work, "cloudseed")
+    if os.path.abspath(tools["cloudseed"]) != measured:
+        shutil.copy2(tools["cloudseed"], measured)
+        tools["built"] = tools["cloudseed"]
+        tools["cloudseed"] = measured
     data_root = os.path.abspath(args.data) if args.data else os.path.join(work, "data")
     log(f"work folder {work}; data {data_root}")
     try:
         data = ensure_data(args, data_root)
         bench = Bench(args, tools, data, work)
-        header = machine_header(args, tools)
+        load_start = os.getloadavg()[0]
+        started = dt.datetime.now(dt.timezone.utc)
+
         steps = [("csv", bench.csv_import), ("csv", bench.verify), ("jsonl", bench.jsonl_import), ("json", bench.json_array),
                  ("memory", bench.memory_ratio), ("reimport", bench.reimport), ("change", bench.change),
                  ("export", bench.export), ("plist", bench.plist)]
@@ -945,6 +956,9 @@ def main(argv=None):
                 import traceback
                 log(f"{name} crashed:\n{traceback.format_exc()}")
                 bench.notes.append(f"the {name} workload stopped on {type(error).__name__}: {error}")
+        header = machine_header(args, tools, started) + (
+            f"\n- load average (1 min) at the start {load_start:.2f}, at the end {os.getloadavg()[0]:.2f}"
+            " (other work on the machine slows the times)")
         report = render(bench, header)
         print(report)
         if args.output:

@@ -17,10 +17,10 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Export only this record type.", valueName: "type"))
     var type: String?
 
-    @Option(help: "jsonl (one record per line) or cloudkit-json ({\"records\": [...]}).")
+    @Option(help: "cloudkit-json ({\"records\": [...]}), jsonl (one record per line), plist, or csv (one file per type).")
     var format: ExportFormat = .cloudkitJSON
 
-    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
+    @Option(help: ArgumentHelp("Write to this file (for csv: this folder) instead of standard output.", valueName: "path"))
     var out: String?
 
     @Option(name: .customLong("assets-out"), help: ArgumentHelp("Also write each asset's file into this folder, named by its checksum.", valueName: "dir"))
@@ -29,8 +29,17 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors(writes: false) {
             let store = try storeOptions.openStore()
-            let sink = try OutputSink(path: out)
             let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }
+            if format == .csv {
+                let exporter = try CSVExporter(folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope)) { print($0, terminator: "") }
+                try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
+                    try assets?.write(assetsOf: record)
+                    try exporter.append(record)
+                }
+                exporter.finish()
+                return
+            }
+            let sink = try OutputSink(path: out)
             var writer = RecordWriter(format: format, write: sink.write)
             writer.begin()
             try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in

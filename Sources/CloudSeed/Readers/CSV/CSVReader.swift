@@ -22,6 +22,7 @@ struct CSVReader: SourceReader {
             header = record.cells
         }
         try Self.checkHeader(header)
+        let columns = header.map(Self.column)
         while let record = try scanner.nextRecord(delimiter: separator) {
             if record.cells.count == 1, record.cells[0].text.isEmpty { continue }
             if record.cells.count > header.count {
@@ -35,11 +36,38 @@ struct CSVReader: SourceReader {
             }
             var fields: [SourceField] = []
             fields.reserveCapacity(record.cells.count)
-            for (cell, name) in zip(record.cells, header) where !cell.text.isEmpty {
-                fields.append(SourceField(key: name.text, value: .text(cell.text), position: cell.position))
+            for (cell, column) in zip(record.cells, columns) where !cell.text.isEmpty || cell.wasQuoted {
+                fields.append(SourceField(
+                    key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
             }
             try body(SourceRow(fields: fields, position: record.position))
             scanner.releaseConsumed()
+        }
+    }
+
+    /// A header cell's field name and, for `price:DOUBLE` (as `export` writes), its declared type.
+    private static func column(_ cell: CSVCell) -> (name: String, type: FieldType?) {
+        guard let colon = cell.text.lastIndex(of: ":"), let type = FieldType(name: String(cell.text[cell.text.index(after: colon)...]))
+        else { return (cell.text, nil) }
+        return (String(cell.text[..<colon]), type)
+    }
+
+    /// A cell's value: text to be typed; `""` quoted is the empty string (an empty cell is unset);
+    /// under a declared LOCATION, ASSETID, list or JSON-form REFERENCE, the cell's CloudKit JSON.
+    private static func value(of cell: CSVCell, as type: FieldType?) throws -> PlainValue {
+        if cell.text.isEmpty { return .string("") }
+        let isJSON: Bool =
+            switch type {
+            case .location?, .asset?, .list?: true
+            case .reference?: cell.text.hasPrefix("{")
+            default: false
+            }
+        guard isJSON else { return .text(cell.text) }
+        var parser = JSONParser(input: ChunkedInput(bytes: Array(cell.text.utf8)), file: cell.position.file)
+        do {
+            return try parser.parseDocument().plainValue
+        } catch let error as CloudSeedError {
+            throw CloudSeedError("the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
         }
     }
 
@@ -76,6 +104,7 @@ public struct CSVOptions: Sendable {
 struct CSVCell {
     var text: String
     var position: SourcePosition
+    var wasQuoted = false
 }
 
 /// Splits CSV input into records of cells, tracking line and column, reading a chunk at a time.
@@ -140,7 +169,8 @@ struct CSVScanner {
         while true {
             let cellPosition = position
             let text: String
-            if byte(at: index) == 0x22 {
+            let quoted = byte(at: index) == 0x22
+            if quoted {
                 text = try quotedCell(startingAt: cellPosition)
             } else {
                 let start = index
@@ -154,7 +184,7 @@ struct CSVScanner {
                 }
                 text = try decode(start..<index, at: cellPosition)
             }
-            cells.append(CSVCell(text: text, position: cellPosition))
+            cells.append(CSVCell(text: text, position: cellPosition, wasQuoted: quoted))
             guard let next = byte(at: index) else { return (cells, recordPosition) }
             if next == delimiter {
                 index += 1
