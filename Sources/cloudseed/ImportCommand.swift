@@ -85,6 +85,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
+    @Flag(help: "No progress bar.")
+    var quiet = false
+
     func validate() throws {
         if let type, !IdentifierMapping.isValid(type) {
             throw ValidationError("--type '\(type)' is not a record type name: start with a letter, then letters, digits and '_'")
@@ -114,6 +117,9 @@ struct ImportCommand: ParsableCommand {
             options.randomNames = uuid
             options.skipBadRows = skipBadRows
             let sources = try files.map { try SourceFile(path: $0, format: format) }
+            let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil
+            defer { progress?.finish() }
+            if let progress { options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update) }
             let store = try storeOptions.openStore()
             var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
             importer.mode = mode
@@ -127,6 +133,7 @@ struct ImportCommand: ParsableCommand {
                 for line in row.jsonLines { rejectsFile.write(line + "\n") }
             }
             let summary = try importer.run(sources, dryRun: dryRun)
+            progress?.finish()
             print(json ? summary.json : summary.text, terminator: "")
         }
     }

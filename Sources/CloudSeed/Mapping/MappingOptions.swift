@@ -24,6 +24,8 @@ public struct MappingOptions: Sendable {
     public var randomNames = false
     /// Leave out rows with errors, reporting each, instead of failing the run (`--skip-bad-rows`).
     public var skipBadRows = false
+    /// Counts the bytes read, for a progress bar.
+    public var progress: ProgressMeter?
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],

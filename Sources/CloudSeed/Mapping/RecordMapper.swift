@@ -135,7 +135,7 @@ public struct RecordMapper {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for source in sources {
             var counts: [String: Int] = [:]
-            try source.reader(csv: options.csv, badRow: skipping).forEachRow { row in
+            try source.reader(csv: options.csv, badRow: skipping, meter: options.progress).forEachRow { row in
                 let type = recordType(of: row, in: source)
                 counts[type, default: 0] += 1
                 try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), source)

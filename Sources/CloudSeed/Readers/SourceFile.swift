@@ -122,6 +122,11 @@ public final class SourceFile: Sendable {
         return byExtension ?? sniffed
     }
 
+    /// The size of the bytes read, in bytes.
+    public var size: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: readPath))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
     /// The folder that relative paths inside the source (assets) are taken from.
     public var folder: String {
         path == "-" ? FileManager.default.currentDirectoryPath : (path as NSString).deletingLastPathComponent
@@ -141,8 +146,8 @@ public final class SourceFile: Sendable {
     ///
     /// With `badRow`, rows a reader can step over (a CSV row wider than its header) go there instead
     /// of ending the read.
-    public func reader(csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil) -> SourceReader {
-        let input = { try ChunkedInput(path: self.readPath) }
+    public func reader(csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil, meter: ProgressMeter? = nil) -> SourceReader {
+        let input = { try ChunkedInput(path: self.readPath, meter: meter) }
         switch format {
         case .csv: return CSVReader(input: input, file: path, options: csv, badRow: badRow)
         case .tsv: return CSVReader(input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns), badRow: badRow)

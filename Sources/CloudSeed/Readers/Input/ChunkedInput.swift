@@ -15,9 +15,11 @@ struct ChunkedInput {
     /// The absolute offset in the source of `buffer[0]`.
     private(set) var base = 0
     private(set) var isExhausted: Bool
+    private var meter: ProgressMeter?
 
-    /// Reads the file at `path` in chunks.
-    init(path: String) throws {
+    /// Reads the file at `path` in chunks, counting them on `meter`.
+    init(path: String, meter: ProgressMeter? = nil) throws {
+        self.meter = meter
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CloudSeedError("cannot be read; check that it exists and its permissions", at: SourcePosition(file: path))
         }
@@ -43,6 +45,7 @@ struct ChunkedInput {
             return false
         }
         buffer.append(contentsOf: chunk)
+        meter?.advance(by: chunk.count)
         return true
     }
 

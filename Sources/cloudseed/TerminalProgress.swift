@@ -1,0 +1,40 @@
+import CloudSeed
+import Foundation
+
+/// A progress bar on standard error, only when it is a terminal and the run lasts over a second:
+/// `[#########.........]  45%  120.5 MB of 268.0 MB  31.2 MB/s  5 s left`.
+final class TerminalProgress: @unchecked Sendable {
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    /// Whether standard error is a terminal a bar can be drawn on.
+    static var isAvailable: Bool { isatty(STDERR_FILENO) == 1 }
+
+    func update(_ meter: ProgressMeter) {
+        let now = Date()
+        let elapsed = now.timeIntervalSince(start)
+        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = now
+        drawn = true
+        let fraction = min(1, Double(meter.done) / Double(meter.total))
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        let rate = Double(meter.done) / elapsed
+        let left = rate > 0 ? Double(meter.total - meter.done) / rate : 0
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let line = String(format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100,
+                          Self.megabytes(meter.done), Self.megabytes(meter.total), Self.megabytes(Int(rate)), left)
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+    }
+
+    /// Clears the bar before the summary is printed.
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        drawn = false
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}
