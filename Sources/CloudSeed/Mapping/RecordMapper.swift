@@ -135,19 +135,20 @@ public struct RecordMapper {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for source in sources {
             var counts: [String: Int] = [:]
+            let sourceType = source.recordType ?? options.recordType ?? IdentifierMapping.recordType(forFileStem: source.stem)
+            var documentTypes: [String: String] = [:]
             try source.reader(csv: options.csv, badRow: skipping, meter: options.progress).forEachRow { row in
-                let type = recordType(of: row, in: source)
+                var type = sourceType
+                if let given = row.recordType {
+                    type = documentTypes[given] ?? IdentifierMapping.identifier(for: given)
+                    documentTypes[given] = type
+                }
                 counts[type, default: 0] += 1
                 try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), source)
             }
         }
     }
 
-    private func recordType(of row: SourceRow, in source: SourceFile) -> String {
-        if let given = row.recordType { return IdentifierMapping.identifier(for: given) }
-        if let type = source.recordType ?? options.recordType { return type }
-        return IdentifierMapping.recordType(forFileStem: source.stem)
-    }
 }
 
 extension RecordValue {

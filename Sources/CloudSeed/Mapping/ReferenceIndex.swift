@@ -1,26 +1,37 @@
 /// Finds the records a reference value names, among the records of one type (of the run and of
 /// the store): by record name, then by natural key, then normalised — case, white space and
 /// diacritics folded, and `Chen, Mei` read as `Mei Chen`.
-struct ReferenceIndex {
-    private var byName: [String: String] = [:]
+struct ReferenceIndex: @unchecked Sendable {
+    private var byName: Set<String> = []
     private var byKey: [String: Set<String>] = [:]
-    private var byNormalised: [String: Set<String>] = [:]
+    /// Built on the first lookup that needs it: most values match a name or key as written.
+    private var normalised = NormalisedNames()
+
+    private final class NormalisedNames {
+        var map: [String: Set<String>]?
+    }
 
     /// Adds a record with the natural-key texts it can be found by.
     mutating func add(recordName: String, keys: [String]) {
-        byName[recordName] = recordName
-        byNormalised[Self.normalise(recordName), default: []].insert(recordName)
-        for key in keys where !key.isEmpty {
-            byKey[key, default: []].insert(recordName)
-            byNormalised[Self.normalise(key), default: []].insert(recordName)
-        }
+        byName.insert(recordName)
+        for key in keys where !key.isEmpty { byKey[key, default: []].insert(recordName) }
+        if normalised.map != nil { normalised = NormalisedNames() }
     }
 
     var isEmpty: Bool { byName.isEmpty }
 
+    private var byNormalised: [String: Set<String>] {
+        if let map = normalised.map { return map }
+        var map: [String: Set<String>] = [:]
+        for name in byName { map[Self.normalise(name), default: []].insert(name) }
+        for (key, names) in byKey { map[Self.normalise(key), default: []].formUnion(names) }
+        normalised.map = map
+        return map
+    }
+
     /// The record names `value` matches, at the first rule that finds any.
     func matches(_ value: String) -> Set<String> {
-        if let name = byName[value] { return [name] }
+        if byName.contains(value) { return [value] }
         if let names = byKey[value] { return names }
         return byNormalised[Self.normalise(value)] ?? []
     }

@@ -7,8 +7,7 @@ extension SQLiteContainerStore {
         guard let layout = try typeLayouts(scope.schemaScope)[query.recordType], let zone = try zoneKey(scope, create: false) else {
             return []
         }
-        var sql = selectSQL(layout, byName: false)
-        sql = String(sql[..<sql.range(of: " ORDER BY")!.lowerBound])
+        var sql = String(layout.selectAll[..<layout.selectAll.range(of: " ORDER BY")!.lowerBound])
         var arguments: [SQLiteValue] = [.integer(zone)]
         var nearFilters: [(column: Int, latitude: Double, longitude: Double, radius: Double)] = []
         let names = layout.sortedFieldNames

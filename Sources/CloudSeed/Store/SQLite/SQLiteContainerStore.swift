@@ -9,14 +9,37 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:]
 
+    /// A record type's table, its field columns, and the SQL that reads and writes its rows.
     struct TypeLayout {
-        var table: String
+        let table: String
         /// Field name → (type, column).
-        var fields: [String: (type: FieldType, column: String)]
+        let fields: [String: (type: FieldType, column: String)]
+        /// Field names in byte order: the order of the field columns in ``selectAll`` and ``insert``.
+        let sortedFieldNames: [String]
+        /// Every record of a zone, by record name.
+        let selectAll: String
+        /// One record of a zone by name.
+        let selectByName: String
+        /// Inserts or replaces a row: the system columns, then the fields.
+        let insert: String
 
-        var schema: RecordTypeSchema { RecordTypeSchema(name: "", fields: fields.mapValues(\.type)) }
-        var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        init(table: String, fields: [String: (type: FieldType, column: String)]) {
+            self.table = table
+            self.fields = fields
+            sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let quotedTable = SQLiteLayout.quoted(table)
+            let read = SQLiteLayout.systemColumns.dropFirst() + sortedFieldNames.map { fields[$0]!.column }
+            let select = "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
+            selectAll = select + " ORDER BY \"___recordID\""
+            selectByName = select + " AND \"___recordID\" = ?"
+            let written = SQLiteLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }
+            insert = "INSERT OR REPLACE INTO \(quotedTable) (\(written.map(SQLiteLayout.quoted).joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
+        }
     }
+
+    /// Zone row ids by scope, for the length of a transaction.
+    private var zoneKeys: [StoreScope: Int64] = [:]
 
     /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
     /// cloudseed store is refused, not modified.
@@ -66,13 +89,14 @@ public final class SQLiteContainerStore: ContainerStore {
 
     func typeLayouts(_ scope: SchemaScope) throws -> [String: TypeLayout] {
         if let cached = layouts[scope] { return cached }
-        var result: [String: TypeLayout] = [:]
+        var tables: [String: String] = [:]
+        var fields: [String: [String: (type: FieldType, column: String)]] = [:]
         let key: [SQLiteValue] = [.text(scope.container), .text(scope.environment.rawValue)]
         for row in try database.rows(
             "SELECT record_type, table_name FROM _cloudseed_record_types WHERE container = ? AND environment = ?", key)
         {
             guard case .text(let name) = row[0], case .text(let table) = row[1] else { continue }
-            result[name] = TypeLayout(table: table, fields: [:])
+            tables[name] = table
         }
         for row in try database.rows(
             "SELECT record_type, field, field_type, column_name FROM _cloudseed_fields WHERE container = ? AND environment = ?",
@@ -81,7 +105,10 @@ public final class SQLiteContainerStore: ContainerStore {
             guard case .text(let recordType) = row[0], case .text(let field) = row[1], case .text(let typeName) = row[2],
                 case .text(let column) = row[3], let type = FieldType(name: typeName)
             else { continue }
-            result[recordType]?.fields[field] = (type, column)
+            fields[recordType, default: [:]][field] = (type, column)
+        }
+        let result = tables.reduce(into: [String: TypeLayout]()) { result, entry in
+            result[entry.key] = TypeLayout(table: entry.value, fields: fields[entry.key] ?? [:])
         }
         layouts[scope] = result
         return result
@@ -90,6 +117,7 @@ public final class SQLiteContainerStore: ContainerStore {
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         defer {
             layouts.removeAll()
+            zoneKeys.removeAll()
             database.forgetStatements()
         }
         return try database.transaction { try body(SQLiteStoreTransaction(store: self, database: database)) }
@@ -97,6 +125,13 @@ public final class SQLiteContainerStore: ContainerStore {
 
     /// The zone's row id, created on first use when `create` is set.
     func zoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
+        if let known = zoneKeys[scope] { return known }
+        let key = try findZoneKey(scope, create: create)
+        zoneKeys[scope] = key
+        return key
+    }
+
+    private func findZoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
         let arguments: [SQLiteValue] = [
             .text(scope.container), .text(scope.environment.rawValue), .text(scope.database.rawValue),
             .text(scope.zoneID.ownerName), .text(scope.zoneID.zoneName),
@@ -122,14 +157,7 @@ public final class SQLiteContainerStore: ContainerStore {
         return 0
     }
 
-    /// The SELECT list and WHERE that read records of one type in one zone.
-    func selectSQL(_ layout: TypeLayout, byName: Bool) -> String {
-        let columns = SQLiteLayout.systemColumns.dropFirst() + layout.sortedFieldNames.map { layout.fields[$0]!.column }
-        return "SELECT \(columns.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(SQLiteLayout.quoted(layout.table))"
-            + " WHERE \"___zone\" = ?" + (byName ? " AND \"___recordID\" = ?" : " ORDER BY \"___recordID\"")
-    }
-
-    /// Builds a record from a row of ``selectSQL(_:byName:)``.
+    /// Builds a record from a row of ``TypeLayout/selectAll`` or ``TypeLayout/selectByName``.
     func record(from row: [SQLiteValue], type: String, layout: TypeLayout, zoneID: RecordZoneID) throws -> CloudRecord {
         func text(_ index: Int) -> String {
             if case .text(let value) = row[index] { return value }
@@ -153,7 +181,7 @@ public final class SQLiteContainerStore: ContainerStore {
         let types = try typeLayouts(scope.schemaScope)
         for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
             let layout = types[name]!
-            for row in try database.rows(selectSQL(layout, byName: false), [.integer(zone)]) {
+            for row in try database.rows(layout.selectAll, [.integer(zone)]) {
                 try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
             }
         }
@@ -236,7 +264,7 @@ public final class SQLiteContainerStore: ContainerStore {
     func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return nil }
-        guard let row = try database.rows(selectSQL(layout, byName: true), [.integer(zone), .text(recordName)]).first
+        guard let row = try database.rows(layout.selectByName, [.integer(zone), .text(recordName)]).first
         else { return nil }
         return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
     }
@@ -245,10 +273,6 @@ public final class SQLiteContainerStore: ContainerStore {
         guard let layout = try typeLayouts(scope.schemaScope)[record.recordType],
             let zone = try zoneKey(scope, create: true)
         else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
-        let names = layout.sortedFieldNames
-        let columns = SQLiteLayout.systemColumns + names.map { layout.fields[$0]!.column }
-        let sql = "INSERT OR REPLACE INTO \(SQLiteLayout.quoted(layout.table)) (\(columns.map(SQLiteLayout.quoted).joined(separator: ", ")))"
-            + " VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         let system = record.system
         var values: [SQLiteValue] = [
             .integer(zone), .text(record.recordID.recordName),
@@ -256,8 +280,8 @@ public final class SQLiteContainerStore: ContainerStore {
             .text(Timestamp.format(system.modifiedTimestamp) ?? ""), .text(system.modifiedUserRecordName),
             .text(system.changeTag),
         ]
-        values += names.map { record.fields[$0].map(SQLiteValueCodec.encode) ?? .null }
-        try database.statement(sql).run(values)
+        values += layout.sortedFieldNames.map { record.fields[$0].map(SQLiteValueCodec.encode) ?? .null }
+        try database.statement(layout.insert).run(values)
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
