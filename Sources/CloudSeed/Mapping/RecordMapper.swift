@@ -28,7 +28,8 @@ public struct RecordMapper {
             surveys[row.recordType] = survey
             for child in row.children { try add(child.row, isChild: true, folder: folder) }
         }
-        try forEachPreparedRow(sources) { row, source in try add(row, isChild: false, folder: options.assetsFolder ?? source.folder) }
+        let folders = assetFolders(sources)
+        try forEachPreparedRow(sources) { row, source in try add(row, isChild: false, folder: folders[ObjectIdentifier(source)]!) }
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
         try decisions.nameRecords()
         if let store { try decisions.indexStoredRecords(store, scope: scope) }
@@ -54,6 +55,7 @@ public struct RecordMapper {
             },
             recordName: RecordNaming.recordName(from:))
         let types = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0) })
+        let folders = assetFolders(sources)
         func reject(_ row: PreparedRow, _ reasons: [CloudSeedError]) throws {
             try rejected(RejectedRow(recordType: row.recordType, position: row.position, errors: reasons))
             for child in row.children {
@@ -114,7 +116,7 @@ public struct RecordMapper {
         try forEachPreparedRow(sources, badRow: { error in
             try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
         }) { row, source in
-            folder = options.assetsFolder ?? source.folder
+            folder = folders[ObjectIdentifier(source)]!
             let index = rowIndex[row.recordType, default: 0]
             rowIndex[row.recordType] = index + 1
             guard let name = plan.names[row.recordType]?[index] else { return }
@@ -127,11 +129,17 @@ public struct RecordMapper {
         try errors.throwIfAny()
     }
 
+    /// The folder each source's asset paths start from.
+    private func assetFolders(_ sources: [SourceFile]) -> [ObjectIdentifier: String] {
+        Dictionary(uniqueKeysWithValues: sources.map { (ObjectIdentifier($0), options.assetsFolder ?? $0.folder) })
+    }
+
     /// Reads every source, preparing each row.
     private func forEachPreparedRow(
         _ sources: [SourceFile], badRow: ((CloudSeedError) throws -> Void)? = nil, _ body: (PreparedRow, SourceFile) throws -> Void
     ) throws {
-        let preparation = RowPreparation(nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:))
+        let preparation = RowPreparation(
+            nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for source in sources {
             var counts: [String: Int] = [:]

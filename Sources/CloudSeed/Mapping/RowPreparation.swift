@@ -6,6 +6,8 @@
 struct RowPreparation {
     var nestedAsJSON: Bool
     var locations: (_ recordType: String) -> [LocationDeclaration]
+    /// Whether name templates are in use, and so need each row's values by key.
+    var keepsTemplateValues: Bool
 
     func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
         var row = row
@@ -15,12 +17,16 @@ struct RowPreparation {
         var templateValues: [String: PlainValue] = [:]
         var children: [ChildRow] = []
         var renamedKeys: [String: String] = [:]
-        let nameColumn = RecordNaming.nameColumns.lazy.compactMap { column in
-            row.fields.first { $0.key.lowercased() == column.lowercased() }
-                .flatMap { RecordNaming.text(of: $0.value) }.map { (column: column, value: $0) }
-        }.first
+        var nameColumn: (column: String, value: String)?
+        var nameRank = Int.max
         for field in row.fields {
-            templateValues[field.key] = field.value
+            if let rank = RecordNaming.nameColumnRank(of: field.key), rank < nameRank, let text = RecordNaming.text(of: field.value) {
+                nameColumn = (RecordNaming.nameColumns[rank], text)
+                nameRank = rank
+            }
+        }
+        for field in row.fields {
+            if keepsTemplateValues { templateValues[field.key] = field.value }
             if RecordNaming.identityOnlyColumns.contains(field.key) { continue }
             for flat in flatten(field) {
                 if case .array(let items) = flat.value, flat.declaredType == nil, !nestedAsJSON,
@@ -42,7 +48,7 @@ struct RowPreparation {
                     continue
                 }
                 let name = IdentifierMapping.identifier(for: flat.key)
-                templateValues[name] = flat.value
+                if keepsTemplateValues { templateValues[name] = flat.value }
                 if let other = originalKeys[name] {
                     throw CloudSeedError(
                         "the keys '\(other)' and '\(flat.key)' both map to the field name '\(name)'; rename one of them",
