@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            let store = try storeOptions.openStore()
+            let store = try storeOptions.openStore(mustExist: true)
             let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }
             if format == .csv {
                 let exporter = try CSVExporter(folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope)) { print($0, terminator: "") }

@@ -120,6 +120,7 @@ struct ImportCommand: ParsableCommand {
             let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil
             defer { progress?.finish() }
             if let progress { options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update) }
+            try StoreFile.removingIfNew(storeOptions.store) {
             let store = try storeOptions.openStore()
             var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
             importer.mode = mode
@@ -135,6 +136,7 @@ struct ImportCommand: ParsableCommand {
             let summary = try importer.run(sources, dryRun: dryRun)
             progress?.finish()
             print(json ? summary.json : summary.text, terminator: "")
+            }
         }
     }
 }

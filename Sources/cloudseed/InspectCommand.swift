@@ -16,7 +16,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            let inventory = try SQLiteContainerStore(path: store).inventory()
+            let inventory = try StoreFile.open(store, mustExist: true).inventory()
             print(json ? inventory.json : inventory.text, terminator: "")
         }
     }

@@ -48,7 +48,7 @@ struct QueryCommand: ParsableCommand {
             let query = RecordQuery(
                 recordType: type, filters: try filters.map(QueryFilter.init(parsing:)),
                 sort: sort.map { ($0, !descending) }, search: search, limit: limit)
-            let records = try storeOptions.openStore().query(query, in: storeOptions.scope)
+            let records = try storeOptions.openStore(mustExist: true).query(query, in: storeOptions.scope)
             switch format {
             case .jsonl: for record in records { print(CloudKitJSON.record(record)) }
             case .table: print(RecordTable.text(records), terminator: "")

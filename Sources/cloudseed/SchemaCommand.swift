@@ -21,7 +21,7 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors(writes: false) {
-                let store = try storeOptions.openStore()
+                let store = try storeOptions.openStore(mustExist: true)
                 try OutputSink(path: out).write(CKSLPrinter.print(try store.schemaDefinition(of: storeOptions.scope.schemaScope)))
             }
         }

@@ -36,7 +36,9 @@ struct SeedCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let manifest = try FixtureManifest(path: manifest)
-            let summary = try Seeder(store: try SQLiteContainerStore(path: store), reset: reset, prune: prune, dryRun: dryRun).run(manifest)
+            let summary = try StoreFile.removingIfNew(store) {
+                try Seeder(store: try SQLiteContainerStore(path: store), reset: reset, prune: prune, dryRun: dryRun).run(manifest)
+            }
             print(json ? summary.json : summary.text, terminator: "")
         }
     }

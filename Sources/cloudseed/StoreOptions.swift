@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CloudSeed
 
 /// The options that say which store, container, environment, database and zone a command uses.
@@ -26,8 +27,33 @@ struct StoreOptions: ParsableArguments {
                    zoneID: RecordZoneID(zoneName: zone, ownerName: user))
     }
 
-    func openStore() throws -> SQLiteContainerStore {
-        try SQLiteContainerStore(path: store)
+    /// Opens the store; with `mustExist`, a missing file is an error rather than a new empty store.
+    func openStore(mustExist: Bool = false) throws -> SQLiteContainerStore {
+        try StoreFile.open(store, mustExist: mustExist)
+    }
+}
+
+/// Opening store files for commands.
+enum StoreFile {
+    static func open(_ path: String, mustExist: Bool) throws -> SQLiteContainerStore {
+        if mustExist, !FileManager.default.fileExists(atPath: path) {
+            throw CloudSeedError("there is no store here; import or seed something first, or name the store with --store", at: SourcePosition(file: path))
+        }
+        return try SQLiteContainerStore(path: path)
+    }
+
+    /// Runs `body`; when it fails and `path` did not exist before, removes the files opening it made,
+    /// so that a refused first run leaves nothing behind.
+    static func removingIfNew<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let existed = FileManager.default.fileExists(atPath: path)
+        do {
+            return try body()
+        } catch {
+            if !existed {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            throw error
+        }
     }
 }
 

@@ -54,11 +54,13 @@ public struct Importer {
 
     private func write(_ sources: [SourceFile], dryRun: Bool) throws -> ImportSummary {
         try ScopeValidation.validate(scope)
-        let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
-        let mapper = RecordMapper(options: options, schema: schema)
-        let plan = try mapper.survey(sources, store: store, scope: scope)
-        let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
+        // The whole run, planning included, holds the write lock, so that a concurrent run cannot
+        // change the schema between this one's plan and its writes.
         return try store.write { transaction in
+            let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
+            let mapper = RecordMapper(options: options, schema: schema)
+            let plan = try mapper.survey(sources, store: store, scope: scope)
+            let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
             if let schemaDefinition { try transaction.applySchema(schemaDefinition, to: scope.schemaScope) }
             var deleted: [String: Int] = [:]
             if reset { try deleteRecords(transaction: transaction) { _ in true }.forEach { deleted[$0, default: 0] += 1 } }

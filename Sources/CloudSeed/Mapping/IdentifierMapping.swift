@@ -36,6 +36,24 @@ public enum IdentifierMapping {
         return String(result.prefix(maximumLength))
     }
 
+    /// The rule every type and field name follows, as errors quote it.
+    public static let rule = "CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'"
+
+    /// The record type a document names (a CloudKit `recordType`, a key, a Django model label).
+    ///
+    /// A name made of words, digits and the separators space, `-` and `.` is mapped like a key
+    /// (`wagtailcore.page` → `wagtailcore_page`); one with quotes, semicolons or other punctuation is
+    /// refused rather than mapped, since it is no name a person would give a type
+    /// (`Artwork"; DROP TABLE x; --`).
+    public static func recordTypeName(for given: String, at position: SourcePosition) throws -> String {
+        if isValid(given) { return given }
+        guard !given.isEmpty, given.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0) })
+        else {
+            throw CloudSeedError("the record type name '\(given)' is refused: \(rule); rename the type", at: position)
+        }
+        return identifier(for: given)
+    }
+
     /// A record type name from a file name: singular, first letter capitalised (`artworks` → `Artwork`).
     public static func recordType(forFileStem stem: String) -> String {
         let name = identifier(for: singular(stem))

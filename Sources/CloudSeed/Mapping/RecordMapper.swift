@@ -148,7 +148,7 @@ public struct RecordMapper {
             try source.reader(csv: options.csv, badRow: skipping, meter: options.progress).forEachRow { row in
                 var type = sourceType
                 if let given = row.recordType {
-                    type = documentTypes[given] ?? IdentifierMapping.identifier(for: given)
+                    type = try documentTypes[given] ?? IdentifierMapping.recordTypeName(for: given, at: row.position)
                     documentTypes[given] = type
                 }
                 counts[type, default: 0] += 1
