@@ -43,6 +43,9 @@ public protocol StoreTransaction {
     func saveAsset(_ asset: AssetReference, content: Data?) throws
     /// A change tag not given to any record before.
     func nextChangeTag() throws -> String
+    /// Makes ``nextChangeTag()`` give only tags that follow every change tag the store's records
+    /// hold, once records were saved with tags of their own (as a restore saves them).
+    func reserveStoredChangeTags() throws
     /// Makes `definition` the schema of a container environment: types and fields it adds are
     /// created, those it leaves out are removed from the schema (their data stays in the file),
     /// and indexes follow the fields' options.

@@ -1,0 +1,40 @@
+import ArgumentParser
+import CloudSeed
+import Foundation
+
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Back up a container: its schemas, records and assets, with checksums.",
+        discussion: """
+            Writes a folder with manifest.json (counts, sizes and SHA-256 of every file), schema/<environment>.ckdb,
+            records/<environment>/<database>/<owner>/<zone>/<RecordType>.jsonl (CloudKit JSON Lines) and
+            assets/<sha256>. The folder is written beside --out and renamed into place when complete, so a
+            failed or interrupted backup leaves an earlier backup there as it was.
+
+            Examples:
+              cloudseed backup --out backups/gallery
+              cloudseed backup --container iCloud.com.example.Gallery --out backups/gallery
+            """
+    )
+
+    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
+    var store = "cloudseed.sqlite"
+
+    @Option(help: ArgumentHelp("The container to back up.", valueName: "id"))
+    var container = StoreScope.defaultContainer
+
+    @Option(help: ArgumentHelp("The backup folder; an earlier backup there is replaced.", valueName: "dir"))
+    var out: String
+
+    func run() throws {
+        try reportingErrors(writes: false) {
+            guard FileManager.default.fileExists(atPath: store) else {
+                throw CloudSeedError("no such store; name it with --store", at: SourcePosition(file: store))
+            }
+            let manifest = try BackupWriter(store: try SQLiteContainerStore(path: store), container: container).write(to: out)
+            print("Backed up \(container) into \(out): \(manifest.summary)")
+        }
+    }
+}
+
