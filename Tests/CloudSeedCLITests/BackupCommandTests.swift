@@ -2,14 +2,7 @@ import CloudSeedTestSupport
 import Foundation
 import Testing
 
-/// Whether the built `cloudseed` has the `backup` and `restore` commands.
-private let backupCommandsAreRegistered = ["backup", "restore"].allSatisfy { command in
-    let help = try? CommandRunner.run([command, "--help"], in: FileManager.default.temporaryDirectory)
-    return help?.standardOutput.contains("USAGE: cloudseed \(command) ") == true
-}
-
-/// Runs only once `backup` and `restore` are registered in `CloudSeedCommand`; remove the trait then.
-@Suite(.enabled(if: backupCommandsAreRegistered, "backup and restore are not registered in CloudSeedCommand yet"))
+@Suite
 struct BackupCommandTests {
 
     let folder: TemporaryFolder
