@@ -17,7 +17,7 @@ struct CloudSeedCommand: ParsableCommand {
             Exit codes: 0 success; 1 the input or the store refused the run (nothing was written);
             64 the command line is wrong.
             """,
-        subcommands: [ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self, QueryCommand.self, DeleteCommand.self, SchemaCommand.self, InspectCommand.self]
+        subcommands: [ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self, QueryCommand.self, DeleteCommand.self, SchemaCommand.self, RoleCommand.self, InspectCommand.self]
     )
 }
 

@@ -45,9 +45,10 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            let query = RecordQuery(
+            var query = RecordQuery(
                 recordType: type, filters: try filters.map(QueryFilter.init(parsing:)),
                 sort: sort.map { ($0, !descending) }, search: search, limit: limit)
+            query.user = storeOptions.user
             let records = try storeOptions.openStore(mustExist: true).query(query, in: storeOptions.scope)
             switch format {
             case .jsonl: for record in records { print(CloudKitJSON.record(record)) }

@@ -22,9 +22,10 @@ struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The user who owns the zone and creates the records.", valueName: "name"))
     var user = RecordZoneID.defaultOwnerName
 
+    /// The zone: the public database has one, whoever acts; private and shared zones belong to `--user`.
     var scope: StoreScope {
         StoreScope(container: container, environment: environment, database: database,
-                   zoneID: RecordZoneID(zoneName: zone, ownerName: user))
+                   zoneID: RecordZoneID(zoneName: zone, ownerName: database == .public ? RecordZoneID.defaultOwnerName : user))
     }
 
     /// Opens the store; with `mustExist`, a missing file is an error rather than a new empty store.

@@ -68,6 +68,7 @@ public struct Importer {
             for (recordType, field, type) in changes.newFields {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
+            let permissions = scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
             var tallies: [String: ImportSummary.TypeCounts] = [:]
             var conflicts = ErrorCollector()
             var produced = Set<String>()
@@ -81,7 +82,7 @@ public struct Importer {
                 record.recordID.zoneID = scope.zoneID
                 if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
                 do {
-                    try save(record, transaction: transaction, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
+                    try save(record, transaction: transaction, permissions: permissions, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
                 } catch var conflict as CloudSeedError {
                     conflict.position = position
                     tallies[record.recordType, default: .init(recordType: record.recordType)].refused += 1
@@ -121,9 +122,12 @@ public struct Importer {
 
     /// Saves a record by the run's ``SaveMode``; a record whose fields would not change keeps its
     /// change tag and counts as unchanged. A conflict is thrown, the record unsaved.
-    private func save(_ record: CloudRecord, transaction: any StoreTransaction, tally: inout ImportSummary.TypeCounts) throws {
+    private func save(
+        _ record: CloudRecord, transaction: any StoreTransaction, permissions: Permissions?, tally: inout ImportSummary.TypeCounts
+    ) throws {
         var saved = record
         let existing = try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope)
+        try permissions?.checkSave(record, over: existing)
         let fields = try mode.merge(record, over: existing).get()
         if let existing {
             if fields == existing.fields {

@@ -6,6 +6,8 @@ public struct RecordQuery: Sendable {
     /// Words that a SEARCHABLE field must contain.
     public var search: String?
     public var limit: Int?
+    /// Who asks: in the public database only records their roles may READ come back.
+    public var user = RecordZoneID.defaultOwnerName
 
     public init(recordType: String, filters: [QueryFilter] = [], sort: (field: String, ascending: Bool)? = nil, search: String? = nil, limit: Int? = nil) {
         self.recordType = recordType

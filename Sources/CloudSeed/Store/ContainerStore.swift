@@ -23,6 +23,12 @@ public protocol ContainerStore: AnyObject {
     /// What the store holds, for `inspect`.
     func inventory() throws -> StoreInventory
 
+    /// The custom roles `user` has been given in a container environment (`cloudseed role assign`).
+    func roles(of user: String, in scope: SchemaScope) throws -> Set<String>
+
+    /// Gives `user` a custom role the environment's schema creates.
+    func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws
+
     /// The content of an asset, if the store has it (assets imported as metadata only have none).
     func assetContent(_ checksum: String) throws -> Data?
 }

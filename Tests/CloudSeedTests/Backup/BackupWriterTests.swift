@@ -28,6 +28,8 @@ import Testing
             try base.forEachRecord(in: scope, recordType: recordType, body)
         }
         func inventory() throws -> StoreInventory { try base.inventory() }
+        func roles(of user: String, in scope: SchemaScope) throws -> Set<String> { try base.roles(of: user, in: scope) }
+        func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws { try base.assignRole(role, to: user, in: scope) }
         func assetContent(_ checksum: String) throws -> Data? { throw CloudSeedError("the disk went away") }
     }
 

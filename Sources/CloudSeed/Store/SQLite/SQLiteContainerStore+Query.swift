@@ -49,7 +49,8 @@ extension SQLiteContainerStore {
         } else {
             sql += " ORDER BY \"___recordID\""
         }
-        if let limit = query.limit, nearFilters.isEmpty { sql += " LIMIT \(max(0, limit))" }
+        if let limit = query.limit, nearFilters.isEmpty, scope.database != .public { sql += " LIMIT \(max(0, limit))" }
+        let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
         var records: [CloudRecord] = []
         for row in try database.rows(sql, arguments) {
             let isNear = nearFilters.allSatisfy { near in
@@ -57,7 +58,8 @@ extension SQLiteContainerStore {
                 else { return false }
                 return Self.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
             }
-            if isNear { records.append(try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)) }
+            let found = try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)
+            if isNear, readable?.canRead(found) ?? true { records.append(found) }
             if let limit = query.limit, records.count >= limit { break }
         }
         return records

@@ -39,6 +39,13 @@ enum SQLiteLayout {
             ckdb        TEXT NOT NULL,
             PRIMARY KEY (container, environment)
         );
+        CREATE TABLE IF NOT EXISTS _cloudseed_role_members (
+            container   TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            role        TEXT NOT NULL,
+            user        TEXT NOT NULL,
+            PRIMARY KEY (container, environment, role, user)
+        );
         CREATE TABLE IF NOT EXISTS _cloudseed_assets (
             checksum TEXT PRIMARY KEY,
             size     INTEGER NOT NULL,

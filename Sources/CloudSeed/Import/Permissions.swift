@@ -1,0 +1,35 @@
+/// The public database's permissions, as the schema's grants give them: a user has the role
+/// `_world`, the role `_icloud` (every named user), the custom roles given to them, and `_creator`
+/// on the records they created.
+struct Permissions {
+    let definition: SchemaDefinition
+    let user: String
+    let roles: Set<String>
+
+    init(store: any ContainerStore, scope: StoreScope, user: String) throws {
+        definition = try store.schemaDefinition(of: scope.schemaScope)
+        self.user = user
+        roles = try store.roles(of: user, in: scope.schemaScope).union(["_world", "_icloud"])
+    }
+
+    /// Refuses saving `record` (over `existing`) without CREATE, or WRITE, for one of the user's roles.
+    func checkSave(_ record: CloudRecord, over existing: CloudRecord?) throws {
+        guard let type = definition.recordType(named: record.recordType) else { return }
+        let needed: Grant.Permission = existing == nil ? .create : .write
+        var held = roles
+        if let existing, existing.system.createdUserRecordName == user { held.insert("_creator") }
+        guard !held.contains(where: { type.permissions(of: Grant.Role($0)).contains(needed) }) else { return }
+        let granted = type.grants.filter { $0.permissions.contains(needed) }.map(\.role.name).sorted()
+        throw CloudSeedError(
+            "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
+                + (granted.isEmpty ? "the schema grants \(needed.rawValue.uppercased()) to no role" : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (--user) or give the user a role with cloudseed role assign"))
+    }
+
+    /// Whether the user may read `record`.
+    func canRead(_ record: CloudRecord) -> Bool {
+        guard let type = definition.recordType(named: record.recordType) else { return true }
+        var held = roles
+        if record.system.createdUserRecordName == user { held.insert("_creator") }
+        return held.contains { type.permissions(of: Grant.Role($0)).contains(.read) }
+    }
+}

@@ -1,0 +1,61 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct PermissionTests {
+    let folder: TemporaryFolder
+    let store: SQLiteContainerStore
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+    }
+
+    func importing(_ csv: String, as user: String) throws -> ImportSummary {
+        try Importer(store: store, scope: StoreScope(), userRecordName: user, now: 0).run([SourceFile(path: folder.write("Post.csv", csv))])
+    }
+
+    @Test func justInTimeTypesLetOnlyTheCreatorChangeARecord() throws {
+        _ = try importing("recordName,text\np1,Hello\n", as: "_alice")
+        #expect(throws: RunFailure.self) { _ = try importing("recordName,text\np1,Hijacked\n", as: "_bob") }
+        #expect(try importing("recordName,text\np2,Mine\n", as: "_bob").counts.map(\.created) == [1])
+        #expect(try importing("recordName,text\np1,Edited\n", as: "_alice").counts.map(\.updated) == [1])
+    }
+
+    @Test func customRolesGrantWrites() throws {
+        _ = try importing("recordName,text\np1,Hello\n", as: "_alice")
+        var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
+        definition.roles = ["moderator"]
+        var post = try #require(definition.recordType(named: "Post"))
+        post.grants.append(Grant([.write], to: "moderator"))
+        definition.recordTypes.append(post)
+        try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
+        #expect(throws: CloudSeedError("the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run cloudseed schema import")) {
+            try store.assignRole("admin", to: "_carol", in: StoreScope().schemaScope)
+        }
+        #expect(throws: RunFailure.self) { _ = try importing("recordName,text\np1,Moderated\n", as: "_carol") }
+        try store.assignRole("moderator", to: "_carol", in: StoreScope().schemaScope)
+        #expect(try importing("recordName,text\np1,Moderated\n", as: "_carol").counts.map(\.updated) == [1])
+    }
+
+    @Test func queriesReturnOnlyWhatTheUserMayRead() throws {
+        _ = try importing("recordName,text\np1,Hello\n", as: "_alice")
+        var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
+        var post = try #require(definition.recordType(named: "Post"))
+        post.grants = [Grant([.read, .write], to: .creator), Grant([.create], to: .icloud)]
+        post.fields = post.fields.map { field in
+            var field = field
+            if field.name == "___recordID" { field.options = [.queryable] }
+            return field
+        }
+        definition.recordTypes.append(post)
+        try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
+        var query = RecordQuery(recordType: "Post")
+        query.user = "_alice"
+        #expect(try store.query(query, in: StoreScope()).count == 1)
+        query.user = "_bob"
+        #expect(try store.query(query, in: StoreScope()).isEmpty)
+    }
+}
