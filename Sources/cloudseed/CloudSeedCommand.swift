@@ -6,16 +6,15 @@ import Foundation
 struct CloudSeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudseed",
-        abstract: "Seed data for CloudKit-style container stores: import, export and inspect records.",
+        abstract: "Seed data for CloudKit-style container stores: import, seed, query, export, back up and restore records.",
         discussion: """
             Examples:
+              cloudseed seed SampleData/gallery.json
               cloudseed import SampleData/ToDoItems/ToDoItems.plist
               cloudseed export --format jsonl
-              cloudseed schema export
-              cloudseed inspect
+              cloudseed backup --out backups/today
 
-            Exit codes: 0 success; 1 the input or the store refused the run (nothing was written);
-            64 the command line is wrong.
+            Exit codes: 0 success; 1 the input or the store refused the run (nothing was written); 64 the command line is wrong.
             """,
         subcommands: [ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self, QueryCommand.self, DeleteCommand.self, SchemaCommand.self, RoleCommand.self, InspectCommand.self]
     )
