@@ -29,6 +29,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "cloudseed-fuzz",
+            dependencies: ["CloudSeed"],
+            path: "Fuzz/Sources"
+        ),
         .target(
             name: "CloudSeedTestSupport",
             dependencies: ["CloudSeed"]

@@ -52,7 +52,7 @@ struct TypeSurvey {
         nameInputs.append(NameInput(
             givenName: row.givenName, nameColumn: row.nameColumn?.value, templateText: templateText,
             naturalKeys: keys, ordinal: row.ordinal, position: row.position, isChild: isChild))
-        for (key, text) in keys where key.hasPrefix("{") { remember(text, for: key) }
+        for (key, text) in keys { remember(text, for: key, limited: false) }
         for field in row.fields {
             if firstPositions[field.key] == nil { firstPositions[field.key] = field.position }
             if let type = field.declaredType {
@@ -66,7 +66,9 @@ struct TypeSurvey {
             }
             guard let kind = InferredKind(of: field.value) else { continue }
             inferred[field.key] = inferred[field.key].map { $0.merged(with: kind) } ?? kind
-            for text in Self.texts(of: field.value) { remember(text, for: field.key) }
+            if !NaturalKeys.fields.contains(field.key.lowercased()) {
+                for text in Self.texts(of: field.value) { remember(text, for: field.key) }
+            }
             if assetPaths[field.key] != false {
                 let texts = Self.texts(of: field.value)
                 assetPaths[field.key] = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
@@ -74,10 +76,12 @@ struct TypeSurvey {
         }
     }
 
-    private mutating func remember(_ text: String, for field: String) {
+    /// Keeps a distinct value; natural keys are kept whole (their uniqueness decides record names),
+    /// other fields up to ``distinctValueLimit``.
+    private mutating func remember(_ text: String, for field: String, limited: Bool = true) {
         guard !overflowing.contains(field) else { return }
         distinctValues[field, default: []].insert(text)
-        if distinctValues[field]!.count > Self.distinctValueLimit {
+        if limited, distinctValues[field]!.count > Self.distinctValueLimit {
             overflowing.insert(field)
             distinctValues[field] = nil
         }

@@ -7,16 +7,7 @@ func rows(_ text: String, format: SourceFormat, file: String = "test") throws ->
 
 func rows(bytes: [UInt8], format: SourceFormat, file: String = "test") throws -> [SourceRow] {
     var result: [SourceRow] = []
-    let input = { ChunkedInput(bytes: bytes) }
-    let reader: SourceReader =
-        switch format {
-        case .csv: CSVReader(input: input, file: file, options: CSVOptions())
-        case .tsv: CSVReader(input: input, file: file, options: CSVOptions(delimiter: 9))
-        case .json: JSONReader(input: input, file: file, isLines: false)
-        case .jsonLines: JSONReader(input: input, file: file, isLines: true)
-        case .propertyList: PropertyListReader(input: input, file: file)
-        }
-    try reader.forEachRow { result.append($0) }
+    try InMemoryReading.forEachRow(in: bytes, format: format, file: file) { result.append($0) }
     return result
 }
 
