@@ -1,3 +1,4 @@
+import CloudSeed
 import Foundation
 
 /// A fresh folder for one test, removed when the value is released.
@@ -43,4 +44,16 @@ public enum SharedExamples {
 
     /// The path of an example, as `plist/CodaJ_TheElements_Elements.plist`.
     public static func path(_ relativePath: String) -> String { folder.appendingPathComponent(relativePath).path }
+}
+
+/// The messages a run fails with, as a user reads them; empty when it succeeds.
+public func errorMessages(_ body: () throws -> Void) -> [String] {
+    do {
+        try body()
+        return []
+    } catch let failure as RunFailure {
+        return failure.errors.map(\.description)
+    } catch {
+        return ["\(error)"]
+    }
 }

@@ -25,17 +25,6 @@ import Testing
         return result
     }
 
-    func errors(_ body: () throws -> Void) -> [String] {
-        do {
-            try body()
-            return []
-        } catch let failure as RunFailure {
-            return failure.errors.map(\.description)
-        } catch {
-            return ["\(error)"]
-        }
-    }
-
     @Test func importsToDoItemsWithInferredTypes() throws {
         let summary = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "ToDoItem", created: 3)])
@@ -86,7 +75,7 @@ import Testing
     @Test func productionRefusesNewTypesAndWritesNothing() throws {
         let production = StoreScope(environment: .production)
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
-        #expect(errors { _ = try importFiles([path], scope: production) } == [
+        #expect(errorMessages { _ = try importFiles([path], scope: production) } == [
             "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
         ])
         #expect(try store.inventory().zones.isEmpty)
@@ -99,7 +88,7 @@ import Testing
             try transaction.addField("title", type: .string, to: "ToDoItem", in: production.schemaScope)
         }
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
-        #expect(errors { _ = try importFiles([path], scope: production) } == [
+        #expect(errorMessages { _ = try importFiles([path], scope: production) } == [
             "\(path):2:12: Cannot create or modify field 'dueDate' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
             "\(path):2:33: Cannot create or modify field 'isCompleted' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
         ])
@@ -111,7 +100,7 @@ import Testing
         let before = try records()
         let good = try folder.write("more/ToDoItems.csv", "recordName,title,isCompleted\nnew-one,Fine,true\n")
         let bad = try folder.write("ToDoItems.csv", "recordName,title,isCompleted\nbad-one,Broken,abc\n")
-        #expect(errors { _ = try importFiles([good, bad]) } == [
+        #expect(errorMessages { _ = try importFiles([good, bad]) } == [
             "\(bad):2:16: invalid attempt to set value type STRING for field 'isCompleted' for type 'ToDoItem', defined to be: INT64; the store's schema defines 'isCompleted' as INT64: fix the value"
         ])
         #expect(try records() == before)
@@ -154,7 +143,7 @@ import Testing
     @Test func refusesAssetPathsOutsideTheSourceFolder() throws {
         let source = try folder.write("photos.csv", "title,image\nOne,../../etc/passwd\n")
         let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "image", type: .asset)])
-        #expect(errors { _ = try importFiles([source], options: options) } == [
+        #expect(errorMessages { _ = try importFiles([source], options: options) } == [
             "\(source):2:5: the asset path '../../etc/passwd' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets"
         ])
     }
@@ -165,14 +154,14 @@ import Testing
         _ = try importFiles([source], options: options)
         #expect(try records().map(\.recordID.recordName) == ["115 Chen, Mei", "116 Muller, Zoe", "117 Chen, Mei"])
         let twice = MappingOptions(nameTemplates: [NameTemplate(template: "{firstName} {lastName}")])
-        #expect(errors { _ = try importFiles([source], options: twice) } == [
+        #expect(errorMessages { _ = try importFiles([source], options: twice) } == [
             "\(source):4:1: two rows get the record name 'Mei Chen' (the other is at \(source):2:1); give each row its own name, for example with --name-template"
         ])
     }
 
     @Test func refusesRecordsOverOneMegabyte() throws {
         let source = try folder.write("notes.csv", "title,body\nbig,\(String(repeating: "x", count: 1_100_000))\n")
-        #expect(errors { _ = try importFiles([source]) } == [
+        #expect(errorMessages { _ = try importFiles([source]) } == [
             "\(source):2:1: record 'big' of type Note is 1100003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
         ])
     }
@@ -181,6 +170,6 @@ import Testing
         _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
         let rows = (1...30).map { "r\($0),abc" }.joined(separator: "\n")
         let source = try folder.write("ToDoItems.csv", "recordName,isCompleted\n\(rows)\n")
-        #expect(errors { _ = try importFiles([source]) }.count == 20)
+        #expect(errorMessages { _ = try importFiles([source]) }.count == 20)
     }
 }

@@ -23,17 +23,6 @@ import Testing
         return result
     }
 
-    func errors(_ body: () throws -> Void) -> [String] {
-        do {
-            try body()
-            return []
-        } catch let failure as RunFailure {
-            return failure.errors.map(\.description)
-        } catch {
-            return ["\(error)"]
-        }
-    }
-
     @Test(arguments: [["artists.csv", "artworks.plist"], ["artworks.plist", "artists.csv"]])
     func theGalleryConnectsInEitherOrder(files: [String]) throws {
         let artworks = Repository.sample("Gallery/artworks.plist")
@@ -67,7 +56,7 @@ import Testing
     @Test func aTypoFailsWithTheClosestNames() throws {
         let artists = try folder.write("artists.csv", "firstName,lastName\nMei,Chen\nZoë,Müller\nTomás,Ortega\n")
         let artworks = try folder.write("artworks.csv", "title,artist\nA,Mei Chen\nB,Mei Chan\n")
-        #expect(errors { _ = try importFiles([artists, artworks]) } == [
+        #expect(errorMessages { _ = try importFiles([artists, artworks]) } == [
             "\(artworks):3:3: no Artist record matches 'Mei Chan' (closest: Mei Chen, Zoe Muller, Tomas Ortega); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
         ])
         #expect(try store.inventory().zones.isEmpty)
@@ -82,7 +71,7 @@ import Testing
     @Test func twoArtistsOfOneNameAreAmbiguous() throws {
         let artists = try folder.write("artists.csv", "recordName,firstName,lastName\nmei-1,Mei,Chen\nmei-2,Mei,Chen\n")
         let artworks = try folder.write("artworks.csv", "title,artist\nA,Mei Chen\n")
-        #expect(errors { _ = try importFiles([artists, artworks]) } == [
+        #expect(errorMessages { _ = try importFiles([artists, artworks]) } == [
             "\(artworks):2:3: 'Mei Chen' matches more than one Artist: mei-1, mei-2; make the value or the Artist records unambiguous"
         ])
     }
@@ -113,7 +102,7 @@ import Testing
         let photos = try folder.write("photos.csv", "title,image\nFirst,missing.png\n")
         var options = MappingOptions()
         options.fieldTypes = [FieldTypeOverride(field: "image", type: .asset)]
-        #expect(errors { _ = try importFiles([photos], options: options) } == [
+        #expect(errorMessages { _ = try importFiles([photos], options: options) } == [
             "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path"
         ])
     }
@@ -122,7 +111,7 @@ import Testing
         let text = String(repeating: "x", count: 2_000_000)
         try Data(text.utf8).write(to: URL(fileURLWithPath: folder.path("notes.txt")))
         let inline = try folder.write("inline.csv", "title,body\nbig,\(text)\n")
-        #expect(errors { _ = try importFiles([inline]) } == [
+        #expect(errorMessages { _ = try importFiles([inline]) } == [
             "\(inline):2:1: record 'big' of type Inline is 2000003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
         ])
         let asAsset = try folder.write("attached.csv", "title,body\nbig,notes.txt\n")
@@ -150,7 +139,7 @@ import Testing
         #expect(try records("Place").first?.fields["location"] == .location(Location(latitude: 39.3, longitude: -123.8)))
         #expect(try records("Commune").first?.fields["where"] == .location(Location(latitude: 48.85, longitude: 2.35)))
         let wrong = try folder.write("wrong.csv", "name,lat,lng\nNowhere,95,0\n")
-        #expect(errors { _ = try importFiles([wrong]) } == [
+        #expect(errorMessages { _ = try importFiles([wrong]) } == [
             "\(wrong):2:9: invalid attempt to set value type LOCATION for field 'location' for type 'Wrong', defined to be: LOCATION (latitude 95.0 is outside -90 to 90); fix the value"
         ])
     }

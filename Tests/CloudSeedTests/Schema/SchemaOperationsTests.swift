@@ -39,17 +39,6 @@ import Testing
         try operations.importIntoDevelopment(try CKSLParser.parse(text, file: "schema.ckdb"))
     }
 
-    func errors(_ body: () throws -> Void) -> [String] {
-        do {
-            try body()
-            return []
-        } catch let failure as RunFailure {
-            return failure.errors.map(\.description)
-        } catch {
-            return ["\(error)"]
-        }
-    }
-
     @Test func importedSchemasExportBackByteForByte() throws {
         _ = try importSchema(Self.gallery)
         #expect(CKSLPrinter.print(try store.schemaDefinition(of: StoreScope().schemaScope)) == Self.gallery)
@@ -63,7 +52,7 @@ import Testing
         try store.forEachRecord(in: StoreScope(), recordType: "Artwork") { records.append($0) }
         #expect(records.first?.fields == ["catalogNumber": .string("115"), "title": .string("MacKerricher"), "price": .double(1250)])
         let bad = try folder.write("more/artworks.csv", "catalogNumber,title,price\n116,Dear,cheap\n")
-        #expect(errors { _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: bad)]) } == [
+        #expect(errorMessages { _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: bad)]) } == [
             "\(bad):2:10: invalid attempt to set value type STRING for field 'price' for type 'Artwork', defined to be: DOUBLE; the store's schema defines 'price' as DOUBLE: fix the value"
         ])
     }
@@ -77,13 +66,13 @@ import Testing
         let production = StoreScope(environment: .production)
         try store.write { try $0.applySchema(try CKSLParser.parse(Self.gallery.replacingOccurrences(of: "price           DOUBLE QUERYABLE SORTABLE,\n", with: "")), to: StoreScope().schemaScope) }
         let before = try store.schemaDefinition(of: production.schemaScope)
-        #expect(errors { _ = try operations.promote() } == [
+        #expect(errorMessages { _ = try operations.promote() } == [
             "production cannot take this change: - field Artwork.price DOUBLE QUERYABLE SORTABLE; production schemas are additive only, so restore it in development",
             "production cannot take this change: - field Artwork.year INT64; production schemas are additive only, so restore it in development",
         ])
         #expect(try store.schemaDefinition(of: production.schemaScope) == before)
         let csv = try folder.write("artworks.csv", "title,price,rating\nNew,5.5,3\n")
-        #expect(errors { _ = try Importer(store: store, scope: production, now: 0).run([SourceFile(path: csv)]) } == [
+        #expect(errorMessages { _ = try Importer(store: store, scope: production, now: 0).run([SourceFile(path: csv)]) } == [
             "\(csv):2:9: Cannot create or modify field 'rating' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"
         ])
     }
@@ -91,7 +80,7 @@ import Testing
     @Test func developmentImportsCannotDropWhatProductionHas() throws {
         _ = try importSchema(Self.gallery)
         _ = try operations.promote()
-        #expect(errors { _ = try importSchema(Self.gallery.replacingOccurrences(of: "        price           DOUBLE QUERYABLE SORTABLE,\n", with: "")) } == [
+        #expect(errorMessages { _ = try importSchema(Self.gallery.replacingOccurrences(of: "        price           DOUBLE QUERYABLE SORTABLE,\n", with: "")) } == [
             "the schema would lose what production has: - field Artwork.price DOUBLE QUERYABLE SORTABLE; keep it in the file (production schemas are additive only)"
         ])
     }

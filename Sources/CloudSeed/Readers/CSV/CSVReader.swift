@@ -126,13 +126,8 @@ struct CSVScanner {
         }
     }
 
-    /// The byte at `offset` from the start of the buffer, reading more input when needed.
     @inline(__always)
-    private mutating func byte(at offset: Int) -> UInt8? {
-        if offset < input.buffer.count { return input.buffer[offset] }
-        while offset >= input.buffer.count { if !input.fill() { return nil } }
-        return input.buffer[offset]
-    }
+    private mutating func byte(at offset: Int) -> UInt8? { input.byte(at: offset) }
 
     private var position: SourcePosition {
         SourcePosition(file: file, line: line, column: index - lineStart + 1)

@@ -35,6 +35,14 @@ struct ChunkedInput {
         isExhausted = true
     }
 
+    /// The byte at `offset` in ``buffer``, reading more input when needed; `nil` past the end.
+    @inline(__always)
+    mutating func byte(at offset: Int) -> UInt8? {
+        if offset < buffer.count { return buffer[offset] }
+        while offset >= buffer.count { if !fill() { return nil } }
+        return buffer[offset]
+    }
+
     /// Appends the next chunk; `false` when the source has no more.
     mutating func fill() -> Bool {
         guard !isExhausted, let handle else { return false }

@@ -32,16 +32,9 @@ struct JSONParser: DocumentCursor {
 
     /// The byte at the read position, reading more input when needed; `nil` at the end.
     @inline(__always)
-    private mutating func current() -> UInt8? {
-        if index < input.buffer.count { return input.buffer[index] }
-        while index >= input.buffer.count { if !input.fill() { return nil } }
-        return input.buffer[index]
-    }
+    private mutating func current() -> UInt8? { input.byte(at: index) }
 
-    private mutating func peek(_ offset: Int) -> UInt8? {
-        while index + offset >= input.buffer.count { if !input.fill() { return nil } }
-        return input.buffer[index + offset]
-    }
+    private mutating func peek(_ offset: Int) -> UInt8? { input.byte(at: index + offset) }
 
     private var position: SourcePosition {
         SourcePosition(file: file, line: line, column: index - lineStart + 1)
