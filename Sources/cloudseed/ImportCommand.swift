@@ -121,21 +121,21 @@ struct ImportCommand: ParsableCommand {
             defer { progress?.finish() }
             if let progress { options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update) }
             try StoreFile.removingIfNew(storeOptions.store) {
-            let store = try storeOptions.openStore()
-            var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
-            importer.mode = mode
-            importer.partial = partial
-            let rejectsFile = try rejects.map { try OutputSink(path: $0) }
-            importer.rejected = { row in
-                guard let rejectsFile else {
-                    for error in row.errors { FileHandle.standardError.write(Data("refused: \(error)\n".utf8)) }
-                    return
+                let store = try storeOptions.openStore()
+                var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
+                importer.mode = mode
+                importer.partial = partial
+                let rejectsFile = try rejects.map { try OutputSink(path: $0) }
+                importer.rejected = { row in
+                    guard let rejectsFile else {
+                        for error in row.errors { FileHandle.standardError.write(Data("refused: \(error)\n".utf8)) }
+                        return
+                    }
+                    for line in row.jsonLines { rejectsFile.write(line + "\n") }
                 }
-                for line in row.jsonLines { rejectsFile.write(line + "\n") }
-            }
-            let summary = try importer.run(sources, dryRun: dryRun)
-            progress?.finish()
-            print(json ? summary.json : summary.text, terminator: "")
+                let summary = try importer.run(sources, dryRun: dryRun)
+                progress?.finish()
+                print(json ? summary.json : summary.text, terminator: "")
             }
         }
     }

@@ -113,18 +113,18 @@ public struct RecordMapper {
             }
         }
         try withoutActuallyEscaping(rejected) { rejected in
-        try forEachPreparedRow(sources, badRow: { error in
-            try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-        }) { row, source in
-            folder = folders[ObjectIdentifier(source)]!
-            let index = rowIndex[row.recordType, default: 0]
-            rowIndex[row.recordType] = index + 1
-            guard let name = plan.names[row.recordType]?[index] else { return }
-            if let known = plan.rowErrors[row.recordType]?[index] {
-                return try reject(row, known)
+            try forEachPreparedRow(sources, badRow: { error in
+                try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
+            }) { row, source in
+                folder = folders[ObjectIdentifier(source)]!
+                let index = rowIndex[row.recordType, default: 0]
+                rowIndex[row.recordType] = index + 1
+                guard let name = plan.names[row.recordType]?[index] else { return }
+                if let known = plan.rowErrors[row.recordType]?[index] {
+                    return try reject(row, known)
+                }
+                try emit(row, name: name)
             }
-            try emit(row, name: name)
-        }
         }
         try errors.throwIfAny()
     }
