@@ -68,6 +68,7 @@ public struct Importer {
             for (recordType, field, type) in changes.newFields {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
+            let newTypes = Set(changes.newRecordTypes)
             let permissions = scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
             var tallies: [String: ImportSummary.TypeCounts] = [:]
             var conflicts = ErrorCollector()
@@ -82,7 +83,9 @@ public struct Importer {
                 record.recordID.zoneID = scope.zoneID
                 if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
                 do {
-                    try save(record, transaction: transaction, permissions: permissions, tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
+                    try save(
+                        record, isNewType: newTypes.contains(record.recordType), transaction: transaction, permissions: permissions,
+                        tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
                 } catch var conflict as CloudSeedError {
                     conflict.position = position
                     tallies[record.recordType, default: .init(recordType: record.recordType)].refused += 1
@@ -122,11 +125,13 @@ public struct Importer {
 
     /// Saves a record by the run's ``SaveMode``; a record whose fields would not change keeps its
     /// change tag and counts as unchanged. A conflict is thrown, the record unsaved.
+    /// A type created in this run has no stored records to compare with (names are unique in a run).
     private func save(
-        _ record: CloudRecord, transaction: any StoreTransaction, permissions: Permissions?, tally: inout ImportSummary.TypeCounts
+        _ record: CloudRecord, isNewType: Bool, transaction: any StoreTransaction, permissions: Permissions?,
+        tally: inout ImportSummary.TypeCounts
     ) throws {
         var saved = record
-        let existing = try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope)
+        let existing = isNewType ? nil : try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope)
         try permissions?.checkSave(record, over: existing)
         let fields = try mode.merge(record, over: existing).get()
         if let existing {

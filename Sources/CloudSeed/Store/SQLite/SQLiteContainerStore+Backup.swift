@@ -6,6 +6,7 @@ extension SQLiteContainerStore {
     /// Tags are base-36 counters without leading zeros, so the highest of a table is the longest and
     /// then the last in byte order; tags of another form cannot meet the counter's and are skipped.
     func reserveStoredChangeTags() throws {
+        try flushChangeTagCounter()
         var highest: Int64 = 0
         if case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'").first?.first {
             highest = Int64(value) ?? 0

@@ -40,6 +40,8 @@ public final class SQLiteContainerStore: ContainerStore {
 
     /// Zone row ids by scope, for the length of a transaction.
     private var zoneKeys: [StoreScope: Int64] = [:]
+    /// The last change tag given in this transaction, written to `_cloudseed_meta` when it commits.
+    private var changeTagCounter: Int64?
 
     /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
     /// cloudseed store is refused, not modified.
@@ -118,9 +120,14 @@ public final class SQLiteContainerStore: ContainerStore {
         defer {
             layouts.removeAll()
             zoneKeys.removeAll()
+            changeTagCounter = nil
             database.forgetStatements()
         }
-        return try database.transaction { try body(SQLiteStoreTransaction(store: self, database: database)) }
+        return try database.transaction {
+            let result = try body(SQLiteStoreTransaction(store: self, database: database))
+            try flushChangeTagCounter()
+            return result
+        }
     }
 
     /// The zone's row id, created on first use when `create` is set.
@@ -253,12 +260,23 @@ public final class SQLiteContainerStore: ContainerStore {
         try recordJustInTime(recordType, field: (name, type), in: scope)
     }
 
+    /// A new change tag: the counter of `_cloudseed_meta`, counted in memory during the transaction.
     func nextChangeTag() throws -> String {
-        try database.rows("UPDATE _cloudseed_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changeTag'")
-        guard case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'").first?.first,
-            let number = Int64(value)
-        else { throw database.storeError("the change tag counter is missing") }
-        return String(number, radix: 36)
+        if changeTagCounter == nil {
+            guard case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'").first?.first,
+                let number = Int64(value)
+            else { throw database.storeError("the change tag counter is missing") }
+            changeTagCounter = number
+        }
+        changeTagCounter! += 1
+        return String(changeTagCounter!, radix: 36)
+    }
+
+    /// Writes the change tags given so far to `_cloudseed_meta`.
+    func flushChangeTagCounter() throws {
+        guard let counter = changeTagCounter else { return }
+        try database.rows("UPDATE _cloudseed_meta SET value = ? WHERE key = 'changeTag'", [.text(String(counter))])
+        changeTagCounter = nil
     }
 
     func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
