@@ -13,7 +13,7 @@ extension SQLiteContainerStore {
                 "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run cloudseed schema import")
         }
         try write { _ in
-            try database.rows(
+            _ = try database.rows(
                 "INSERT OR IGNORE INTO _cloudseed_role_members (container, environment, role, user) VALUES (?, ?, ?, ?)",
                 [.text(scope.container), .text(scope.environment.rawValue), .text(role), .text(user)])
         }
