@@ -188,7 +188,7 @@ public final class SQLiteContainerStore: ContainerStore {
         let types = try typeLayouts(scope.schemaScope)
         for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
             let layout = types[name]!
-            for row in try database.rows(layout.selectAll, [.integer(zone)]) {
+            try database.forEachRow(layout.selectAll, [.integer(zone)]) { row in
                 try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
             }
         }

@@ -70,6 +70,15 @@ final class SQLiteDatabase {
         return result
     }
 
+    /// Runs `sql` with `arguments` bound and calls `body` with each row as it is stepped to, so that
+    /// memory holds one row. `body` must not run the same SQL text again.
+    func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: ([SQLiteValue]) throws -> Void) throws {
+        let statement = try self.statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() { try body(statement.row()) }
+    }
+
     /// Runs `body` in one write transaction: all of it is kept, or none of it.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so concurrent runs wait for each other
