@@ -52,8 +52,7 @@ indirect enum InferredKind: Hashable {
 
     /// The kind of a CSV cell's text.
     static func classify(text: String) -> InferredKind {
-        let lower = text.lowercased()
-        if lower == "true" || lower == "false" { return .boolean }
+        if BooleanText.value(text) != nil { return .boolean }
         if NumberText.integer(text) != nil { return .integer }
         if NumberText.real(text) != nil { return .real }
         if Timestamp.parse(text) != nil { return .timestamp }
@@ -89,6 +88,19 @@ indirect enum InferredKind: Hashable {
         case .location: .location
         case .string, .integerString, .realString: .string
         case .list(let element): .list(element?.fieldType ?? .string)
+        }
+    }
+}
+
+/// Reads `true` and `false` in any case, as spreadsheets write them (`TRUE`).
+enum BooleanText {
+    static func value(_ text: String) -> Bool? {
+        let count = text.utf8.count
+        guard count == 4 || count == 5 else { return nil }
+        switch text.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: return nil
         }
     }
 }

@@ -21,8 +21,7 @@ struct ValueConverter {
             case .integer(let number): return .int64(number)
             case .bool(let flag): return .int64(flag ? 1 : 0)
             case .text(let text), .string(let text):
-                let lower = text.lowercased()
-                if lower == "true" || lower == "false" { return .int64(lower == "true" ? 1 : 0) }
+                if let flag = BooleanText.value(text) { return .int64(flag ? 1 : 0) }
                 if let number = NumberText.integer(text) { return .int64(number) }
             default: break
             }
