@@ -58,7 +58,8 @@ enum RecordNaming {
     /// The record name for `text`: transliterated to ASCII (`Zoë Müller` → `Zoe Muller`), or a
     /// deterministic hash where nothing of it is ASCII, so names stay stable across runs.
     static func recordName(from text: String) -> String {
-        let ascii = Transliteration.ascii(text).trimmingCharacters(in: .whitespaces)
+        var ascii = Transliteration.ascii(text)
+        if ascii.first?.isWhitespace == true || ascii.last?.isWhitespace == true { ascii = ascii.trimmingCharacters(in: .whitespaces) }
         if !ascii.isEmpty, ascii.utf8.count <= 255, !ascii.hasPrefix("_") { return ascii }
         let digest = SHA256.hexDigest(of: Data(text.utf8))
         if ascii.isEmpty { return "r-" + digest.prefix(16) }

@@ -3,7 +3,9 @@
 /// diacritics folded, and `Chen, Mei` read as `Mei Chen`.
 struct ReferenceIndex: @unchecked Sendable {
     private var byName: Set<String> = []
-    private var byKey: [String: Set<String>] = [:]
+    /// Natural-key text → the one record it names; keys naming several records are in ``sharedKeys``.
+    private var byKey: [String: String] = [:]
+    private var sharedKeys: [String: Set<String>] = [:]
     /// Built on the first lookup that needs it: most values match a name or key as written.
     private var normalised = NormalisedNames()
 
@@ -14,7 +16,11 @@ struct ReferenceIndex: @unchecked Sendable {
     /// Adds a record with the natural-key texts it can be found by.
     mutating func add(recordName: String, keys: [String]) {
         byName.insert(recordName)
-        for key in keys where !key.isEmpty { byKey[key, default: []].insert(recordName) }
+        for key in keys where !key.isEmpty {
+            if let other = byKey.updateValue(recordName, forKey: key), other != recordName {
+                sharedKeys[key, default: [other]].insert(recordName)
+            }
+        }
         if normalised.map != nil { normalised = NormalisedNames() }
     }
 
@@ -24,7 +30,7 @@ struct ReferenceIndex: @unchecked Sendable {
         if let map = normalised.map { return map }
         var map: [String: Set<String>] = [:]
         for name in byName { map[Self.normalise(name), default: []].insert(name) }
-        for (key, names) in byKey { map[Self.normalise(key), default: []].formUnion(names) }
+        for (key, name) in byKey { map[Self.normalise(key), default: []].formUnion(sharedKeys[key] ?? [name]) }
         normalised.map = map
         return map
     }
@@ -32,7 +38,8 @@ struct ReferenceIndex: @unchecked Sendable {
     /// The record names `value` matches, at the first rule that finds any.
     func matches(_ value: String) -> Set<String> {
         if byName.contains(value) { return [value] }
-        if let names = byKey[value] { return names }
+        if let names = sharedKeys[value] { return names }
+        if let name = byKey[value] { return [name] }
         return byNormalised[Self.normalise(value)] ?? []
     }
 
