@@ -191,53 +191,25 @@ struct JSONParser: DocumentCursor {
         }
     }
 
+    /// A whole object, read with the cursor's own steps so that separators are checked in one place.
     private mutating func parseObject(_ start: SourcePosition) throws -> DocumentNode {
-        try enter()
-        index += 1
+        _ = try beginObject()
         var members: [(key: String, node: DocumentNode)] = []
         var keys = Set<String>()
-        var first = true
-        while true {
-            skipWhitespace()
-            guard let byte = current() else { throw error("unexpected end of file; expected ',' or '}'") }
-            if byte == UInt8(ascii: "}") {
-                index += 1
-                depth -= 1
-                return .object(members, start)
-            }
-            if !first {
-                guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describeCurrent()); expected ',' or '}'") }
-                index += 1
-            }
-            first = false
-            let (key, keyPosition) = try readKey()
+        while let (key, keyPosition) = try nextKey() {
             guard keys.insert(key).inserted else {
                 throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
             }
             members.append((key, try parseValue()))
         }
+        return .object(members, start)
     }
 
     private mutating func parseArray(_ start: SourcePosition) throws -> DocumentNode {
-        try enter()
-        index += 1
+        _ = try beginArray()
         var items: [DocumentNode] = []
-        var first = true
-        while true {
-            skipWhitespace()
-            guard let byte = current() else { throw error("unexpected end of file; expected ',' or ']'") }
-            if byte == UInt8(ascii: "]") {
-                index += 1
-                depth -= 1
-                return .array(items, start)
-            }
-            if !first {
-                guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describeCurrent()); expected ',' or ']'") }
-                index += 1
-            }
-            first = false
-            items.append(try parseValue())
-        }
+        while try nextElement() { items.append(try parseValue()) }
+        return .array(items, start)
     }
 
     private mutating func expectWord(_ word: StaticString) throws {
