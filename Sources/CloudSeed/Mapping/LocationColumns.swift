@@ -9,9 +9,9 @@ enum LocationColumns {
         for declaration in declared {
             fields = try apply(declaration, to: fields)
         }
-        if declared.isEmpty, !fields.contains(where: { $0.key.lowercased() == "location" }),
-            let latitude = fields.firstIndex(where: { LocationKeys.latitude.contains($0.key.lowercased()) && isScalar($0.value) }),
-            let longitude = fields.firstIndex(where: { LocationKeys.longitude.contains($0.key.lowercased()) && isScalar($0.value) })
+        if declared.isEmpty, !fields.contains(where: { CaseInsensitiveNames.matches($0.key, "location") }),
+            let latitude = fields.firstIndex(where: { CaseInsensitiveNames.matchesAny($0.key, LocationKeys.latitude) && isScalar($0.value) }),
+            let longitude = fields.firstIndex(where: { CaseInsensitiveNames.matchesAny($0.key, LocationKeys.longitude) && isScalar($0.value) })
         {
             let pair = PlainValue.dictionary([PlainEntry("latitude", fields[latitude].value), PlainEntry("longitude", fields[longitude].value)])
             let position = fields[latitude].position

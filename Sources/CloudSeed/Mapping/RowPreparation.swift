@@ -17,6 +17,7 @@ struct RowPreparation {
         var templateValues: [String: PlainValue] = [:]
         var children: [ChildRow] = []
         var renamedKeys: [String: String] = [:]
+        var plainKeys: [String] = []
         var nameColumn: (column: String, value: String)?
         var nameRank = Int.max
         for field in row.fields {
@@ -25,9 +26,29 @@ struct RowPreparation {
                 nameRank = rank
             }
         }
+        fields.reserveCapacity(row.fields.count)
         for field in row.fields {
             if keepsTemplateValues { templateValues[field.key] = field.value }
             if RecordNaming.identityOnlyColumns.contains(field.key) { continue }
+            if !field.value.isNested, IdentifierMapping.isValid(field.key) {
+                // The common case, kept cheap: a plain value under a key that is already a field name.
+                // Keys are only checked against each other once some key is renamed or flattened.
+                if !originalKeys.isEmpty {
+                    if let other = originalKeys[field.key] {
+                        throw CloudSeedError(
+                            "the keys '\(other)' and '\(field.key)' both map to the field name '\(field.key)'; rename one of them",
+                            at: field.position)
+                    }
+                    originalKeys[field.key] = field.key
+                } else {
+                    plainKeys.append(field.key)
+                }
+                if field.value != .null || field.declaredType == .reference { fields.append(field) }
+                continue
+            }
+            if originalKeys.isEmpty {
+                for key in plainKeys { originalKeys[key] = key }
+            }
             for flat in flatten(field) {
                 if case .array(let items) = flat.value, flat.declaredType == nil, !nestedAsJSON,
                     !items.isEmpty, items.allSatisfy(Self.isNonLocationDictionary)
@@ -36,6 +57,11 @@ struct RowPreparation {
                     let parentField = type.prefix(1).lowercased() + type.dropFirst()
                     for (index, item) in items.enumerated() {
                         guard case .dictionary(let entries) = item else { continue }
+                        if entries.contains(where: { $0.key == parentField }) {
+                            throw CloudSeedError(
+                                "the keys '\(parentField)' and '\(parentField)' both map to the field name '\(parentField)'; rename one of them",
+                                at: flat.position)
+                        }
                         var childFields = entries.map { SourceField(key: $0.key, value: $0.value, position: flat.position) }
                         childFields.append(SourceField(key: parentField, value: .null, position: flat.position, declaredType: .reference))
                         var childRow = row

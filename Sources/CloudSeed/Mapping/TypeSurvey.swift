@@ -66,7 +66,7 @@ struct TypeSurvey {
             }
             guard let kind = InferredKind(of: field.value) else { continue }
             inferred[field.key] = inferred[field.key].map { $0.merged(with: kind) } ?? kind
-            if kind.isTextual, !NaturalKeys.fields.contains(field.key.lowercased()) {
+            if kind.isTextual, !CaseInsensitiveNames.matchesAny(field.key, NaturalKeys.fields) {
                 for text in Self.texts(of: field.value) { remember(text, for: field.key) }
             }
             if assetPaths[field.key] != false {

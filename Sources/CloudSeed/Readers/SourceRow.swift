@@ -17,6 +17,16 @@ public indirect enum PlainValue: Hashable, Sendable {
     case null
 }
 
+extension PlainValue {
+    /// Whether the value is an array or a dictionary.
+    var isNested: Bool {
+        switch self {
+        case .array, .dictionary: true
+        default: false
+        }
+    }
+}
+
 /// One key and value of a dictionary, in source order.
 public struct PlainEntry: Hashable, Sendable {
     public var key: String
