@@ -15,34 +15,52 @@ enum Transliteration {
     /// before and after it, as ICU looks that far (`Skagen漢字` → `Skagen han zi`), and is remembered.
     static func ascii(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
-        let scalars = Array(text.unicodeScalars)
-        var result = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            if let form = characterForm(scalars[index]) {
-                result.append(contentsOf: form.unicodeScalars)
-                index += 1
+        let scalars = text.unicodeScalars
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var index = scalars.startIndex
+        var previous: Unicode.Scalar?
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if let form = characterForm(scalar) {
+                if form != dropped { result.append(form) }
+                previous = scalar
+                scalars.formIndex(after: &index)
                 continue
             }
-            var end = index + 1
-            while end < scalars.count, characterForm(scalars[end]) == nil { end += 1 }
-            let before = index > 0 ? scalars[index - 1] : nil
-            let after = end < scalars.count ? scalars[end] : nil
-            guard let form = runForm(String(String.UnicodeScalarView(scalars[index..<end])), before: before, after: after) else {
-                return icuASCII(text)
-            }
-            result.append(contentsOf: form.unicodeScalars)
+            var end = scalars.index(after: index)
+            while end < scalars.endIndex, characterForm(scalars[end]) == nil { scalars.formIndex(after: &end) }
+            let after = end < scalars.endIndex ? scalars[end] : nil
+            guard let form = runForm(String(scalars[index..<end]), before: previous, after: after) else { return icuASCII(text) }
+            result += form.utf8
+            previous = scalars[scalars.index(before: end)]
             index = end
         }
-        return String(result)
+        return String(decoding: result, as: UTF8.self)
     }
 
-    /// The form of a character that needs no context: ASCII itself, a table letter's, nothing for a pictograph.
-    private static func characterForm(_ scalar: Unicode.Scalar) -> String? {
-        if scalar.isASCII { return String(Character(scalar)) }
-        if let form = singleCharacterForms[scalar.value] { return form.map { String(Character($0)) } ?? "" }
-        return isPictograph(scalar) ? "" : nil
+    /// ``characterForm(_:)``'s answer for a character that has no form.
+    private static let dropped: UInt8 = 0xFE
+
+    /// The ASCII byte of a character that needs no context (ASCII itself, a table letter), or
+    /// ``dropped`` for one left out (a pictograph, a mark); `nil` when it needs ICU.
+    @inline(__always)
+    private static func characterForm(_ scalar: Unicode.Scalar) -> UInt8? {
+        if scalar.isASCII { return UInt8(scalar.value) }
+        if scalar.value < UInt32(formBytes.count) {
+            let form = formBytes[Int(scalar.value)]
+            return form == unknown ? nil : form
+        }
+        return isPictograph(scalar) ? dropped : nil
     }
+
+    /// ``singleCharacterForms`` by code point: the ASCII byte, ``dropped``, or ``unknown``.
+    private static let formBytes: [UInt8] = {
+        var bytes = [UInt8](repeating: unknown, count: 0x250)
+        for (value, form) in singleCharacterForms { bytes[Int(value)] = form.map { UInt8($0.value) } ?? dropped }
+        return bytes
+    }()
+    private static let unknown: UInt8 = 0xFF
 
     private struct RunKey: Hashable {
         var run: String
@@ -57,8 +75,8 @@ enum Transliteration {
         runFormsLock.lock()
         defer { runFormsLock.unlock() }
         if let form = runForms[key] { return form }
-        let prefix = before.flatMap(characterForm) ?? ""
-        let suffix = after.flatMap(characterForm) ?? ""
+        let prefix = before.flatMap(contextForm) ?? ""
+        let suffix = after.flatMap(contextForm) ?? ""
         let context = (before.map { String(Character($0)) } ?? "") + run + (after.map { String(Character($0)) } ?? "")
         let whole = icuASCII(context)
         guard whole.utf8.count >= prefix.utf8.count + suffix.utf8.count, whole.hasPrefix(prefix), whole.hasSuffix(suffix) else { return nil }
@@ -66,6 +84,11 @@ enum Transliteration {
         if runForms.count >= 10_000 { runForms.removeAll(keepingCapacity: true) }
         runForms[key] = form
         return form
+    }
+
+    /// The text a neighbouring character of known form becomes.
+    private static func contextForm(_ scalar: Unicode.Scalar) -> String? {
+        characterForm(scalar).map { $0 == dropped ? "" : String(UnicodeScalar($0)) }
     }
 
     private static let runFormsLock = NSLock()
