@@ -1,7 +1,7 @@
 import Foundation
 
 /// A plain value as a source file holds it, before it is typed for a record.
-public indirect enum PlainValue: Hashable, Sendable {
+public enum PlainValue: Hashable, Sendable {
     /// Text from a typed format (JSON, property lists): a string, or a date if it reads as ISO 8601.
     case string(String)
     /// Text from an untyped format (a CSV cell): typed by inference (number, boolean, date, text).
