@@ -39,8 +39,13 @@ struct ExportCommand: ParsableCommand {
                 exporter.finish()
                 return
             }
-            let sink = try OutputSink(path: out)
-            var writer = RecordWriter(format: format, write: sink.write)
+            let output = BufferedOutput(try OutputSink(path: out))
+            defer { output.flush() }
+            if format == .jsonl, assets == nil {
+                try store.forEachRecordJSONLine(in: storeOptions.scope, recordType: type, output.write)
+                return
+            }
+            var writer = RecordWriter(format: format, write: output.write)
             writer.begin()
             try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
                 try assets?.write(assetsOf: record)

@@ -5,9 +5,32 @@ struct JSONText {
     /// A JSON string literal for `value`, escaping what RFC 8259 requires.
     static func quoted(_ value: String) -> String {
         if !value.utf8.contains(where: needsEscape) { return "\"" + value + "\"" }
-        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count + 8)
-        for byte in value.utf8 {
+        appendQuoted(value.utf8, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
+    static func appendQuoted(_ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        if !value.contains(where: needsEscape) {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: value)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            appendEscaping(value, to: &bytes)
+        }
+    }
+
+    /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
+    static func appendQuoted(_ value: String.UTF8View, to bytes: inout [UInt8]) {
+        appendEscaping(value, to: &bytes)
+    }
+
+    /// Appends `value` in quotes, escaping byte by byte.
+    private static func appendEscaping(_ value: some Sequence<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value {
             guard needsEscape(byte) else {
                 bytes.append(byte)
                 continue
@@ -24,7 +47,6 @@ struct JSONText {
             }
         }
         bytes.append(UInt8(ascii: "\""))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether a byte of UTF-8 must be escaped inside a JSON string: a quote, a backslash, a control character.
