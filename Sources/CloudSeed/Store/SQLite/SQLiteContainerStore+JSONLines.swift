@@ -25,7 +25,7 @@ extension SQLiteContainerStore {
         for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
             let layout = types[name]!
             let fields = layout.sortedFieldNames.map { JSONLineField(name: $0, type: layout.fields[$0]!.type) }
-            let direct = fields.allSatisfy(\.isDirect)
+            let direct = fields.allSatisfy { SQLiteValueCodec.holdsExportForm($0.type) }
             var head = Array(#","recordType":"#.utf8)
             JSONText.appendQuoted(name.utf8, to: &head)
             head += #","recordChangeTag":"#.utf8
@@ -89,14 +89,6 @@ private struct JSONLineField {
         prefix += #":{"value":"#.utf8
         self.prefix = prefix
         suffix = Array(#","type":"\#(type.wireName)"}"#.utf8)
-    }
-
-    /// Whether every stored value of the type can be written without making a ``RecordValue``.
-    var isDirect: Bool {
-        switch type {
-        case .asset, .list(.timestamp), .list(.reference), .list(.asset): false
-        default: true
-        }
     }
 
     /// Writes the column's value; `false` if it is not in the form ``SQLiteValueCodec`` writes.

@@ -56,7 +56,7 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON; PRAGMA cache_size = -65536")
         try database.transaction {
             try database.execute(SQLiteLayout.metadataTables)
             try database.rows(

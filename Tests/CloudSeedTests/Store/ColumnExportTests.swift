@@ -4,7 +4,7 @@ import Testing
 
 @testable import CloudSeed
 
-@Suite struct JSONLinesExportTests {
+@Suite struct ColumnExportTests {
     /// The lines written straight from the columns are byte for byte CloudKitJSON's, in every zone,
     /// for every field type (the fixture holds them all, assets and lists of every type included).
     @Test func linesFromColumnsEqualCloudKitJSONOfTheRecords() throws {
@@ -40,8 +40,22 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("direct.sqlite"))
         let scope = StoreScope()
+        try Self.addEverythingType(to: store)
+        var lines: [String] = []
+        let longWay = try store.forEachRecordJSONLine(in: scope, recordType: nil) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        var expected: [String] = []
+        try store.forEachRecord(in: scope, recordType: nil) { expected.append(CloudKitJSON.record($0) + "\n") }
+        #expect(longWay == 0)
+        #expect(lines.count == 2)
+        #expect(lines == expected)
+    }
+
+    /// Adds the type `Everything` with two records: one setting every field type that export copies
+    /// from its column, one setting a single field.
+    static func addEverythingType(to store: SQLiteContainerStore) throws {
+        let scope = StoreScope()
         let values: [String: RecordValue] = [
-            "text": .string("say \"hi\"\\ \n\t\u{1} Fenêtre 🔥 漢字"),
+            "text": .string("  say \"hi\"\\ \n\t\u{1} Fenêtre 🔥 漢字"),
             "number": .int64(Int64.min),
             "real": .double(1),
             "tiny": .double(5e-324),
@@ -57,6 +71,7 @@ import Testing
             "blobs": .list(.bytes, [.bytes(Data([1, 2, 3]))]),
             "places": .list(.location, [.location(Location(latitude: 1, longitude: 2))]),
             "empty": .list(.string, []),
+            "blank": .string(""),
         ]
         try store.write { transaction in
             try transaction.createRecordType("Everything", in: scope.schemaScope)
@@ -70,12 +85,34 @@ import Testing
             sparse.system.changeTag = "8"
             try transaction.save(sparse, in: scope)
         }
-        var lines: [String] = []
-        let longWay = try store.forEachRecordJSONLine(in: scope, recordType: nil) { lines.append(String(decoding: $0, as: UTF8.self)) }
-        var expected: [String] = []
-        try store.forEachRecord(in: scope, recordType: nil) { expected.append(CloudKitJSON.record($0) + "\n") }
-        #expect(longWay == 0)
-        #expect(lines.count == 2)
-        #expect(lines == expected)
+    }
+
+    /// CSV lines copied from the columns are byte for byte what CSVExporter writes of the records.
+    @Test func csvLinesFromColumnsEqualTheExportersLines() throws {
+        let fixture = try BackupFixture()
+        let store = try fixture.filledStore()
+        try Self.addEverythingType(to: store)
+        var compared = 0
+        var copied = 0
+        for zone in try store.inventory().zones {
+            let scope = StoreScope(container: zone.container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
+            let schema = try store.schema(of: scope.schemaScope)
+            var expected: [UInt8] = []
+            let general = try CSVExporter(folder: nil, schema: schema) { expected += $0 }
+            try store.forEachRecord(in: scope, recordType: nil) { try general.append($0) }
+            try general.finish()
+            var written: [UInt8] = []
+            let direct = try CSVExporter(folder: nil, schema: schema) { written += $0 }
+            var lines = 0
+            let longWay = try store.forEachRecordCSVLine(
+                in: scope, recordType: nil, columns: { try direct.columns(of: $0) },
+                line: { lines += 1; try direct.append(line: $1, recordType: $0) }, record: direct.append)
+            try direct.finish()
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+            compared += lines + longWay
+            copied += lines
+        }
+        #expect(compared == 18)
+        #expect(copied > 2)
     }
 }
