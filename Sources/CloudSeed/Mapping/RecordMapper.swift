@@ -29,7 +29,12 @@ public struct RecordMapper {
             for child in row.children { try add(child.row, isChild: true, folder: folder) }
         }
         let folders = assetFolders(sources)
-        try forEachPreparedRow(sources) { row, source in try add(row, isChild: false, folder: folders[ObjectIdentifier(source)]!) }
+        // Rows are read and prepared on one core while the other surveys them.
+        try TwoCorePipeline.run(produce: { emit in
+            try forEachPreparedRow(sources) { row, source in try emit((row, folders[ObjectIdentifier(source)]!)) }
+        }, consume: { row, folder in
+            try add(row, isChild: false, folder: folder)
+        })
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
         try decisions.nameRecords()
         if let store { try decisions.indexStoredRecords(store, scope: scope) }
@@ -44,6 +49,31 @@ public struct RecordMapper {
         _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
+        // Rows are read, prepared and converted on one core; the callbacks run on the calling
+        // thread, in row order, on the other.
+        try TwoCorePipeline.run(produce: { emit in
+            try mapRecords(sources, plan: plan, handOn: emit)
+        }, consume: { event in
+            switch event {
+            case .record(let record, let position): try body(record, position)
+            case .asset(let asset, let content): try assets(asset, content)
+            case .rejected(let row): try rejected(row)
+            }
+        })
+    }
+
+    /// What pass two hands on, in order: records, assets (once each) and refused rows.
+    private enum MappedEvent {
+        case record(CloudRecord, SourcePosition)
+        case asset(AssetReference, Data?)
+        case rejected(RejectedRow)
+    }
+
+    /// Pass two's work for ``forEachRecord(_:plan:assets:rejected:_:)``, emitting what it makes.
+    private func mapRecords(_ sources: [SourceFile], plan: ImportPlan, handOn: (MappedEvent) throws -> Void) throws {
+        func assets(_ asset: AssetReference, _ content: Data?) throws { try handOn(.asset(asset, content)) }
+        func rejected(_ row: RejectedRow) throws { try handOn(.rejected(row)) }
+        func body(_ record: CloudRecord, _ position: SourcePosition) throws { try handOn(.record(record, position)) }
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
         var loadedContents: [String: Data] = [:]
