@@ -49,31 +49,6 @@ public struct RecordMapper {
         _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
-        // Rows are read, prepared and converted on one core; the callbacks run on the calling
-        // thread, in row order, on the other.
-        try TwoCorePipeline.run(produce: { emit in
-            try mapRecords(sources, plan: plan, handOn: emit)
-        }, consume: { event in
-            switch event {
-            case .record(let record, let position): try body(record, position)
-            case .asset(let asset, let content): try assets(asset, content)
-            case .rejected(let row): try rejected(row)
-            }
-        })
-    }
-
-    /// What pass two hands on, in order: records, assets (once each) and refused rows.
-    private enum MappedEvent {
-        case record(CloudRecord, SourcePosition)
-        case asset(AssetReference, Data?)
-        case rejected(RejectedRow)
-    }
-
-    /// Pass two's work for ``forEachRecord(_:plan:assets:rejected:_:)``, emitting what it makes.
-    private func mapRecords(_ sources: [SourceFile], plan: ImportPlan, handOn: (MappedEvent) throws -> Void) throws {
-        func assets(_ asset: AssetReference, _ content: Data?) throws { try handOn(.asset(asset, content)) }
-        func rejected(_ row: RejectedRow) throws { try handOn(.rejected(row)) }
-        func body(_ record: CloudRecord, _ position: SourcePosition) throws { try handOn(.record(record, position)) }
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
         var loadedContents: [String: Data] = [:]
@@ -142,10 +117,16 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        try withoutActuallyEscaping(rejected) { rejected in
-            try forEachPreparedRow(sources, badRow: { error in
+        // Rows are read and prepared on one core while the other converts and hands them on.
+        try TwoCorePipeline.run(produce: { handOn in
+            try withoutActuallyEscaping(handOn) { handOn in
+                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source in try handOn(.row(row, source)) }
+            }
+        }, consume: { (item: PreparedItem) in
+            switch item {
+            case .unreadable(let error):
                 try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-            }) { row, source in
+            case .row(let row, let source):
                 folder = folders[ObjectIdentifier(source)]!
                 let index = rowIndex[row.recordType, default: 0]
                 rowIndex[row.recordType] = index + 1
@@ -155,8 +136,14 @@ public struct RecordMapper {
                 }
                 try emit(row, name: name)
             }
-        }
+        })
         try errors.throwIfAny()
+    }
+
+    /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
+    private enum PreparedItem {
+        case row(PreparedRow, SourceFile)
+        case unreadable(CloudSeedError)
     }
 
     /// The folder each source's asset paths start from.
