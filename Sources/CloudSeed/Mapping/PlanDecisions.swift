@@ -33,20 +33,20 @@ struct PlanDecisions {
             rules[type] = rule
             let isTarget = targets.contains(type)
             var index = ReferenceIndex()
-            var seen: [String: SourcePosition] = [:]
+            var seen: [String: Int] = [:]  // name → the input that took it
             seen.reserveCapacity(survey.nameInputs.count)
             var typeNames: [String] = []
             typeNames.reserveCapacity(survey.nameInputs.count)
-            for input in survey.nameInputs where !input.isChild {
+            for (offset, input) in survey.nameInputs.enumerated() where !input.isChild {
                 let rowNumber = typeNames.count
                 do {
                     let name = try name(of: input, type: type, rule: rule)
                     if let first = seen[name] {
                         throw CloudSeedError(
-                            "two rows get the record name '\(name)' (the other is at \(first)); give each row its own name, for example with --name-template",
+                            "two rows get the record name '\(name)' (the other is at \(survey.nameInputs[first].position)); give each row its own name, for example with --name-template",
                             at: input.position)
                     }
-                    seen[name] = input.position
+                    seen[name] = offset
                     typeNames.append(name)
                     if isTarget { index.add(recordName: name, keys: input.naturalKeys.map(\.1) + [input.templateText].compactMap { $0 }) }
                 } catch let error as CloudSeedError {

@@ -40,7 +40,7 @@ struct TypeSurvey {
     private(set) var fields: [String: FieldSurvey] = [:]
     var nameColumn: String?
     var nameColumnConsistent = true
-    var nameInputs: [NameInput] = []
+    var nameInputs = ChunkedArray<NameInput>()
     /// Per natural key, how many rows have it.
     var naturalKeyCounts: [String: Int] = [:]
     /// Per natural key, its distinct values, all of them: their uniqueness decides record names.
