@@ -40,8 +40,10 @@ enum TwoCorePipeline {
                 producer.value = nil  // the thread object may outlive the run; the closure must not
             }
             do {
-                while let batch = try channel.take() {
-                    for item in batch { try consume(item) }
+                while var batch = try channel.take() {
+                    // Taken from the end, so that each item is moved out rather than copied.
+                    batch.reverse()
+                    while let item = batch.popLast() { try consume(item) }
                 }
             } catch {
                 channel.cancel()
