@@ -67,15 +67,27 @@ public struct RecordMapper {
                 try reject(child.row, [CloudSeedError("its parent row (\(row.position)) was refused", at: child.row.position)])
             }
         }
-        func emit(_ row: PreparedRow, name: String, knownErrors: [CloudSeedError] = []) throws {
+        func typedValue(_ field: SourceField, _ plannedField: PlannedField) throws -> RecordValue {
+            let value = try ReferenceResolution.resolve(field.value, field: plannedField, in: plan, options: options)
+            return try converter.convert(value, to: plannedField.type, at: field.position)
+        }
+        /// A row's values typed on the reading core, one result per field; `nil` for what waits for
+        /// the writing core: fields that load asset files, and rows with children.
+        func typedAhead(_ row: PreparedRow) -> [Result<RecordValue, any Error>?]? {
+            guard row.children.isEmpty, let planned = types[row.recordType] else { return nil }
+            return row.fields.map { field in
+                guard let plannedField = planned.fields[field.key], !plannedField.type.holdsAssets else { return nil }
+                return Result { try typedValue(field, plannedField) }
+            }
+        }
+        func emit(_ row: PreparedRow, name: String, typed: [Result<RecordValue, any Error>?]? = nil, knownErrors: [CloudSeedError] = []) throws {
             guard let planned = types[row.recordType] else { return }
             var values: [String: RecordValue] = [:]
             var rowErrors = knownErrors
-            for field in row.fields {
+            for (offset, field) in row.fields.enumerated() {
                 guard let plannedField = planned.fields[field.key] else { continue }
                 do {
-                    let value = try ReferenceResolution.resolve(field.value, field: plannedField, in: plan, options: options)
-                    values[field.key] = try converter.convert(value, to: plannedField.type, at: field.position)
+                    values[field.key] = try typed?[offset]?.get() ?? typedValue(field, plannedField)
                 } catch let mismatch as ValueConverter.Mismatch {
                     rowErrors.append(FieldErrors.typeError(mismatch, field: field.key, recordType: row.recordType, planned: plannedField, at: field.position))
                 } catch let failure as ReferenceResolution.Failure {
@@ -117,16 +129,19 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        // Rows are read and prepared on one core while the other converts and hands them on.
+        // Rows are read, prepared and mostly typed on one core while the other finishes them and
+        // hands them on.
         try TwoCorePipeline.run(produce: { handOn in
             try withoutActuallyEscaping(handOn) { handOn in
-                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source in try handOn(.row(row, source)) }
+                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source in
+                    try handOn(.row(row, source, typed: typedAhead(row)))
+                }
             }
         }, consume: { (item: PreparedItem) in
             switch item {
             case .unreadable(let error):
                 try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-            case .row(let row, let source):
+            case .row(let row, let source, let typed):
                 folder = folders[ObjectIdentifier(source)]!
                 let index = rowIndex[row.recordType, default: 0]
                 rowIndex[row.recordType] = index + 1
@@ -134,7 +149,7 @@ public struct RecordMapper {
                 if let known = plan.rowErrors[row.recordType]?[index] {
                     return try reject(row, known)
                 }
-                try emit(row, name: name)
+                try emit(row, name: name, typed: typed)
             }
         })
         try errors.throwIfAny()
@@ -142,7 +157,7 @@ public struct RecordMapper {
 
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
     private enum PreparedItem {
-        case row(PreparedRow, SourceFile)
+        case row(PreparedRow, SourceFile, typed: [Result<RecordValue, any Error>?]?)
         case unreadable(CloudSeedError)
     }
 

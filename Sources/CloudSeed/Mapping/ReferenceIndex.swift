@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the records a reference value names, among the records of one type (of the run and of
 /// the store): by record name, then by natural key, then normalised — case, white space and
 /// diacritics folded, and `Chen, Mei` read as `Mei Chen`.
@@ -9,8 +11,25 @@ struct ReferenceIndex: @unchecked Sendable {
     /// Built on the first lookup that needs it: most values match a name or key as written.
     private var normalised = NormalisedNames()
 
-    private final class NormalisedNames {
-        var map: [String: Set<String>]?
+    /// Built once by whichever thread needs it first: rows are typed on two cores.
+    private final class NormalisedNames: @unchecked Sendable {
+        private let lock = NSLock()
+        private var built: [String: Set<String>]?
+
+        var isBuilt: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return built != nil
+        }
+
+        func map(_ build: () -> [String: Set<String>]) -> [String: Set<String>] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let built { return built }
+            let map = build()
+            built = map
+            return map
+        }
     }
 
     /// Adds a record with the natural-key texts it can be found by.
@@ -21,18 +40,18 @@ struct ReferenceIndex: @unchecked Sendable {
                 sharedKeys[key, default: [other]].insert(recordName)
             }
         }
-        if normalised.map != nil { normalised = NormalisedNames() }
+        if normalised.isBuilt { normalised = NormalisedNames() }
     }
 
     var isEmpty: Bool { byName.isEmpty }
 
     private var byNormalised: [String: Set<String>] {
-        if let map = normalised.map { return map }
-        var map: [String: Set<String>] = [:]
-        for name in byName { map[Self.normalise(name), default: []].insert(name) }
-        for (key, name) in byKey { map[Self.normalise(key), default: []].formUnion(sharedKeys[key] ?? [name]) }
-        normalised.map = map
-        return map
+        normalised.map {
+            var map: [String: Set<String>] = [:]
+            for name in byName { map[Self.normalise(name), default: []].insert(name) }
+            for (key, name) in byKey { map[Self.normalise(key), default: []].formUnion(sharedKeys[key] ?? [name]) }
+            return map
+        }
     }
 
     /// The record names `value` matches, at the first rule that finds any.

@@ -39,6 +39,9 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { schemaName }
 
+    /// Whether values of the type are assets (ASSET or a list of them).
+    public var holdsAssets: Bool { self == .asset || self == .list(.asset) }
+
     /// The element type of a list, or `nil` for a primitive type.
     public var listElement: FieldType? {
         if case .list(let element) = self { return element }
