@@ -23,7 +23,6 @@ package final class PostgresConnection {
         self.handle = handle
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
-            PQfinish(handle)
             throw CloudSeedError(
                 "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right")
         }
