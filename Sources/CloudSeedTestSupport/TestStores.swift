@@ -44,6 +44,13 @@ public final class TestPostgresDatabase: @unchecked Sendable {
     }
 
     deinit { try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+
+    /// Runs `sql` on the server (connected to the server URL's database, not this one), for tests
+    /// that watch other sessions: `pg_stat_activity`, `pg_locks`.
+    public func serverRows(_ sql: String) throws -> [[String?]] { try admin.rows(sql) }
+
+    /// This database's name, as `pg_stat_activity.datname` shows it.
+    public var databaseName: String { name }
 }
 
 /// A new, empty store of one backend for one test, with its folder; both removed when released.
