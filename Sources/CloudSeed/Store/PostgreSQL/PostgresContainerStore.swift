@@ -25,6 +25,8 @@ public final class PostgresContainerStore: ContainerStore {
     private var assetSizes: [String: Int64] = [:]
     /// Saved rows not yet sent to the server.
     var pendingRows = PostgresPendingRows()
+    /// The last system timestamp written as text, and its text.
+    private var lastTimestamp: (milliseconds: Int64, text: String)?
 
     /// A record type's table, its field columns, and the SQL that reads and writes its rows.
     struct TypeLayout {
@@ -40,16 +42,19 @@ public final class PostgresContainerStore: ContainerStore {
         let selectByName: String
         /// The written columns, quoted: the system columns, then the fields.
         let quotedColumns: [String]
+        /// `schema.table`, both quoted.
+        let qualifiedTable: String
 
         init(schema: String, table: String, fields: [String: (type: FieldType, column: String)]) {
             self.schema = schema
             self.table = table
             self.fields = fields
+            qualifiedTable = PostgresLayout.qualified(schema, table)
             sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let system = ["\"___recordID\"", PostgresValueCodec.selected("___createTime", as: .timestamp), "\"___createdBy\"",
                           PostgresValueCodec.selected("___modTime", as: .timestamp), "\"___modifiedBy\"", "\"___etag\""]
             let read = system + sortedFieldNames.map { PostgresValueCodec.selected(fields[$0]!.column, as: fields[$0]!.type) }
-            let select = "SELECT \(read.joined(separator: ", ")) FROM \(PostgresLayout.qualified(schema, table)) WHERE \"___zone\" = $1"
+            let select = "SELECT \(read.joined(separator: ", ")) FROM \(qualifiedTable) WHERE \"___zone\" = $1"
             selectAll = select + " ORDER BY \"___recordID\""
             selectByName = select + " AND \"___recordID\" = $2"
             quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(PostgresLayout.quoted)
@@ -57,31 +62,29 @@ public final class PostgresContainerStore: ContainerStore {
 
         /// ``quotedColumns`` as a column list.
         var columns: String { quotedColumns.joined(separator: ", ") }
-
-        var qualifiedTable: String { PostgresLayout.qualified(schema, table) }
     }
 
     /// Connects to the store at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`), creating
     /// its metadata tables in the schema `cloudseed` if the database has none yet.
     public init(url: String) throws {
         connection = try PostgresConnection(url: url)
-        try connection.transaction {
-            try connection.rows("SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), 0)")
-            try connection.execute(PostgresLayout.metadataTables)
-            try connection.rows(
-                "INSERT INTO cloudseed.meta (key, value) VALUES ('format', $1), ('changeTag', '0') ON CONFLICT (key) DO NOTHING",
-                [PostgresLayout.formatVersion])
+        if try connection.value("SELECT to_regclass('cloudseed.meta')::text") == nil {
+            // Two first runs at once: the lock makes the second wait and then find the tables made.
+            try connection.transaction {
+                try connection.rows("SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), 0)")
+                try connection.execute(PostgresLayout.metadataTables)
+                try connection.rows(
+                    "INSERT INTO cloudseed.meta (key, value) VALUES ('format', $1), ('changeTag', '0') ON CONFLICT (key) DO NOTHING",
+                    [PostgresLayout.formatVersion])
+            }
         }
-        let format = try connection.rows("SELECT value FROM cloudseed.meta WHERE key = 'format'")
-        guard format == [[PostgresLayout.formatVersion]] else {
+        let format = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'")
+        guard format == PostgresLayout.formatVersion else {
             throw CloudSeedError(
-                "this store was written by another version of cloudseed (format \(format.first?.first.flatMap { $0 } ?? "none")); use that version",
+                "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",
                 at: SourcePosition(file: connection.location))
         }
     }
-
-    /// Where the store is, without its password.
-    public var location: String { connection.location }
 
     public func schema(of scope: SchemaScope) throws -> Schema {
         var schema = Schema()
@@ -108,9 +111,7 @@ public final class PostgresContainerStore: ContainerStore {
     /// The schema holding a container environment's record tables, created on first use when `create` is set.
     func environmentSchema(_ scope: SchemaScope, create: Bool) throws -> String? {
         let key = [scope.container, scope.environment.rawValue]
-        if let name = try connection.rows(
-            "SELECT schema_name FROM cloudseed.environments WHERE container = $1 AND environment = $2", key
-        ).first?.first {
+        if let name = try connection.value("SELECT schema_name FROM cloudseed.environments WHERE container = $1 AND environment = $2", key) {
             return name
         }
         guard create else { return nil }
@@ -173,10 +174,8 @@ public final class PostgresContainerStore: ContainerStore {
     /// Runs `body` in a transaction of its own when no write is open (cursors need one), after
     /// sending the open write's pending rows, so that reads see every earlier write.
     func reading<T>(_ body: () throws -> T) throws -> T {
-        if isWriting {
-            try flushPendingRows()
-            return try body()
-        }
+        if isWriting { try flushPendingRows() }
+        if connection.isInTransaction { return try body() }
         return try connection.transaction(body)
     }
 
@@ -189,12 +188,12 @@ public final class PostgresContainerStore: ContainerStore {
             SELECT id FROM cloudseed.zones
             WHERE container = $1 AND environment = $2 AND database = $3 AND owner = $4 AND zone = $5
             """
-        var key = try connection.rows(select, arguments).first?.first.flatMap { $0.flatMap { Int64($0) } }
+        var key = try connection.value(select, arguments).flatMap { Int64($0) }
         if key == nil, create {
-            key = try connection.rows(
+            key = try connection.value(
                 "INSERT INTO cloudseed.zones (container, environment, database, owner, zone) VALUES ($1, $2, $3, $4, $5) RETURNING id",
                 arguments
-            ).first?.first.flatMap { $0.flatMap { Int64($0) } }
+            ).flatMap { Int64($0) }
         }
         if let key { zoneKeys[scope] = key }
         return key
@@ -202,8 +201,8 @@ public final class PostgresContainerStore: ContainerStore {
 
     func assetSize(_ checksum: String) throws -> Int64 {
         if let known = assetSizes[checksum] { return known }
-        let size = try connection.rows("SELECT size FROM cloudseed.assets WHERE checksum = $1", [checksum])
-            .first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
+        guard let size = try connection.value("SELECT size FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap({ Int64($0) })
+        else { return 0 }
         assetSizes[checksum] = size
         return size
     }
@@ -249,8 +248,8 @@ public final class PostgresContainerStore: ContainerStore {
                 else { continue }
                 var counts: [String: Int] = [:]
                 for (name, layout) in try typeLayouts(SchemaScope(container: container, environment: environment)) {
-                    let count = try connection.rows("SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [id])
-                    counts[name] = count.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0
+                    let count = try connection.value("SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [id])
+                    counts[name] = count.flatMap { Int($0) } ?? 0
                 }
                 zones.append(.init(container: container, environment: environment, database: database,
                                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
@@ -270,7 +269,7 @@ public final class PostgresContainerStore: ContainerStore {
         try flushPendingRows()
         guard let schema = try environmentSchema(scope, create: true) else { return }
         let table = PostgresLayout.identifier(name)
-        if try connection.rows("SELECT to_regclass($1)", [PostgresLayout.qualified(schema, table)]).first?.first.flatMap({ $0 }) == nil {
+        if try connection.value("SELECT to_regclass($1)::text", [PostgresLayout.qualified(schema, table)]) == nil {
             try connection.execute(PostgresLayout.createRecordTable(table, in: schema))
         }
         try connection.rows(
@@ -309,8 +308,7 @@ public final class PostgresContainerStore: ContainerStore {
     /// A new change tag: the counter of `cloudseed.meta`, counted in memory during the transaction.
     func nextChangeTag() throws -> String {
         if changeTagCounter == nil {
-            guard let value = try connection.rows("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").first?.first,
-                let number = value.flatMap({ Int64($0) })
+            guard let number = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").flatMap({ Int64($0) })
             else { throw connection.storeError("the change tag counter is missing") }
             changeTagCounter = number
         }
@@ -344,18 +342,29 @@ public final class PostgresContainerStore: ContainerStore {
         else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
         let system = record.system
         var line: [UInt8] = []
-        var fields: [String?] = [
-            String(zone), record.recordID.recordName,
-            Timestamp.format(system.createdTimestamp), system.createdUserRecordName,
-            Timestamp.format(system.modifiedTimestamp), system.modifiedUserRecordName, system.changeTag,
+        line.reserveCapacity(256)
+        let systemFields = [
+            String(zone), record.recordID.recordName, try timestampText(system.createdTimestamp), system.createdUserRecordName,
+            try timestampText(system.modifiedTimestamp), system.modifiedUserRecordName, system.changeTag,
         ]
-        for name in layout.sortedFieldNames { fields.append(try record.fields[name].map(PostgresValueCodec.encode)) }
-        for (index, field) in fields.enumerated() {
+        for (index, field) in systemFields.enumerated() {
             if index > 0 { line.append(UInt8(ascii: "\t")) }
             PostgresValueCodec.appendCopyField(field, to: &line)
         }
+        for name in layout.sortedFieldNames {
+            line.append(UInt8(ascii: "\t"))
+            PostgresValueCodec.appendCopyField(try record.fields[name].map(PostgresValueCodec.encode), to: &line)
+        }
         line.append(UInt8(ascii: "\n"))
         if pendingRows.add(record, line: line, zone: zone, layout: layout) { try flushPendingRows() }
+    }
+
+    /// A record's system timestamp as text; a run stamps one time on every record, so the last is kept.
+    private func timestampText(_ milliseconds: Int64) throws -> String {
+        if let last = lastTimestamp, last.milliseconds == milliseconds { return last.text }
+        let text = try PostgresValueCodec.encode(.timestamp(milliseconds))
+        lastTimestamp = (milliseconds, text)
+        return text
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
@@ -366,8 +375,7 @@ public final class PostgresContainerStore: ContainerStore {
     }
 
     public func assetContent(_ checksum: String) throws -> Data? {
-        try connection.rows("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum])
-            .first?.first.flatMap { $0.flatMap(PostgresValueCodec.bytes(hex:)) }
+        try connection.value("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap(PostgresValueCodec.bytes(hex:))
     }
 
     func saveAsset(_ asset: AssetReference, content: Data?) throws {

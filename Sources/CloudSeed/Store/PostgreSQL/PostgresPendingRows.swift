@@ -17,6 +17,17 @@ struct PostgresPendingRows {
         let layout: PostgresContainerStore.TypeLayout
         var rows: [(record: CloudRecord, line: [UInt8])?] = []
         var index: [Key: Int] = [:]
+
+        /// Adds or replaces a row; returns how many rows the batch holds.
+        mutating func add(_ row: (record: CloudRecord, line: [UInt8]), key: Key) -> Int {
+            if let slot = index[key] {
+                rows[slot] = row
+            } else {
+                index[key] = rows.count
+                rows.append(row)
+            }
+            return index.count
+        }
     }
 
     private(set) var batches: [String: Batch] = [:]
@@ -25,18 +36,8 @@ struct PostgresPendingRows {
 
     /// Buffers a row of `layout`'s table; `true` when the table's batch is full and should be sent.
     mutating func add(_ record: CloudRecord, line: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
-        let table = layout.qualifiedTable
-        var batch = batches.removeValue(forKey: table) ?? Batch(layout: layout)
         let key = Key(zone: zone, recordName: record.recordID.recordName)
-        if let slot = batch.index[key] {
-            batch.rows[slot] = (record, line)
-        } else {
-            batch.index[key] = batch.rows.count
-            batch.rows.append((record, line))
-        }
-        let isFull = batch.index.count >= Self.batchSize
-        batches[table] = batch
-        return isFull
+        return batches[layout.qualifiedTable, default: Batch(layout: layout)].add((record, line), key: key) >= Self.batchSize
     }
 
     /// The buffered record with this name, if there is one.

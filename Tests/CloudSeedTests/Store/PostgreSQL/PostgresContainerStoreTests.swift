@@ -59,6 +59,15 @@ import Testing
     }
 
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func storesOfAnotherFormatAreRefused() throws {
+        let testStore = try TestStore(.postgres)
+        try PostgresContainerStore(url: testStore.location).connection.execute("UPDATE cloudseed.meta SET value = '2' WHERE key = 'format'")
+        #expect(throws: CloudSeedError("this store was written by another version of cloudseed (format 2); use that version", at: SourcePosition(file: testStore.location))) {
+            _ = try PostgresContainerStore(url: testStore.location)
+        }
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
     func schemaOptionsBecomeBTreeAndFullTextIndexes() throws {
         let testStore = try TestStore(.postgres)
         let store = try PostgresContainerStore(url: testStore.location)
