@@ -70,15 +70,22 @@ class PostgresWorkload:
             bench.notes.append("postgres skipped: psql is not installed (apt-get install postgresql-client)")
             return
         full = bench.data["full"]
-        m = bench.alternate("PostgreSQL CSV import", [self.copy_peer(full), self.cloudseed_import(full)])
-        cs, copy = m["cloudseed"], m["psql \\copy"]
+        files = [os.path.join(full, "artists.csv"), os.path.join(full, "artworks.csv")]
+        m = bench.alternate("PostgreSQL CSV import", [self.copy_peer(full), self.cloudseed_import(full),
+                                                       bench.cloudseed_import(files, name="cloudseed into SQLite")])
+        cs, copy, sqlite = m["cloudseed"], m["psql \\copy"], m["cloudseed into SQLite"]
         total = bench.rows + bench.artists
         r = cs.time / copy.time if cs.ok and copy.ok else float("nan")
-        sqlite = bench.results.get("CSV import", {}).get("cloudseed")
-        context = f"; cloudseed into SQLite {sqlite.cell()}" if sqlite and sqlite.ok else ""
         bench.row(f"PostgreSQL: CSV import, types inferred, references resolved ({bench.rows:,} + {bench.artists:,} rows)",
-                  cs, total, f"psql \\copy (text columns) {copy.cell()}{context}", r, "psql \\copy",
-                  "≤ 2.5× psql \\copy (issue 9)", None if r != r else r <= 2.5)
+                  cs, total, f"psql \\copy (text columns) {copy.cell()}; the same cloudseed import into SQLite {sqlite.cell()}",
+                  r, "psql \\copy", "≤ 2.5× psql \\copy (issue 9)", None if r != r else r <= 2.5)
+        if cs.ok and copy.ok and sqlite.ok:
+            own = cs.time - sqlite.time
+            bench.notes.append(
+                f"PostgreSQL: cloudseed's import takes {cs.time:.2f} s into PostgreSQL and {sqlite.time:.2f} s into SQLite: reading, "
+                f"typing and naming the rows (the same work for both stores) dominate. The PostgreSQL store's own part, the "
+                f"difference, is {own:.2f} s, {own / copy.time:.1f}× psql \\copy's {copy.time:.2f} s (typed columns, the primary key "
+                "and jsonb checked where \\copy loads untyped text).")
         if cs.ok:
             schema = "icloud_com_example_cloudseed_development"
             counts = {t: int(self.sql(f'SELECT count(*) FROM {schema}."{t}"', "cloudseed_bench_import")) for t in ("Artist", "Artwork")}

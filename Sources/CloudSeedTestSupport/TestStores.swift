@@ -21,7 +21,7 @@ public enum TestPostgresServer {
 
     /// Why PostgreSQL tests are skipped, for the test report.
     public static let skipReason =
-        "skipped: CLOUDSEED_TEST_POSTGRES_URL is not set; set it to a server's URL (as .ci/run does) to run the PostgreSQL tests"
+        "CLOUDSEED_TEST_POSTGRES_URL is not set; set it to a server's URL (as .ci/run does) to run the PostgreSQL tests"
 }
 
 /// A fresh database on the test server for one test, dropped when the value is released, so that
