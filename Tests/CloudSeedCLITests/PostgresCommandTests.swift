@@ -26,9 +26,19 @@ struct PostgresCommandTests {
         let database = try TestPostgresDatabase()
         let restored = try TestPostgresDatabase()
         let gallery = ["--container", "iCloud.com.example.Gallery"]
+        let schema = try folder.write("roles.ckdb", """
+            DEFINE SCHEMA
+                CREATE ROLE moderator;
+                RECORD TYPE ToDoItem ("___recordID" REFERENCE QUERYABLE, dueDate TIMESTAMP SORTABLE, isCompleted INT64, title STRING SEARCHABLE);
+            """)
         let commands: [[String]] = [
             ["seed", Repository.sample("gallery.json")],
             ["import", Repository.sample("ToDoItems/ToDoItems.csv")],
+            ["role", "assign", "moderator", "_alice"],
+            ["schema", "import", schema],
+            ["role", "assign", "moderator", "_alice"],
+            ["query", "ToDoItem", "--search", "apples", "--format", "jsonl"],
+            ["query", "ToDoItem", "--sort", "dueDate", "--limit", "2"],
             ["export", "--format", "jsonl"] + gallery,
             ["export", "--format", "csv", "--type", "Artwork"] + gallery,
             ["schema", "export"] + gallery,
@@ -52,7 +62,14 @@ struct PostgresCommandTests {
             outputs[backend, default: []].append(try run(["export", "--format", "jsonl", "--store", target] + gallery, store: target))
         }
         let sqlite = try #require(outputs["sqlite"])
-        #expect(sqlite.allSatisfy { !$0.hasPrefix("1\n") && !$0.hasPrefix("64\n") })
+        // Only the first role assign fails: the schema has no role yet.
+        #expect(sqlite.indices.filter { !sqlite[$0].hasPrefix("0\n") && sqlite[$0].first?.isNumber == true } == [2])
+        #expect(sqlite[2] == """
+            1
+            error: the development schema of iCloud.com.example.cloudseed has no role 'moderator'; add CREATE ROLE moderator; to the schema and run cloudseed schema import
+            error: nothing was written
+
+            """)
         for (index, output) in (outputs["postgres"] ?? []).enumerated() {
             #expect(output == sqlite[index], "command \(index)")
         }

@@ -240,7 +240,7 @@ public final class PostgresContainerStore: ContainerStore {
             var zones: [StoreInventory.Zone] = []
             var schemas: [SchemaScope: Schema] = [:]
             for row in try connection.rows(
-                "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment, database, owner COLLATE \"C\", zone COLLATE \"C\"")
+                "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\"")
             {
                 guard let id = row[0], let container = row[1], let environmentName = row[2], let databaseName = row[3],
                     let owner = row[4], let zoneName = row[5], let environment = ContainerEnvironment(rawValue: environmentName),
