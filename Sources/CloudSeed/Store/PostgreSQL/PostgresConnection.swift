@@ -4,9 +4,16 @@ import Foundation
 /// One libpq connection to a PostgreSQL server: the single owner of its statements and transactions.
 ///
 /// Values travel in PostgreSQL's text format, always as parameters (never spliced into SQL);
-/// a value is `nil` for SQL NULL.
-package final class PostgresConnection {
+/// a value is `nil` for SQL NULL. Work given to ``inBackground(_:)`` runs on a thread of its own
+/// while the caller goes on; every other use of the connection first waits for it, so the
+/// connection is only ever used by one thread at a time (hence `@unchecked Sendable`).
+package final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// Runs background work, one job at a time.
+    private let background = DispatchQueue(label: "cloudseed.postgres.background")
+    private static let backgroundKey = DispatchSpecificKey<Bool>()
+    /// The error of the last background job, thrown by the next use of the connection.
+    private var backgroundFailure: (any Error)?
     /// Prepared statement names by SQL text, for the life of the session.
     private var prepared: [String: String] = [:]
     /// Names of the cursors opened by ``forEachRow(_:_:body:)``, so nested reads do not collide.
@@ -21,6 +28,7 @@ package final class PostgresConnection {
             throw CloudSeedError("cannot connect to the PostgreSQL store at \(location): out of memory")
         }
         self.handle = handle
+        background.setSpecific(key: Self.backgroundKey, value: true)
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             throw CloudSeedError(
@@ -39,8 +47,33 @@ package final class PostgresConnection {
         return components.string ?? url
     }
 
+    /// Runs `job` on the connection's own thread and returns at once, so that the server stores one
+    /// `COPY` batch while the caller prepares the next. The next use of the connection waits for the
+    /// job and throws its error.
+    package func inBackground(_ job: @escaping @Sendable (PostgresConnection) throws -> Void) throws {
+        try awaitBackground()
+        background.async { [self] in
+            do {
+                try job(self)
+            } catch {
+                backgroundFailure = error
+            }
+        }
+    }
+
+    /// Waits for the background job, if any, and throws its error. Jobs themselves never wait.
+    package func awaitBackground() throws {
+        guard DispatchQueue.getSpecific(key: Self.backgroundKey) == nil else { return }
+        background.sync {}
+        if let failure = backgroundFailure {
+            backgroundFailure = nil
+            throw failure
+        }
+    }
+
     /// Runs SQL that returns no rows (one or several statements, no parameters).
     package func execute(_ sql: String) throws {
+        try awaitBackground()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result)
@@ -62,6 +95,7 @@ package final class PostgresConnection {
     /// Runs `sql` through a cursor inside the current transaction, calling `body` with each row and
     /// fetching `batch` rows at a time, so that memory holds one batch. `body` may run other statements.
     package func forEachRow(_ sql: String, _ parameters: [String?] = [], batch: Int = 2_000, body: ([String?]) throws -> Void) throws {
+        try awaitBackground()
         cursorCount += 1
         let cursor = "cloudseed_cursor_\(cursorCount)"
         defer { cursorCount -= 1 }
@@ -80,6 +114,7 @@ package final class PostgresConnection {
 
     /// Sends `data` (COPY's text format: tab-separated columns, one row a line) to `COPY … FROM STDIN`.
     package func copy(_ sql: String, _ data: [UInt8]) throws {
+        try awaitBackground()
         lastSQLState = nil
         let started = PQexec(handle, sql)
         defer { PQclear(started) }
@@ -110,13 +145,17 @@ package final class PostgresConnection {
             try execute("COMMIT")
             return result
         } catch {
+            try? awaitBackground()
             try? execute("ROLLBACK")
             throw error
         }
     }
 
-    /// Whether a transaction is open on the connection.
-    package var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+    /// Whether a transaction is open on the connection, once the background job, if any, is done.
+    package func isInTransaction() throws -> Bool {
+        try awaitBackground()
+        return PQtransactionStatus(handle) != PQTRANS_IDLE
+    }
 
     /// The SQLSTATE of the last statement that failed on the server, as `23505` for a unique violation.
     package private(set) var lastSQLState: String?
@@ -130,6 +169,7 @@ package final class PostgresConnection {
     }
 
     private func run(_ sql: String, _ parameters: [String?], prepare: Bool = true) throws -> OpaquePointer? {
+        try awaitBackground()
         var storage = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { storage.forEach { free($0) } }
         let result: OpaquePointer? = try storage.withUnsafeMutableBufferPointer { buffer in

@@ -174,8 +174,11 @@ public final class PostgresContainerStore: ContainerStore {
     /// Runs `body` in a transaction of its own when no write is open (cursors need one), after
     /// sending the open write's pending rows, so that reads see every earlier write.
     func reading<T>(_ body: () throws -> T) throws -> T {
-        if isWriting { try flushPendingRows() }
-        if connection.isInTransaction { return try body() }
+        if isWriting {
+            try flushPendingRows()
+            return try body()
+        }
+        if try connection.isInTransaction() { return try body() }
         return try connection.transaction(body)
     }
 

@@ -39,12 +39,11 @@ enum PostgresValueCodec {
 
     /// The text form of a value, as a parameter or a `COPY` field.
     static func encode(_ value: RecordValue) throws -> String {
+        guard !holdsNUL(value) else {
+            throw CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
+        }
         switch value {
-        case .string(let text):
-            guard !text.utf8.contains(0) else {
-                throw CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
-            }
-            return text
+        case .string(let text): return text
         case .int64(let number): return String(number)
         case .double(let number): return "\(number)"
         case .bytes(let data):
@@ -62,6 +61,16 @@ enum PostgresValueCodec {
             return reference.recordName
         case .asset(let asset): return asset.fileChecksum
         case .location, .reference, .list: return SQLiteValueCodec.jsonElement(value)
+        }
+    }
+
+    /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
+    private static func holdsNUL(_ value: RecordValue) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.contains(0)
+        case .reference(let reference): reference.recordName.utf8.contains(0)
+        case .list(_, let items): items.contains(where: holdsNUL)
+        default: false
         }
     }
 

@@ -37,6 +37,24 @@ import Testing
         #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
             _ = try PostgresValueCodec.encode(.string("a\u{0}b"))
         }
+        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+            _ = try PostgresValueCodec.encode(.list(.string, [.string("ok"), .string("\u{0}")]))
+        }
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func aBackgroundFailureIsThrownByTheNextStatementAndRollsTheRunBack() throws {
+        let testStore = try TestStore(.postgres)
+        let connection = try PostgresConnection(url: testStore.location)
+        try connection.execute("CREATE TABLE t (n bigint)")
+        #expect(throws: connection.storeError("division by zero")) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                try connection.inBackground { try $0.execute("INSERT INTO t VALUES (1 / 0)") }
+                try connection.execute("INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(try connection.rows("SELECT count(*) FROM t") == [["0"]])
     }
 
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
