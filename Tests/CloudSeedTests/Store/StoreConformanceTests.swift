@@ -94,6 +94,22 @@ import Testing
         #expect(try store.schema(of: StoreScope().schemaScope).recordTypes["ToDoItem"]?.fields["notes"] == nil)
     }
 
+    @Test(arguments: StoreBackend.testable) func productionRefusesNewTypesAndSaveModesRefuseStaleRecords(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let path = Repository.sample("ToDoItems/ToDoItems.csv")
+        #expect(errorMessages { _ = try Importer(store: store, scope: StoreScope(environment: .production)).run([SourceFile(path: path)]) } == [
+            "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+        ])
+        #expect(try store.inventory().zones.isEmpty)
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])
+        let stale = try testStore.folder.write("ToDoItem.jsonl", #"{"recordName":"Get apples","recordType":"ToDoItem","recordChangeTag":"zz","fields":{"title":{"value":"Get pears","type":"STRING"}}}"#)
+        var importer = Importer(store: store, scope: StoreScope(), now: 1)
+        importer.mode = .updateIfUnchanged
+        #expect(throws: RunFailure.self) { _ = try importer.run([SourceFile(path: stale)]) }
+        #expect(try store.write { try $0.record("Get apples", ofType: "ToDoItem", in: StoreScope()) }?.fields["title"] == .string("Get apples"))
+    }
+
     @Test(arguments: StoreBackend.testable) func manyRowsGoInBatchesAndChangedRowsReplaceTheirs(_ backend: StoreBackend) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
