@@ -151,4 +151,24 @@ import Testing
         #expect(names == ["a"])
         #expect(try Self.export(store).count == 1)
     }
+
+    @Test(arguments: StoreBackend.testable) func lookupsSeeRowsSavedAfterTheyWereReadAhead(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let scope = StoreScope()
+        let file = try testStore.folder.write("Note.csv", "name,body\n" + (0..<100).map { "n\($0),body \($0)" }.joined(separator: "\n"))
+        _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: file)])
+        try store.write { transaction in
+            for name in ["n0", "n1", "n2", "n3"] { _ = try transaction.record(name, ofType: "Note", in: scope) }
+            var changed = try #require(try transaction.record("n4", ofType: "Note", in: scope))
+            changed.fields["body"] = .string("changed")
+            try transaction.save(changed, in: scope)
+            try store.forEachRecord(in: scope, recordType: "Note") { _ in }
+            #expect(try transaction.record("n4", ofType: "Note", in: scope)?.fields["body"] == .string("changed"))
+            #expect(try transaction.delete("n5", ofType: "Note", in: scope))
+            #expect(try transaction.record("n5", ofType: "Note", in: scope) == nil)
+            #expect(try transaction.record("n6", ofType: "Note", in: scope)?.fields["body"] == .string("body 6"))
+            #expect(try transaction.record("none", ofType: "Note", in: scope) == nil)
+        }
+    }
 }

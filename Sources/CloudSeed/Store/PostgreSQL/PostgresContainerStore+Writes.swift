@@ -14,7 +14,7 @@ extension PostgresContainerStore {
         try connection.rows(
             "INSERT INTO cloudseed.record_types (container, environment, record_type, table_name) VALUES ($1, $2, $3, $4)",
             [scope.container, scope.environment.rawValue, name, table])
-        layouts[scope] = nil
+        forgetLayouts()
         try recordJustInTime(name, field: nil, in: scope)
     }
 
@@ -40,7 +40,7 @@ extension PostgresContainerStore {
         try connection.rows(
             "INSERT INTO cloudseed.fields (container, environment, record_type, field, field_type, column_name) VALUES ($1, $2, $3, $4, $5, $6)",
             [scope.container, scope.environment.rawValue, recordType, name, type.schemaName, column])
-        layouts[scope] = nil
+        forgetLayouts()
         try recordJustInTime(recordType, field: (name, type), in: scope)
     }
 
@@ -71,7 +71,13 @@ extension PostgresContainerStore {
             pending.recordID.zoneID = scope.zoneID
             return pending
         }
-        guard let row = try connection.rows(layout.selectByName, [String(zone), recordName]).first else { return nil }
+        var row = readAhead.row(recordName, zone: zone, table: layout.qualifiedTable)
+        if row == nil {
+            let window = try connection.rows(layout.selectFollowing, [String(zone), recordName, String(readAhead.size)])
+            readAhead.fill(window, zone: zone, table: layout.qualifiedTable)
+            row = window.first { $0[0] == recordName }
+        }
+        guard let row else { return nil }
         return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
     }
 
@@ -95,6 +101,7 @@ extension PostgresContainerStore {
             PostgresValueCodec.appendCopyField(try record.fields[name].map(PostgresValueCodec.encode), to: &line)
         }
         line.append(UInt8(ascii: "\n"))
+        readAhead.forget(record.recordID.recordName)
         if pendingRows.add(record, line: line, zone: zone, layout: layout) { try flushPendingRows() }
     }
 
@@ -108,6 +115,7 @@ extension PostgresContainerStore {
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
+        readAhead.forget(recordName)
         let wasPending = pendingRows.remove(recordName, zone: zone, table: layout.qualifiedTable)
         let sql = "DELETE FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2 RETURNING 1"
         return try !connection.rows(sql, [String(zone), recordName]).isEmpty || wasPending

@@ -25,6 +25,8 @@ public final class PostgresContainerStore: ContainerStore {
     private var assetSizes: [String: Int64] = [:]
     /// Saved rows not yet sent to the server.
     var pendingRows = PostgresPendingRows()
+    /// Rows read ahead of record lookups, for the length of a transaction.
+    var readAhead = PostgresReadAhead()
     /// The last system timestamp written as text, and its text.
     var lastTimestamp: (milliseconds: Int64, text: String)?
 
@@ -38,8 +40,8 @@ public final class PostgresContainerStore: ContainerStore {
         let sortedFieldNames: [String]
         /// Every record of a zone, by record name.
         let selectAll: String
-        /// One record of a zone by name.
-        let selectByName: String
+        /// The record of a zone named `$2` and up to `$3` rows stored after it (``PostgresReadAhead``).
+        let selectFollowing: String
         /// The written columns, quoted: the system columns, then the fields.
         let quotedColumns: [String]
         /// `schema.table`, both quoted.
@@ -56,7 +58,8 @@ public final class PostgresContainerStore: ContainerStore {
             let read = system + sortedFieldNames.map { PostgresValueCodec.selected(fields[$0]!.column, as: fields[$0]!.type) }
             let select = "SELECT \(read.joined(separator: ", ")) FROM \(qualifiedTable) WHERE \"___zone\" = $1"
             selectAll = select + " ORDER BY \"___recordID\""
-            selectByName = select + " AND \"___recordID\" = $2"
+            selectFollowing = select
+                + " AND ctid >= (SELECT ctid FROM \(qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2) LIMIT $3"
             quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(PostgresLayout.quoted)
         }
 
@@ -97,6 +100,7 @@ public final class PostgresContainerStore: ContainerStore {
     /// Drops the cached layouts, which schema changes make stale.
     func forgetLayouts() {
         layouts.removeAll()
+        readAhead.removeAll()
     }
 
     /// Inside a write, waits for every other run's hold on this container environment to end
@@ -162,6 +166,7 @@ public final class PostgresContainerStore: ContainerStore {
             lockedEnvironments.removeAll()
             changeTagCounter = nil
             pendingRows.removeAll()
+            readAhead.removeAll()
         }
         return try connection.transaction {
             let result = try body(PostgresStoreTransaction(store: self))
@@ -210,7 +215,7 @@ public final class PostgresContainerStore: ContainerStore {
         return size
     }
 
-    /// Builds a record from a row of ``TypeLayout/selectAll`` or ``TypeLayout/selectByName``.
+    /// Builds a record from a row of ``TypeLayout/selectAll`` or ``TypeLayout/selectFollowing``.
     func record(from row: [String?], type: String, layout: TypeLayout, zoneID: RecordZoneID) throws -> CloudRecord {
         var fields: [String: RecordValue] = [:]
         for (offset, name) in layout.sortedFieldNames.enumerated() {
