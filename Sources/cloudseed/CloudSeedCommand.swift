@@ -59,4 +59,34 @@ struct OutputSink {
     func write(_ text: String) {
         handle.write(Data(text.utf8))
     }
+
+    func write(_ bytes: [UInt8]) {
+        handle.write(Data(bytes))
+    }
+}
+
+/// Gathers output into large writes: an export writes a line per record.
+final class BufferedOutput {
+    private let sink: OutputSink
+    private var buffer: [UInt8] = []
+    private static let capacity = 1 << 16
+
+    init(_ sink: OutputSink) {
+        self.sink = sink
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    func write(_ bytes: [UInt8]) {
+        buffer += bytes
+        if buffer.count >= Self.capacity { flush() }
+    }
+
+    func write(_ text: String) { write(Array(text.utf8)) }
+
+    /// Writes what is gathered; call it once the output is complete.
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        sink.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
 }

@@ -31,16 +31,29 @@ struct ExportCommand: ParsableCommand {
             let store = try storeOptions.openStore(mustExist: true)
             let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }
             if format == .csv {
-                let exporter = try CSVExporter(folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope)) { print($0, terminator: "") }
-                try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
-                    try assets?.write(assetsOf: record)
-                    try exporter.append(record)
+                let standardOutput = BufferedOutput(try OutputSink(path: nil))
+                defer { standardOutput.flush() }
+                let exporter = try CSVExporter(folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope), standardOutput: standardOutput.write)
+                if assets == nil {
+                    try store.forEachRecordCSVLine(
+                        in: storeOptions.scope, recordType: type, columns: { try exporter.columns(of: $0) },
+                        line: { try exporter.append(line: $1, recordType: $0) }, record: exporter.append)
+                } else {
+                    try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
+                        try assets?.write(assetsOf: record)
+                        try exporter.append(record)
+                    }
                 }
-                exporter.finish()
+                try exporter.finish()
                 return
             }
-            let sink = try OutputSink(path: out)
-            var writer = RecordWriter(format: format, write: sink.write)
+            let output = BufferedOutput(try OutputSink(path: out))
+            defer { output.flush() }
+            if format == .jsonl, assets == nil {
+                try store.forEachRecordJSONLine(in: storeOptions.scope, recordType: type, output.write)
+                return
+            }
+            var writer = RecordWriter(format: format, write: output.write)
             writer.begin()
             try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
                 try assets?.write(assetsOf: record)

@@ -9,17 +9,28 @@ enum LocationColumns {
         for declaration in declared {
             fields = try apply(declaration, to: fields)
         }
-        if declared.isEmpty, !fields.contains(where: { $0.key.lowercased() == "location" }),
-            let latitude = fields.firstIndex(where: { LocationKeys.latitude.contains($0.key.lowercased()) && isScalar($0.value) }),
-            let longitude = fields.firstIndex(where: { LocationKeys.longitude.contains($0.key.lowercased()) && isScalar($0.value) })
-        {
-            let pair = PlainValue.dictionary([PlainEntry("latitude", fields[latitude].value), PlainEntry("longitude", fields[longitude].value)])
-            let position = fields[latitude].position
+        if declared.isEmpty, let (latitude, longitude) = pair(in: fields) {
+            let location = combined(fields, latitude: latitude, longitude: longitude)
             fields.remove(at: max(latitude, longitude))
             fields.remove(at: min(latitude, longitude))
-            fields.append(SourceField(key: "location", value: pair, position: position))
+            fields.append(location)
         }
         return fields
+    }
+
+    /// Where the latitude and longitude columns side by side are, unless a `location` field is set.
+    static func pair(in fields: [SourceField]) -> (latitude: Int, longitude: Int)? {
+        guard !fields.contains(where: { CaseInsensitiveNames.matches($0.key, "location") }),
+            let latitude = fields.firstIndex(where: { CaseInsensitiveNames.matchesAny($0.key, LocationKeys.latitude) && isScalar($0.value) }),
+            let longitude = fields.firstIndex(where: { CaseInsensitiveNames.matchesAny($0.key, LocationKeys.longitude) && isScalar($0.value) })
+        else { return nil }
+        return (latitude, longitude)
+    }
+
+    /// The `location` field made of the pair.
+    static func combined(_ fields: [SourceField], latitude: Int, longitude: Int) -> SourceField {
+        let pair = PlainValue.dictionary([PlainEntry("latitude", fields[latitude].value), PlainEntry("longitude", fields[longitude].value)])
+        return SourceField(key: "location", value: pair, position: fields[latitude].position)
     }
 
     private static func isScalar(_ value: PlainValue) -> Bool {

@@ -22,16 +22,21 @@ struct PlanDecisions {
     /// Every record type a reference may point to: those of the run and those of the store.
     private var knownTypes: Set<String> { Set(surveys.keys).union(schema.recordTypes.keys) }
 
-    /// Decides each type's naming rule, names its rows, refuses duplicates and indexes the names.
+    /// Decides each type's naming rule, names its rows, refuses duplicates and indexes the names of
+    /// the types a reference may point to.
     mutating func nameRecords() throws {
         var errors = ErrorCollector()
+        let targets = referenceTargets
         for type in sortedTypes {
             let survey = surveys[type]!
             let rule = namingRule(for: type, survey: survey)
             rules[type] = rule
+            let isTarget = targets.contains(type)
             var index = ReferenceIndex()
             var seen: [String: SourcePosition] = [:]
+            seen.reserveCapacity(survey.nameInputs.count)
             var typeNames: [String] = []
+            typeNames.reserveCapacity(survey.nameInputs.count)
             for input in survey.nameInputs where !input.isChild {
                 let rowNumber = typeNames.count
                 do {
@@ -43,7 +48,7 @@ struct PlanDecisions {
                     }
                     seen[name] = input.position
                     typeNames.append(name)
-                    index.add(recordName: name, keys: input.naturalKeys.map(\.1) + [input.templateText].compactMap { $0 })
+                    if isTarget { index.add(recordName: name, keys: input.naturalKeys.map(\.1) + [input.templateText].compactMap { $0 }) }
                 } catch let error as CloudSeedError {
                     typeNames.append("")
                     if options.skipBadRows { rowErrors[type, default: [:]][rowNumber] = [error] } else { try errors.record(error) }
@@ -57,14 +62,7 @@ struct PlanDecisions {
 
     /// Adds the records the store already holds of every type a field of the run may point to.
     mutating func indexStoredRecords(_ store: any ContainerStore, scope: StoreScope) throws {
-        var targets = Set(options.references.compactMap(\.target))
-        for survey in surveys.values {
-            for field in survey.firstPositions.keys {
-                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: true) { targets.insert(target) }
-                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: false) { targets.insert(target) }
-            }
-        }
-        for target in targets where schema.recordTypes[target] != nil {
+        for target in referenceTargets where schema.recordTypes[target] != nil {
             var index = indexes[target] ?? ReferenceIndex()
             try store.forEachRecord(in: scope, recordType: target) { record in
                 let fields = record.fields.compactMap { key, value -> SourceField? in
@@ -75,6 +73,18 @@ struct PlanDecisions {
             }
             indexes[target] = index
         }
+    }
+
+    /// The types a field of the run may point to: declared with `--reference`, or named by a field.
+    private var referenceTargets: Set<String> {
+        var targets = Set(options.references.compactMap(\.target))
+        for survey in surveys.values {
+            for field in survey.fields.keys {
+                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: true) { targets.insert(target) }
+                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: false) { targets.insert(target) }
+            }
+        }
+        return targets
     }
 
     func plan() throws -> ImportPlan {

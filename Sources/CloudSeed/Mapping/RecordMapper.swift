@@ -29,7 +29,12 @@ public struct RecordMapper {
             for child in row.children { try add(child.row, isChild: true, folder: folder) }
         }
         let folders = assetFolders(sources)
-        try forEachPreparedRow(sources) { row, source in try add(row, isChild: false, folder: folders[ObjectIdentifier(source)]!) }
+        // Rows are read and prepared on one core while the other surveys them.
+        try TwoCorePipeline.run(produce: { emit in
+            try forEachPreparedRow(sources) { row, source in try emit((row, folders[ObjectIdentifier(source)]!)) }
+        }, consume: { row, folder in
+            try add(row, isChild: false, folder: folder)
+        })
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
         try decisions.nameRecords()
         if let store { try decisions.indexStoredRecords(store, scope: scope) }
@@ -112,10 +117,16 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        try withoutActuallyEscaping(rejected) { rejected in
-            try forEachPreparedRow(sources, badRow: { error in
+        // Rows are read and prepared on one core while the other converts and hands them on.
+        try TwoCorePipeline.run(produce: { handOn in
+            try withoutActuallyEscaping(handOn) { handOn in
+                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source in try handOn(.row(row, source)) }
+            }
+        }, consume: { (item: PreparedItem) in
+            switch item {
+            case .unreadable(let error):
                 try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-            }) { row, source in
+            case .row(let row, let source):
                 folder = folders[ObjectIdentifier(source)]!
                 let index = rowIndex[row.recordType, default: 0]
                 rowIndex[row.recordType] = index + 1
@@ -125,8 +136,14 @@ public struct RecordMapper {
                 }
                 try emit(row, name: name)
             }
-        }
+        })
         try errors.throwIfAny()
+    }
+
+    /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
+    private enum PreparedItem {
+        case row(PreparedRow, SourceFile)
+        case unreadable(CloudSeedError)
     }
 
     /// The folder each source's asset paths start from.

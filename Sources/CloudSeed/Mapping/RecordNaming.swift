@@ -45,11 +45,10 @@ public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
 enum RecordNaming {
     /// Column names that hold record names, in order of preference.
     static let nameColumns = ["recordName", "___recordID", "recordID", "id", "uuid"]
+    private static let loweredNameColumns = nameColumns.map { $0.lowercased() }
     /// The position of `key` in ``nameColumns`` (case-insensitive), or `nil`.
     static func nameColumnRank(of key: String) -> Int? {
-        guard [2, 4, 8, 10, 11].contains(key.utf8.count) else { return nil }
-        let lowered = key.lowercased()
-        return nameColumns.firstIndex { $0.lowercased() == lowered }
+        loweredNameColumns.firstIndex { CaseInsensitiveNames.matches(key, $0) }
     }
 
     /// Name columns that are the record's identity only, and so are not kept as fields.

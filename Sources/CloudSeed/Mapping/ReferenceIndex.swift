@@ -108,11 +108,13 @@ enum NaturalKeys {
         var first: (String, String)?
         var last: (String, String)?
         for field in fields {
-            let lower = field.key.lowercased()
-            guard let text = RecordNaming.text(of: field.value) else { continue }
-            if Self.fields.contains(lower) { result.append((field.key, text)) }
-            if firstNames.contains(lower) { first = (field.key, text) }
-            if lastNames.contains(lower) { last = (field.key, text) }
+            let isKey = CaseInsensitiveNames.matchesAny(field.key, Self.fields)
+            let isFirst = !isKey && CaseInsensitiveNames.matchesAny(field.key, firstNames)
+            let isLast = !isKey && !isFirst && CaseInsensitiveNames.matchesAny(field.key, lastNames)
+            guard isKey || isFirst || isLast, let text = RecordNaming.text(of: field.value) else { continue }
+            if isKey { result.append((field.key, text)) }
+            if isFirst { first = (field.key, text) }
+            if isLast { last = (field.key, text) }
         }
         if let first, let last { result.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }
         return result

@@ -11,64 +11,124 @@ struct RowPreparation {
 
     func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
         var row = row
-        row.fields = try LocationColumns.combine(row.fields, declared: locations(type))
-        var fields: [SourceField] = []
-        var originalKeys: [String: String] = [:]
-        var templateValues: [String: PlainValue] = [:]
-        var children: [ChildRow] = []
-        var renamedKeys: [String: String] = [:]
+        let declaredLocations = locations(type)
+        // Latitude and longitude columns become one `location` field, put last; in the common case
+        // without a copy of the row's fields.
+        var locationPair: (latitude: Int, longitude: Int)?
+        if declaredLocations.isEmpty {
+            locationPair = LocationColumns.pair(in: row.fields)
+        } else {
+            row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations)
+        }
         var nameColumn: (column: String, value: String)?
         var nameRank = Int.max
-        for field in row.fields {
+        for (offset, field) in row.fields.enumerated() where offset != locationPair?.latitude && offset != locationPair?.longitude {
             if let rank = RecordNaming.nameColumnRank(of: field.key), rank < nameRank, let text = RecordNaming.text(of: field.value) {
                 nameColumn = (RecordNaming.nameColumns[rank], text)
                 nameRank = rank
             }
         }
-        for field in row.fields {
-            if keepsTemplateValues { templateValues[field.key] = field.value }
-            if RecordNaming.identityOnlyColumns.contains(field.key) { continue }
-            for flat in flatten(field) {
-                if case .array(let items) = flat.value, flat.declaredType == nil, !nestedAsJSON,
-                    !items.isEmpty, items.allSatisfy(Self.isNonLocationDictionary)
+        var builder = PreparedFields(preparation: self, row: row, type: type)
+        builder.fields.reserveCapacity(row.fields.count)
+        for (offset, field) in row.fields.enumerated() where offset != locationPair?.latitude && offset != locationPair?.longitude {
+            try builder.add(field)
+        }
+        if let locationPair {
+            try builder.add(LocationColumns.combined(row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude))
+        }
+        return PreparedRow(
+            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: builder.fields,
+            templateValues: builder.templateValues, position: row.position, ordinal: ordinal, children: builder.children,
+            renamedKeys: builder.renamedKeys,
+            changeTag: row.changeTag ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
+    }
+
+    /// The fields of one prepared row, built a source field at a time.
+    private struct PreparedFields {
+        let preparation: RowPreparation
+        let row: SourceRow
+        let type: String
+        var fields: [SourceField] = []
+        var templateValues: [String: PlainValue] = [:]
+        var children: [ChildRow] = []
+        var renamedKeys: [String: String] = [:]
+        /// Field name → the source key it came from; filled only once a key is renamed or flattened,
+        /// since plain keys cannot clash with each other (readers refuse duplicate keys).
+        private var originalKeys: [String: String] = [:]
+        private var plainKeys: [String] = []
+
+        init(preparation: RowPreparation, row: SourceRow, type: String) {
+            self.preparation = preparation
+            self.row = row
+            self.type = type
+        }
+
+        mutating func add(_ field: SourceField) throws {
+            if preparation.keepsTemplateValues { templateValues[field.key] = field.value }
+            if RecordNaming.identityOnlyColumns.contains(field.key) { return }
+            if !field.value.isNested, IdentifierMapping.isValid(field.key) {
+                // The common case, kept cheap: a plain value under a key that is already a field name.
+                if !originalKeys.isEmpty {
+                    try claim(field.key, for: field.key, at: field.position)
+                } else {
+                    plainKeys.append(field.key)
+                }
+                if field.value != .null || field.declaredType == .reference { fields.append(field) }
+                return
+            }
+            if originalKeys.isEmpty {
+                for key in plainKeys { originalKeys[key] = key }
+            }
+            for flat in preparation.flatten(field) {
+                if case .array(let items) = flat.value, flat.declaredType == nil, !preparation.nestedAsJSON,
+                    !items.isEmpty, items.allSatisfy(RowPreparation.isNonLocationDictionary)
                 {
-                    let childType = IdentifierMapping.recordType(forFileStem: flat.key)
-                    let parentField = type.prefix(1).lowercased() + type.dropFirst()
-                    for (index, item) in items.enumerated() {
-                        guard case .dictionary(let entries) = item else { continue }
-                        var childFields = entries.map { SourceField(key: $0.key, value: $0.value, position: flat.position) }
-                        childFields.append(SourceField(key: parentField, value: .null, position: flat.position, declaredType: .reference))
-                        var childRow = row
-                        childRow.fields = childFields
-                        childRow.recordName = nil
-                        childRow.recordType = childType
-                        let prepared = try prepare(childRow, type: childType, ordinal: index + 1)
-                        children.append(ChildRow(key: flat.key, index: index + 1, parentField: parentField, row: prepared))
-                    }
+                    try addChildren(of: flat, items: items)
                     continue
                 }
                 let name = IdentifierMapping.identifier(for: flat.key)
-                if keepsTemplateValues { templateValues[name] = flat.value }
-                if let other = originalKeys[name] {
-                    throw CloudSeedError(
-                        "the keys '\(other)' and '\(flat.key)' both map to the field name '\(name)'; rename one of them",
-                        at: flat.position)
-                }
-                originalKeys[name] = flat.key
+                if preparation.keepsTemplateValues { templateValues[name] = flat.value }
+                try claim(name, for: flat.key, at: flat.position)
                 if name != flat.key { renamedKeys[name] = flat.key }
                 var mapped = flat
                 mapped.key = name
                 if mapped.value != .null && mapped.value != .array([]) || mapped.declaredType == .reference { fields.append(mapped) }
             }
         }
-        return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
-            templateValues: templateValues, position: row.position, ordinal: ordinal, children: children,
-            renamedKeys: renamedKeys,
-            changeTag: row.changeTag ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
+
+        /// Records that `key` makes the field `name`, refusing a second key that makes it too.
+        private mutating func claim(_ name: String, for key: String, at position: SourcePosition) throws {
+            if let other = originalKeys[name] {
+                throw CloudSeedError(
+                    "the keys '\(other)' and '\(key)' both map to the field name '\(name)'; rename one of them", at: position)
+            }
+            originalKeys[name] = key
+        }
+
+        /// An array of dictionaries: child records of their own type, each with a reference back.
+        private mutating func addChildren(of flat: SourceField, items: [PlainValue]) throws {
+            let childType = IdentifierMapping.recordType(forFileStem: flat.key)
+            let parentField = type.prefix(1).lowercased() + type.dropFirst()
+            for (index, item) in items.enumerated() {
+                guard case .dictionary(let entries) = item else { continue }
+                if entries.contains(where: { $0.key == parentField }) {
+                    throw CloudSeedError(
+                        "the keys '\(parentField)' and '\(parentField)' both map to the field name '\(parentField)'; rename one of them",
+                        at: flat.position)
+                }
+                var childFields = entries.map { SourceField(key: $0.key, value: $0.value, position: flat.position) }
+                childFields.append(SourceField(key: parentField, value: .null, position: flat.position, declaredType: .reference))
+                var childRow = row
+                childRow.fields = childFields
+                childRow.recordName = nil
+                childRow.recordType = childType
+                let prepared = try preparation.prepare(childRow, type: childType, ordinal: index + 1)
+                children.append(ChildRow(key: flat.key, index: index + 1, parentField: parentField, row: prepared))
+            }
+        }
     }
 
-    private func flatten(_ field: SourceField) -> [SourceField] {
+    fileprivate func flatten(_ field: SourceField) -> [SourceField] {
         guard field.declaredType == nil else { return [field] }
         switch field.value {
         case .dictionary(let entries) where !LocationKeys.isLocation(entries.map(\.key)):

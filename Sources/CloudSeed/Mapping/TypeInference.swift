@@ -95,13 +95,9 @@ indirect enum InferredKind: Hashable {
 /// Reads `true` and `false` in any case, as spreadsheets write them (`TRUE`).
 enum BooleanText {
     static func value(_ text: String) -> Bool? {
-        let count = text.utf8.count
-        guard count == 4 || count == 5 else { return nil }
-        switch text.lowercased() {
-        case "true": return true
-        case "false": return false
-        default: return nil
-        }
+        if CaseInsensitiveNames.matches(text, "true") { return true }
+        if CaseInsensitiveNames.matches(text, "false") { return false }
+        return nil
     }
 }
 
@@ -118,7 +114,13 @@ enum NumberText {
     /// A decimal with a fraction, an exponent or both, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
     /// finite. Plain digits are not reals: beyond 64 bits they stay text, as identifiers do.
     static func real(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
+        var bytes = text
+        guard bytes.withUTF8(isDecimal), let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Whether the bytes are a decimal with a fraction, an exponent or both.
+    private static func isDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
         func digits() -> Int {
             let start = index
@@ -128,17 +130,16 @@ enum NumberText {
         let integerStart = index
         let integerDigits = digits()
         guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")), index < bytes.count
-        else { return nil }
+        else { return false }
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard digits() > 0 else { return nil }
+            guard digits() > 0 else { return false }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { return nil }
+            guard digits() > 0 else { return false }
         }
-        guard index == bytes.count, let value = Double(text), value.isFinite else { return nil }
-        return value
+        return index == bytes.count
     }
 }

@@ -17,22 +17,34 @@ struct TypeSurvey {
         var isChild: Bool
     }
 
+    /// What is learnt of one field; a class, so that a row updates it in place after one lookup.
+    final class FieldSurvey {
+        let firstPosition: SourcePosition
+        var declared: (FieldType, SourcePosition)?
+        var inferred: InferredKind?
+        /// Whether every value so far is a path to an existing media or document file.
+        var assetPaths: Bool?
+        /// Whether the field's name is a natural key's (whose values are kept whole, by key).
+        let isNaturalKeyName: Bool
+        var distinctValues: Set<String> = []
+        var overflowing = false
+
+        init(key: String, firstPosition: SourcePosition) {
+            self.firstPosition = firstPosition
+            isNaturalKeyName = CaseInsensitiveNames.matchesAny(key, NaturalKeys.fields)
+        }
+    }
+
     var rowCount = 0
     var firstRowPosition: SourcePosition
-    var firstPositions: [String: SourcePosition] = [:]
-    var declared: [String: (FieldType, SourcePosition)] = [:]
-    var inferred: [String: InferredKind] = [:]
+    private(set) var fields: [String: FieldSurvey] = [:]
     var nameColumn: String?
     var nameColumnConsistent = true
     var nameInputs: [NameInput] = []
-    /// Distinct texts of each field (list elements included), up to ``distinctValueLimit``.
-    var distinctValues: [String: Set<String>] = [:]
-    /// Fields with more distinct values than are kept.
-    var overflowing: Set<String> = []
-    /// Per natural key, how many rows have it and its distinct values.
+    /// Per natural key, how many rows have it.
     var naturalKeyCounts: [String: Int] = [:]
-    /// Fields whose every value so far is a path to an existing media or document file.
-    var assetPaths: [String: Bool] = [:]
+    /// Per natural key, its distinct values, all of them: their uniqueness decides record names.
+    private var naturalKeyValues: [String: Set<String>] = [:]
     /// Field names that differ from their source keys: field → key.
     var renamedKeys: [String: String] = [:]
 
@@ -40,50 +52,66 @@ struct TypeSurvey {
         self.firstRowPosition = firstRowPosition
     }
 
+    /// Where each field was first set.
+    var firstPositions: [String: SourcePosition] { fields.mapValues(\.firstPosition) }
+    /// The type each field declares in the source, where it declares one.
+    var declared: [String: (FieldType, SourcePosition)] { fields.compactMapValues(\.declared) }
+    /// The kind each field's values suggest, merged over all of them.
+    var inferred: [String: InferredKind] { fields.compactMapValues(\.inferred) }
+    /// Fields whose every value is a path to an existing media or document file (`true`), or not.
+    var assetPaths: [String: Bool] { fields.compactMapValues(\.assetPaths) }
+    /// Distinct texts of each field (list elements included) up to ``distinctValueLimit``, and of each natural key.
+    var distinctValues: [String: Set<String>] {
+        var result = naturalKeyValues
+        for (name, field) in fields where !field.overflowing && !field.distinctValues.isEmpty { result[name] = field.distinctValues }
+        return result
+    }
+
     mutating func add(_ row: PreparedRow, isChild: Bool, templateText: String?, assetFolder: String) throws {
         rowCount += 1
-        renamedKeys.merge(row.renamedKeys) { first, _ in first }
+        if !row.renamedKeys.isEmpty { renamedKeys.merge(row.renamedKeys) { first, _ in first } }
         if rowCount == 1 { nameColumn = row.nameColumn?.column }
         if nameColumn != row.nameColumn?.column { nameColumnConsistent = false }
         let keys = NaturalKeys.keys(of: row.fields)
-        for (key, _) in keys { naturalKeyCounts[key, default: 0] += 1 }
-        var keyPosition = row.position
-        keyPosition.keyPath = nil
+        for (key, text) in keys {
+            naturalKeyCounts[key, default: 0] += 1
+            naturalKeyValues[key, default: []].insert(text)
+        }
         nameInputs.append(NameInput(
             givenName: row.givenName, nameColumn: row.nameColumn?.value, templateText: templateText,
             naturalKeys: keys, ordinal: row.ordinal, position: row.position, isChild: isChild))
-        for (key, text) in keys { remember(text, for: key, limited: false) }
         for field in row.fields {
-            if firstPositions[field.key] == nil { firstPositions[field.key] = field.position }
+            let survey: FieldSurvey
+            if let known = fields[field.key] {
+                survey = known
+            } else {
+                survey = FieldSurvey(key: field.key, firstPosition: field.position)
+                fields[field.key] = survey
+            }
             if let type = field.declaredType {
-                if let (other, position) = declared[field.key], other != type {
+                if let (other, position) = survey.declared, other != type {
                     throw CloudSeedError(
                         "field '\(field.key)' of type \(row.recordType) is declared \(type.wireName) here but \(other.wireName) at \(position); make them agree",
                         at: field.position)
                 }
-                declared[field.key] = (type, field.position)
+                survey.declared = (type, field.position)
                 continue
             }
             guard let kind = InferredKind(of: field.value) else { continue }
-            inferred[field.key] = inferred[field.key].map { $0.merged(with: kind) } ?? kind
-            if kind.isTextual, !NaturalKeys.fields.contains(field.key.lowercased()) {
-                for text in Self.texts(of: field.value) { remember(text, for: field.key) }
+            survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
+            let needsTexts = (kind.isTextual && !survey.isNaturalKeyName && !survey.overflowing) || survey.assetPaths != false
+            guard needsTexts else { continue }
+            let texts = Self.texts(of: field.value)
+            if kind.isTextual, !survey.isNaturalKeyName, !survey.overflowing {
+                for text in texts { survey.distinctValues.insert(text) }
+                if survey.distinctValues.count > Self.distinctValueLimit {
+                    survey.overflowing = true
+                    survey.distinctValues = []
+                }
             }
-            if assetPaths[field.key] != false {
-                let texts = Self.texts(of: field.value)
-                assetPaths[field.key] = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
+            if survey.assetPaths != false {
+                survey.assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
             }
-        }
-    }
-
-    /// Keeps a distinct value; natural keys are kept whole (their uniqueness decides record names),
-    /// other fields up to ``distinctValueLimit``.
-    private mutating func remember(_ text: String, for field: String, limited: Bool = true) {
-        guard !overflowing.contains(field) else { return }
-        distinctValues[field, default: []].insert(text)
-        if limited, distinctValues[field]!.count > Self.distinctValueLimit {
-            overflowing.insert(field)
-            distinctValues[field] = nil
         }
     }
 
@@ -97,7 +125,7 @@ struct TypeSurvey {
     var uniqueNaturalKeys: [String] {
         (NaturalKeys.fields + naturalKeyCounts.keys.filter { $0.hasPrefix("{") }.sorted()).compactMap { candidate in
             guard let key = naturalKeyCounts.keys.first(where: { $0.lowercased() == candidate.lowercased() }),
-                naturalKeyCounts[key] == rowCount, let values = distinctValues[key], values.count == rowCount
+                naturalKeyCounts[key] == rowCount, let values = naturalKeyValues[key], values.count == rowCount
             else { return nil }
             return key
         }

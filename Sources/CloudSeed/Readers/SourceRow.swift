@@ -1,7 +1,7 @@
 import Foundation
 
 /// A plain value as a source file holds it, before it is typed for a record.
-public indirect enum PlainValue: Hashable, Sendable {
+public enum PlainValue: Hashable, Sendable {
     /// Text from a typed format (JSON, property lists): a string, or a date if it reads as ISO 8601.
     case string(String)
     /// Text from an untyped format (a CSV cell): typed by inference (number, boolean, date, text).
@@ -15,6 +15,16 @@ public indirect enum PlainValue: Hashable, Sendable {
     case array([PlainValue])
     case dictionary([PlainEntry])
     case null
+}
+
+extension PlainValue {
+    /// Whether the value is an array or a dictionary.
+    var isNested: Bool {
+        switch self {
+        case .array, .dictionary: true
+        default: false
+        }
+    }
 }
 
 /// One key and value of a dictionary, in source order.

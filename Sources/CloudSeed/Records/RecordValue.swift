@@ -63,14 +63,14 @@ public struct AssetReference: Hashable, Sendable {
 }
 
 /// A typed field value of a record.
-public indirect enum RecordValue: Hashable, Sendable {
+public enum RecordValue: Hashable, Sendable {
     case string(String)
     case int64(Int64)
     case double(Double)
     case bytes(Data)
     /// Milliseconds since 1970-01-01T00:00:00Z.
     case timestamp(Int64)
-    case location(Location)
+    indirect case location(Location)
     case reference(Reference)
     case asset(AssetReference)
     case list(FieldType, [RecordValue])

@@ -4,34 +4,75 @@ struct JSONText {
 
     /// A JSON string literal for `value`, escaping what RFC 8259 requires.
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        result.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+        if !value.utf8.contains(where: needsEscape) { return "\"" + value + "\"" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 8)
+        appendQuoted(value.utf8, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
+    static func appendQuoted(_ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        if !value.contains(where: needsEscape) {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: value)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            appendEscaping(value, to: &bytes)
+        }
+    }
+
+    /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
+    static func appendQuoted(_ value: String.UTF8View, to bytes: inout [UInt8]) {
+        appendEscaping(value, to: &bytes)
+    }
+
+    /// Appends `value` in quotes, escaping byte by byte.
+    private static func appendEscaping(_ value: some Sequence<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value {
+            guard needsEscape(byte) else {
+                bytes.append(byte)
+                continue
+            }
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             }
         }
-        return result + "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of UTF-8 must be escaped inside a JSON string: a quote, a backslash, a control character.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// A JSON number for a finite double that reads back as a double: `1.0`, `-0.5`, `1e-300`.
     static func number(_ value: Double) -> String {
         let text = "\(value)"
-        if text.contains(".") || text.contains("e") { return text }
+        if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { return text }
         return text + ".0"
     }
 
     /// `{"key": value, ...}` from already-encoded members, in the order given.
     static func object(_ members: [(String, String)]) -> String {
-        "{" + members.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        var result = "{"
+        result.reserveCapacity(members.reduce(2) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
+        for (offset, member) in members.enumerated() {
+            if offset > 0 { result += "," }
+            result += quoted(member.0)
+            result += ":"
+            result += member.1
+        }
+        return result + "}"
     }
 
     /// `[a, b, ...]` from already-encoded elements.

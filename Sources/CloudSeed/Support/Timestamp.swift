@@ -29,7 +29,12 @@ public enum Timestamp {
     /// Accepts `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM`, `:SS`, a fraction (kept to the
     /// millisecond), and `Z` or an offset `±HH:MM` / `±HHMM`. Returns `nil` for anything else.
     public static func parse(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parse(utf8:))
+    }
+
+    /// ``parse(_:)`` of UTF-8 bytes, such as a column's in place.
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard bytes.count >= 10, bytes.count <= 40 else { return nil }
         var index = 0
         func number(_ width: Int) -> Int64? {

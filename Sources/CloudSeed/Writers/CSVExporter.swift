@@ -18,10 +18,13 @@ public final class CSVExporter {
     private let schema: Schema
     private var files: [String: FileHandle] = [:]
     private var headers: [String: [String]] = [:]
-    private let standardOutput: (String) -> Void
+    /// What is waiting to be written, per record type (one buffer for standard output).
+    private var pending: [String: [UInt8]] = [:]
+    private let standardOutput: ([UInt8]) -> Void
+    private static let bufferSize = 1 << 16
 
     /// Writes into `folder` (one file per type), or, without one, everything to `standardOutput`.
-    public init(folder: String?, schema: Schema, standardOutput: @escaping (String) -> Void) throws {
+    public init(folder: String?, schema: Schema, standardOutput: @escaping ([UInt8]) -> Void) throws {
         self.folder = folder.map { URL(fileURLWithPath: $0) }
         self.schema = schema
         self.standardOutput = standardOutput
@@ -35,24 +38,40 @@ public final class CSVExporter {
     }
 
     public func append(_ record: CloudRecord) throws {
-        if headers[record.recordType] == nil {
-            let fields = schema.recordTypes[record.recordType]?.sortedFieldNames ?? record.sortedFieldNames
-            headers[record.recordType] = fields
-            let header = (["recordName"] + fields.map { "\($0):\(schema.fieldType($0, in: record.recordType)?.wireName ?? "STRING")" })
-            try write(Self.line(header), for: record.recordType)
-        }
-        let cells = [record.recordID.recordName] + headers[record.recordType]!.map { name in
-            record.fields[name].map(Self.cell) ?? ""
-        }
-        try write(Self.line(cells, quoteEmpty: record.fields.filter { $0.value == .string("") }.map(\.key), header: headers[record.recordType]!), for: record.recordType)
+        let fields = try columns(of: record.recordType, otherwise: record.sortedFieldNames)
+        let cells = [record.recordID.recordName] + fields.map { name in record.fields[name].map(Self.cell) ?? "" }
+        let line = Self.line(cells, quoteEmpty: record.fields.filter { $0.value == .string("") }.map(\.key), header: fields)
+        try append(line: Array(line.utf8), recordType: record.recordType)
     }
 
-    public func finish() {
+    /// The fields of a type's columns after `recordName`, in order (the schema's, else `otherwise`);
+    /// the first time, the type's header line is written.
+    public func columns(of recordType: String, otherwise: [String] = []) throws -> [String] {
+        if let known = headers[recordType] { return known }
+        let fields = schema.recordTypes[recordType]?.sortedFieldNames ?? otherwise
+        headers[recordType] = fields
+        let header = ["recordName"] + fields.map { "\($0):\(schema.fieldType($0, in: recordType)?.wireName ?? "STRING")" }
+        try append(line: Array(Self.line(header).utf8), recordType: recordType)
+        return fields
+    }
+
+    /// Writes a record's line, made of cells in the order of ``columns(of:otherwise:)``.
+    public func append(line: [UInt8], recordType: String) throws {
+        let key = folder == nil ? "" : recordType
+        pending[key, default: []] += line
+        if pending[key]!.count >= Self.bufferSize { try flush(key) }
+    }
+
+    /// Writes what is pending and closes the files.
+    public func finish() throws {
+        for key in pending.keys.sorted() { try flush(key) }
         for handle in files.values { try? handle.close() }
     }
 
-    private func write(_ line: String, for recordType: String) throws {
-        guard let folder else { return standardOutput(line) }
+    private func flush(_ recordType: String) throws {
+        guard let bytes = pending[recordType], !bytes.isEmpty else { return }
+        pending[recordType]!.removeAll(keepingCapacity: true)
+        guard let folder else { return standardOutput(bytes) }
         if files[recordType] == nil {
             let path = folder.appendingPathComponent("\(recordType).csv").path
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -60,7 +79,7 @@ public final class CSVExporter {
             }
             files[recordType] = handle
         }
-        files[recordType]!.write(Data(line.utf8))
+        files[recordType]!.write(Data(bytes))
     }
 
     static func cell(_ value: RecordValue) -> String {
@@ -78,10 +97,34 @@ public final class CSVExporter {
     /// An RFC 4180 line; `quoteEmpty` names fields set to the empty string, written `""` so they stay set.
     static func line(_ cells: [String], quoteEmpty: [String] = [], header: [String] = []) -> String {
         let emptyColumns = Set(quoteEmpty.compactMap { header.firstIndex(of: $0).map { $0 + 1 } })
-        return cells.enumerated().map { index, text in
-            if text.isEmpty { return emptyColumns.contains(index) ? "\"\"" : "" }
-            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.first == " " || text.last == " " else { return text }
-            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: ",") + "\r\n"
+        var line: [UInt8] = []
+        for (index, text) in cells.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            appendCell(text.utf8, setButEmpty: emptyColumns.contains(index), to: &line)
+        }
+        line += "\r\n".utf8
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Appends one cell: in quotes, quotes doubled, when it holds a comma, a quote, a line break or
+    /// spaces at either end; `""` for a field set to the empty string.
+    static func appendCell<Text: Collection<UInt8>>(_ text: Text, setButEmpty: Bool, to line: inout [UInt8]) {
+        guard let first = text.first else {
+            if setButEmpty { line += [UInt8(ascii: "\""), UInt8(ascii: "\"")] }
+            return
+        }
+        var last = first
+        var needsQuotes = first == UInt8(ascii: " ")
+        for byte in text {
+            last = byte
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { needsQuotes = true }
+        }
+        guard needsQuotes || last == UInt8(ascii: " ") else { return line.append(contentsOf: text) }
+        line.append(UInt8(ascii: "\""))
+        for byte in text {
+            line.append(byte)
+            if byte == UInt8(ascii: "\"") { line.append(byte) }
+        }
+        line.append(UInt8(ascii: "\""))
     }
 }

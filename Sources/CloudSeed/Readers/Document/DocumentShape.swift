@@ -186,7 +186,6 @@ enum LocationKeys {
 
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
     static func isLocation(_ keys: [String]) -> Bool {
-        let lowered = keys.map { $0.lowercased() }
-        return lowered.contains(where: latitude.contains) && lowered.contains(where: longitude.contains)
+        keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) } && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
     }
 }

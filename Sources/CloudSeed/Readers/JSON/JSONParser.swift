@@ -195,9 +195,9 @@ struct JSONParser: DocumentCursor {
     private mutating func parseObject(_ start: SourcePosition) throws -> DocumentNode {
         _ = try beginObject()
         var members: [(key: String, node: DocumentNode)] = []
-        var keys = Set<String>()
+        var keys = DistinctKeys()
         while let (key, keyPosition) = try nextKey() {
-            guard keys.insert(key).inserted else {
+            guard keys.insert(key) else {
                 throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
             }
             members.append((key, try parseValue()))

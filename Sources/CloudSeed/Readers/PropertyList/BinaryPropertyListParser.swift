@@ -164,11 +164,11 @@ struct BinaryPropertyListParser {
             let (count, content) = try length(marker: marker, at: start, path: path)
             try checkRange(content, 2 * count * referenceSize, path: path)
             var members: [(key: String, node: DocumentNode)] = []
-            var keys = Set<String>()
+            var keys = DistinctKeys()
             for item in 0..<count {
                 let keyNode = try object(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
                 guard case .scalar(.string(let key), _) = keyNode else { throw error("a dictionary key that is not a string", path) }
-                guard keys.insert(key).inserted else { throw error("the key \"\(key)\" twice in one dictionary", path) }
+                guard keys.insert(key) else { throw error("the key \"\(key)\" twice in one dictionary", path) }
                 let valuePath = path.isEmpty ? key : "\(path).\(key)"
                 let value = try object(reference(at: content + (count + item) * referenceSize), path: valuePath, depth: depth + 1)
                 members.append((key, value))

@@ -139,6 +139,26 @@ struct XMLPropertyListParser: DocumentCursor {
     private mutating func readText(closing name: String, start: SourcePosition) throws -> String {
         var bytes: [UInt8] = []
         while true {
+            // A run of plain character data, taken whole.
+            let runStart = index
+            while let current = byte(at: index), current != UInt8(ascii: "<"), current != UInt8(ascii: "&") {
+                if current == 0x0A {
+                    line += 1
+                    lineStart = index + 1
+                }
+                index += 1
+            }
+            if bytes.isEmpty, byte(at: index) == UInt8(ascii: "<"), byte(at: index + 1) == UInt8(ascii: "/") {
+                // The common case: text without references, CDATA or comments, then the end tag.
+                let text = String(validating: input.buffer[runStart..<index], as: UTF8.self)
+                let tag = try readTag(at: position)
+                guard tag.isEnd, tag.name == name else {
+                    throw CloudSeedError("expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
+                }
+                guard let text else { throw CloudSeedError("the text is not valid UTF-8; re-save the file as UTF-8", at: start) }
+                return text
+            }
+            bytes.append(contentsOf: input.buffer[runStart..<index])
             guard let current = byte(at: index) else {
                 throw CloudSeedError("unterminated <\(name)>; add </\(name)>", at: start)
             }
@@ -167,12 +187,7 @@ struct XMLPropertyListParser: DocumentCursor {
                 }
                 return text
             }
-            if current == UInt8(ascii: "&") {
-                bytes.append(contentsOf: try readEntity())
-                continue
-            }
-            bytes.append(current)
-            advance()
+            bytes.append(contentsOf: try readEntity())
         }
     }
 
@@ -284,9 +299,9 @@ struct XMLPropertyListParser: DocumentCursor {
         case .object:
             let position = try beginObject()
             var members: [(key: String, node: DocumentNode)] = []
-            var keys = Set<String>()
+            var keys = DistinctKeys()
             while let (key, keyPosition) = try nextKey() {
-                guard keys.insert(key).inserted else {
+                guard keys.insert(key) else {
                     throw CloudSeedError("duplicate key \"\(key)\" in one dict; keep one of them", at: keyPosition)
                 }
                 members.append((key, try readValue()))
@@ -305,19 +320,19 @@ struct XMLPropertyListParser: DocumentCursor {
         case "true": return .bool(true)
         case "false": return .bool(false)
         case "integer":
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = Self.trimmed(text)
             guard let value = Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) else {
                 throw CloudSeedError("<integer>\(trimmed)</integer> is not a 64-bit integer", at: position)
             }
             return .integer(value)
         case "real":
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = Self.trimmed(text)
             guard let value = Double(trimmed), value.isFinite else {
                 throw CloudSeedError("<real>\(trimmed)</real> is not a finite number", at: position)
             }
             return .real(value)
         case "date":
-            guard let value = Timestamp.parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            guard let value = Timestamp.parse(Self.trimmed(text)) else {
                 throw CloudSeedError("<date>\(text)</date> is not an ISO 8601 date between the years 1 and 9999", at: position)
             }
             return .date(value)
@@ -332,6 +347,13 @@ struct XMLPropertyListParser: DocumentCursor {
                 "unknown element <\(name)>; property lists use dict, array, string, integer, real, true, false, date and data",
                 at: position)
         }
+    }
+
+    /// The text without white space around it; most values have none.
+    private static func trimmed(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        return isSpace(first) || isSpace(last) ? text.trimmingCharacters(in: .whitespacesAndNewlines) : text
     }
 
     mutating func finish() throws {
@@ -359,3 +381,4 @@ struct XMLPropertyListParser: DocumentCursor {
         lineStart -= dropped
     }
 }
+

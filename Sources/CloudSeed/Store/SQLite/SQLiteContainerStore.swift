@@ -42,6 +42,8 @@ public final class SQLiteContainerStore: ContainerStore {
     private var zoneKeys: [StoreScope: Int64] = [:]
     /// The last change tag given in this transaction, written to `_cloudseed_meta` when it commits.
     private var changeTagCounter: Int64?
+    /// The last system timestamp written, formatted: a run stamps every record with the same time.
+    private var lastTimestamp: (milliseconds: Int64, text: String) = (0, Timestamp.format(0)!)
 
     /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
     /// cloudseed store is refused, not modified.
@@ -56,7 +58,7 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON; PRAGMA cache_size = -65536")
         try database.transaction {
             try database.execute(SQLiteLayout.metadataTables)
             try database.rows(
@@ -294,12 +296,18 @@ public final class SQLiteContainerStore: ContainerStore {
         let system = record.system
         var values: [SQLiteValue] = [
             .integer(zone), .text(record.recordID.recordName),
-            .text(Timestamp.format(system.createdTimestamp) ?? ""), .text(system.createdUserRecordName),
-            .text(Timestamp.format(system.modifiedTimestamp) ?? ""), .text(system.modifiedUserRecordName),
+            .text(formatted(system.createdTimestamp)), .text(system.createdUserRecordName),
+            .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
             .text(system.changeTag),
         ]
         values += layout.sortedFieldNames.map { record.fields[$0].map(SQLiteValueCodec.encode) ?? .null }
         try database.statement(layout.insert).run(values)
+    }
+
+    /// A system timestamp as stored.
+    private func formatted(_ milliseconds: Int64) -> String {
+        if milliseconds != lastTimestamp.milliseconds { lastTimestamp = (milliseconds, Timestamp.format(milliseconds) ?? "") }
+        return lastTimestamp.text
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {

@@ -79,6 +79,15 @@ final class SQLiteDatabase {
         while try statement.step() { try body(statement.row()) }
     }
 
+    /// Runs `sql` with `arguments` bound and calls `body` with the statement at each row, for reading
+    /// columns in place (``SQLiteStatement/textBytes(_:)``) without making values of them.
+    func forEachStep(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try self.statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() { try body(statement) }
+    }
+
     /// Runs `body` in one write transaction: all of it is kept, or none of it.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so concurrent runs wait for each other
@@ -163,6 +172,19 @@ final class SQLiteStatement {
 
     func row() -> [SQLiteValue] {
         (0..<sqlite3_column_count(pointer)).map(column)
+    }
+
+    /// The storage class of a column of the current row: `SQLITE_INTEGER`, `SQLITE_TEXT`, ….
+    func columnType(_ index: Int32) -> Int32 { sqlite3_column_type(pointer, index) }
+
+    func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(pointer, index) }
+
+    func double(_ index: Int32) -> Double { sqlite3_column_double(pointer, index) }
+
+    /// A text or blob column's bytes, valid until the next step.
+    func textBytes(_ index: Int32) -> UnsafeBufferPointer<UInt8> {
+        let start = sqlite3_column_text(pointer, index)
+        return UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(pointer, index)))
     }
 
     func column(_ index: Int32) -> SQLiteValue {

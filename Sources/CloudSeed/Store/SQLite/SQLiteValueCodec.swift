@@ -21,6 +21,23 @@ enum SQLiteValueCodec {
         }
     }
 
+    /// Whether a column of `type` holds each value in the very form export writes it (CloudKit JSON's
+    /// value, CSV's cell), so that export can copy the column: all but ASSET (exported with its size)
+    /// and lists of TIMESTAMP, REFERENCE and ASSET (exported as numbers and dictionaries).
+    static func holdsExportForm(_ type: FieldType) -> Bool {
+        switch type {
+        case .asset, .list(.timestamp), .list(.reference), .list(.asset): false
+        default: true
+        }
+    }
+
+    /// Whether stored TIMESTAMP text is exactly as ``Timestamp/format(_:)`` writes it: `2019-05-04T12:34:56.000Z`.
+    static func isFormattedTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 24 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-") && bytes[10] == UInt8(ascii: "T")
+            && bytes[13] == UInt8(ascii: ":") && bytes[16] == UInt8(ascii: ":") && bytes[19] == UInt8(ascii: ".")
+            && bytes[23] == UInt8(ascii: "Z") && Timestamp.parse(utf8: bytes) != nil
+    }
+
     static func encode(_ value: RecordValue) -> SQLiteValue {
         switch value {
         case .string(let text): .text(text)

@@ -1,0 +1,126 @@
+import CSQLite
+import Foundation
+
+extension SQLiteContainerStore {
+    /// Calls `line` with each record of the scope (or of one type) as one line of CloudKit JSON,
+    /// byte for byte what ``CloudKitJSON/record(_:)`` writes, followed by a newline.
+    ///
+    /// `export --format jsonl` goes through here: the line is written straight from the stored
+    /// columns, which are already in CloudKit JSON's forms (``SQLiteValueCodec``), without making a
+    /// ``CloudRecord`` of each row. A type with ASSET fields or lists of TIMESTAMP, REFERENCE or
+    /// ASSET, and any row holding a column in an unexpected form, goes the long way, through
+    /// ``CloudKitJSON``. Returns how many rows went that way.
+    @discardableResult
+    public func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
+        guard let zone = try zoneKey(scope, create: false) else { return 0 }
+        var longWay = 0
+        let types = try typeLayouts(scope.schemaScope)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096)
+        var zoneTail = Array(#"},"zoneID":{"zoneName":"#.utf8)
+        JSONText.appendQuoted(scope.zoneID.zoneName.utf8, to: &zoneTail)
+        zoneTail += #","ownerRecordName":"#.utf8
+        JSONText.appendQuoted(scope.zoneID.ownerName.utf8, to: &zoneTail)
+        zoneTail += "}}\n".utf8
+        for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+            let layout = types[name]!
+            let fields = layout.sortedFieldNames.map { JSONLineField(name: $0, type: layout.fields[$0]!.type) }
+            let direct = fields.allSatisfy { SQLiteValueCodec.holdsExportForm($0.type) }
+            var head = Array(#","recordType":"#.utf8)
+            JSONText.appendQuoted(name.utf8, to: &head)
+            head += #","recordChangeTag":"#.utf8
+            try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                bytes.removeAll(keepingCapacity: true)
+                if direct, Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
+                    return try line(bytes)
+                }
+                let record = try record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID)
+                longWay += 1
+                try line(Array((CloudKitJSON.record(record) + "\n").utf8))
+            }
+        }
+        return longWay
+    }
+
+    /// Writes one row of ``TypeLayout/selectAll``; `false` if a column is not in the form expected.
+    private static func appendJSONLine(
+        _ row: SQLiteStatement, head: [UInt8], fields: [JSONLineField], zoneTail: [UInt8], to bytes: inout [UInt8]
+    ) -> Bool {
+        for column in Int32(0)...5 where row.columnType(column) != SQLITE_TEXT { return false }
+        guard let created = Timestamp.parse(utf8: row.textBytes(1)), let modified = Timestamp.parse(utf8: row.textBytes(3)) else { return false }
+        bytes += #"{"recordName":"#.utf8
+        JSONText.appendQuoted(row.textBytes(0), to: &bytes)
+        bytes += head
+        JSONText.appendQuoted(row.textBytes(5), to: &bytes)
+        bytes += #","fields":{"#.utf8
+        var first = true
+        for (offset, field) in fields.enumerated() {
+            let column = Int32(6 + offset)
+            if row.columnType(column) == SQLITE_NULL { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            bytes += field.prefix
+            guard field.appendValue(row, column, to: &bytes) else { return false }
+            bytes += field.suffix
+        }
+        bytes += #"},"created":{"timestamp":"#.utf8
+        bytes += String(created).utf8
+        bytes += #","userRecordName":"#.utf8
+        JSONText.appendQuoted(row.textBytes(2), to: &bytes)
+        bytes += #"},"modified":{"timestamp":"#.utf8
+        bytes += String(modified).utf8
+        bytes += #","userRecordName":"#.utf8
+        JSONText.appendQuoted(row.textBytes(4), to: &bytes)
+        bytes += zoneTail
+        return true
+    }
+}
+
+/// One field of a record type as a CloudKit JSON line writes it: `"name":{"value":…,"type":"…"}`.
+private struct JSONLineField {
+    let type: FieldType
+    let prefix: [UInt8]
+    let suffix: [UInt8]
+
+    init(name: String, type: FieldType) {
+        self.type = type
+        var prefix: [UInt8] = []
+        JSONText.appendQuoted(name.utf8, to: &prefix)
+        prefix += #":{"value":"#.utf8
+        self.prefix = prefix
+        suffix = Array(#","type":"\#(type.wireName)"}"#.utf8)
+    }
+
+    /// Writes the column's value; `false` if it is not in the form ``SQLiteValueCodec`` writes.
+    func appendValue(_ row: SQLiteStatement, _ column: Int32, to bytes: inout [UInt8]) -> Bool {
+        let storage = row.columnType(column)
+        switch (type, storage) {
+        case (.string, SQLITE_TEXT): JSONText.appendQuoted(row.textBytes(column), to: &bytes)
+        case (.int64, SQLITE_INTEGER): bytes += String(row.int64(column)).utf8
+        case (.double, SQLITE_FLOAT): bytes += JSONText.number(row.double(column)).utf8
+        case (.double, SQLITE_INTEGER): bytes += JSONText.number(Double(row.int64(column))).utf8
+        case (.bytes, SQLITE_BLOB):
+            let blob = row.textBytes(column)
+            JSONText.appendQuoted(Data(buffer: blob).base64EncodedString().utf8, to: &bytes)
+        case (.timestamp, SQLITE_TEXT):
+            guard let milliseconds = Timestamp.parse(utf8: row.textBytes(column)) else { return false }
+            bytes += String(milliseconds).utf8
+        case (.reference, SQLITE_TEXT):
+            let text = row.textBytes(column)
+            if text.first == UInt8(ascii: "{") {
+                bytes += text
+            } else {
+                bytes += #"{"recordName":"#.utf8
+                JSONText.appendQuoted(text, to: &bytes)
+                bytes += #","action":"NONE"}"#.utf8
+            }
+        case (.location, SQLITE_TEXT), (.list, SQLITE_TEXT):
+            // Stored as the CloudKit JSON of the value (a location, a list of plain values).
+            let text = row.textBytes(column)
+            guard let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+            bytes += text
+        default: return false
+        }
+        return true
+    }
+}
