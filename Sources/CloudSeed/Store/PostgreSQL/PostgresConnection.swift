@@ -18,6 +18,8 @@ package final class PostgresConnection: @unchecked Sendable {
     private var prepared: [String: String] = [:]
     /// Names of the cursors opened by ``forEachRow(_:_:body:)``, so nested reads do not collide.
     private var cursorCount = 0
+    /// The oldest server version cloudseed uses, as `PQserverVersion` gives it: 14.0.
+    static let oldestServer: Int32 = 140_000
     /// The server as a user may see it: the URL without its password.
     package let location: String
 
@@ -33,6 +35,11 @@ package final class PostgresConnection: @unchecked Sendable {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             throw CloudSeedError(
                 "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right")
+        }
+        let version = PQserverVersion(handle)
+        guard version >= Self.oldestServer else {
+            throw CloudSeedError(
+                "the PostgreSQL server at \(location) runs version \(version / 10_000); cloudseed needs 14 or later (for generated search columns and row range scans), so upgrade it or use a SQLite store")
         }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         try execute("SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO'; SET extra_float_digits = 1")
