@@ -18,9 +18,15 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CPostgres",
+            path: "Sources/CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(
             name: "CloudSeed",
-            dependencies: ["CSQLite", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CSQLite", "CPostgres", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "cloudseed",

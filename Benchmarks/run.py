@@ -3,6 +3,7 @@
 
     python3 Benchmarks/run.py --rows 1000000          # the issue's size, 3 runs each, median
     python3 Benchmarks/run.py --rows 100000 --runs 1  # a quick look
+    python3 Benchmarks/run.py --only postgres --postgres postgres://USER@HOST/DB  # issue 9: beside psql \copy
 
 It builds cloudseed in release (through the shared build lock), generates N Artworks and N/100
 Artists with Benchmarks/generate.py, runs every workload with the peers and cloudseed alternating,
@@ -32,10 +33,14 @@ import tempfile
 import threading
 import time
 
+from postgres import PostgresWorkload
+
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(BENCH_DIR)
 BUILD_LOCK = "/tmp/cloudseed-build.lock"
-WORKLOADS = ["csv", "jsonl", "json", "memory", "reimport", "change", "export", "plist"]
+WORKLOADS = ["csv", "jsonl", "json", "memory", "reimport", "change", "export", "plist", "postgres"]
+# Workloads that need neither the SQLite CSV import's store nor its time: `--only postgres` runs alone.
+INDEPENDENT = {"postgres"}
 
 
 def log(message):
@@ -923,8 +928,11 @@ def main(argv=None):
     parser.add_argument("--no-build", action="store_true", help="use the existing .build/release/cloudseed")
     parser.add_argument("--cloudseed", help="the cloudseed binary to measure (implies --no-build)")
     parser.add_argument("--build-timeout", type=float, default=3600, help="seconds the release build may take; default 3600")
-    parser.add_argument("--only", help=f"comma-separated workloads among {','.join(WORKLOADS)} (csv always runs: the others use its store)")
+    parser.add_argument("--only", help=f"comma-separated workloads among {','.join(WORKLOADS)} (csv runs with any but postgres: the others use its store)")
     parser.add_argument("--output", help="also write the report (Markdown) to this file")
+    parser.add_argument("--postgres", default=os.environ.get("CLOUDSEED_BENCH_POSTGRES_URL"),
+                        help="a PostgreSQL server URL whose user may create databases, for the postgres workload "
+                             "(default: $CLOUDSEED_BENCH_POSTGRES_URL); the workload runs only with one")
     args = parser.parse_args(argv)
     if args.rows < 100 or args.runs < 1:
         parser.error("--rows must be at least 100 and --runs at least 1")
@@ -934,6 +942,10 @@ def main(argv=None):
         unknown = only - set(WORKLOADS)
         if unknown:
             parser.error(f"unknown workload(s) {', '.join(sorted(unknown))}")
+    if "postgres" in only and not args.postgres:
+        if args.only:
+            parser.error("the postgres workload needs --postgres URL (or CLOUDSEED_BENCH_POSTGRES_URL)")
+        only.discard("postgres")
 
     tools = find_tools(args)
     if not args.cloudseed and not args.no_build:
@@ -968,10 +980,12 @@ def main(argv=None):
 
         steps = [("csv", bench.csv_import), ("csv", bench.verify), ("jsonl", bench.jsonl_import), ("json", bench.json_array),
                  ("memory", bench.memory_ratio), ("reimport", bench.reimport), ("change", bench.change),
-                 ("export", bench.export), ("plist", bench.plist)]
+                 ("export", bench.export), ("plist", bench.plist),
+                 ("postgres", lambda: PostgresWorkload(bench, args.postgres).run())]
         needs_store = {"reimport", "change", "export"}
+        run_csv = "csv" in only or bool(only - INDEPENDENT)
         for name, step in steps:
-            if name != "csv" and name not in only:
+            if name not in only and not (name == "csv" and run_csv):
                 continue
             if name in needs_store and not os.path.exists(bench.cloudseed_store):
                 bench.rows_out.append([f"{name}: skipped", "—", "—", "—", "—", "—", "—", "—"])

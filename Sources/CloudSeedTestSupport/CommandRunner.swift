@@ -17,8 +17,9 @@ public enum CommandRunner {
         return Bundle.main.bundleURL
     }
 
-    /// Runs `cloudseed` with `arguments` in `folder`, with `input` on standard input.
-    public static func run(_ arguments: [String], in folder: URL, input: String? = nil) throws -> CommandResult {
+    /// Runs `cloudseed` with `arguments` in `folder`, with `input` on standard input. `CLOUDSEED_STORE`
+    /// is unset unless `extraEnvironment` sets it, so a developer's own store never leaks into a test.
+    public static func run(_ arguments: [String], in folder: URL, input: String? = nil, extraEnvironment: [String: String] = [:]) throws -> CommandResult {
         let process = Process()
         process.executableURL = productsFolder.appendingPathComponent("cloudseed")
         process.arguments = arguments
@@ -26,6 +27,8 @@ public enum CommandRunner {
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "Pacific/Auckland"
         environment["LANG"] = "de_DE.UTF-8"
+        environment["CLOUDSEED_STORE"] = nil
+        environment.merge(extraEnvironment) { $1 }
         process.environment = environment
         let output = Pipe()
         let error = Pipe()

@@ -18,8 +18,7 @@ struct BackupCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
-    var store = "cloudseed.sqlite"
+    @OptionGroup var storeLocation: StoreLocationOption
 
     @Option(help: ArgumentHelp("The container to back up.", valueName: "id"))
     var container = StoreScope.defaultContainer
@@ -29,10 +28,10 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            guard FileManager.default.fileExists(atPath: store) else {
-                throw CloudSeedError("no such store; name it with --store", at: SourcePosition(file: store))
+            if let path = storeLocation.location.path, !FileManager.default.fileExists(atPath: path) {
+                throw CloudSeedError("no such store; name it with --store", at: SourcePosition(file: path))
             }
-            let manifest = try BackupWriter(store: try SQLiteContainerStore(path: store), container: container).write(to: out)
+            let manifest = try BackupWriter(store: try storeLocation.open(), container: container).write(to: out)
             print("Backed up \(container) into \(out): \(manifest.summary)")
         }
     }

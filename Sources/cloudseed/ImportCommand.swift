@@ -120,7 +120,7 @@ struct ImportCommand: ParsableCommand {
             let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil
             defer { progress?.finish() }
             if let progress { options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update) }
-            try StoreFile.removingIfNew(storeOptions.store) {
+            try StoreFile.removingIfNew(storeOptions.storeLocation.location) {
                 let store = try storeOptions.openStore()
                 var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
                 importer.mode = mode

@@ -8,15 +8,14 @@ struct InspectCommand: ParsableCommand {
         discussion: "Example:\n  cloudseed inspect --json"
     )
 
-    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
-    var store = "cloudseed.sqlite"
+    @OptionGroup var storeLocation: StoreLocationOption
 
     @Flag(help: "Print as JSON.")
     var json = false
 
     func run() throws {
         try reportingErrors(writes: false) {
-            let inventory = try StoreFile.open(store, mustExist: true).inventory()
+            let inventory = try storeLocation.open(mustExist: true).inventory()
             print(json ? inventory.json : inventory.text, terminator: "")
         }
     }

@@ -19,8 +19,7 @@ struct RestoreCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The backup folder.", valueName: "dir"))
     var folder: String
 
-    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
-    var store = "cloudseed.sqlite"
+    @OptionGroup var storeLocation: StoreLocationOption
 
     @Option(help: ArgumentHelp("The container to restore into (default: the one backed up).", valueName: "id"))
     var container: String?
@@ -31,9 +30,9 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let bundle = try BackupBundle(verifying: folder)
-            let target = try SQLiteContainerStore(path: store)
+            let target = try storeLocation.open()
             let manifest = try Restorer(store: target, container: container, merge: merge).restore(bundle)
-            print("Restored \(folder) into \(container ?? manifest.container) in \(store): \(manifest.summary)")
+            print("Restored \(folder) into \(container ?? manifest.container) in \(storeLocation.location): \(manifest.summary)")
         }
     }
 }

@@ -18,8 +18,7 @@ struct SeedCommand: ParsableCommand {
     @Argument(help: "The manifest (.json, .yaml or .yml).")
     var manifest: String
 
-    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
-    var store = "cloudseed.sqlite"
+    @OptionGroup var storeLocation: StoreLocationOption
 
     @Flag(help: "Empty the manifest's zone first.")
     var reset = false
@@ -36,8 +35,8 @@ struct SeedCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let manifest = try FixtureManifest(path: manifest)
-            let summary = try StoreFile.removingIfNew(store) {
-                try Seeder(store: try SQLiteContainerStore(path: store), reset: reset, prune: prune, dryRun: dryRun).run(manifest)
+            let summary = try StoreFile.removingIfNew(storeLocation.location) {
+                try Seeder(store: try storeLocation.open(), reset: reset, prune: prune, dryRun: dryRun).run(manifest)
             }
             print(json ? summary.json : summary.text, terminator: "")
         }

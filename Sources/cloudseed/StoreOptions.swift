@@ -2,10 +2,24 @@ import ArgumentParser
 import Foundation
 import CloudSeed
 
+/// The `--store` option of every command that opens a store.
+struct StoreLocationOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The store: a SQLite file (or sqlite:PATH), or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE. Default: $CLOUDSEED_STORE, else cloudseed.sqlite.",
+        valueName: "store"))
+    var store: String?
+
+    var location: StoreLocation { StoreLocation(option: store) }
+
+    /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
+    func open(mustExist: Bool = false) throws -> any ContainerStore {
+        try StoreFile.open(location, mustExist: mustExist)
+    }
+}
+
 /// The options that say which store, container, environment, database and zone a command uses.
 struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The SQLite store file.", valueName: "path"))
-    var store = "cloudseed.sqlite"
+    @OptionGroup var storeLocation: StoreLocationOption
 
     @Option(help: ArgumentHelp("The container identifier.", valueName: "id"))
     var container = StoreScope.defaultContainer
@@ -28,24 +42,26 @@ struct StoreOptions: ParsableArguments {
                    zoneID: RecordZoneID(zoneName: zone, ownerName: database == .public ? RecordZoneID.defaultOwnerName : user))
     }
 
-    /// Opens the store; with `mustExist`, a missing file is an error rather than a new empty store.
-    func openStore(mustExist: Bool = false) throws -> SQLiteContainerStore {
-        try StoreFile.open(store, mustExist: mustExist)
+    /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
+    func openStore(mustExist: Bool = false) throws -> any ContainerStore {
+        try storeLocation.open(mustExist: mustExist)
     }
 }
 
-/// Opening store files for commands.
+/// Opening stores for commands: the one place a command gets its `any ContainerStore`.
 enum StoreFile {
-    static func open(_ path: String, mustExist: Bool) throws -> SQLiteContainerStore {
-        if mustExist, !FileManager.default.fileExists(atPath: path) {
+    static func open(_ location: StoreLocation, mustExist: Bool) throws -> any ContainerStore {
+        if mustExist, let path = location.path, !FileManager.default.fileExists(atPath: path) {
             throw CloudSeedError("there is no store here; import or seed something first, or name the store with --store", at: SourcePosition(file: path))
         }
-        return try SQLiteContainerStore(path: path)
+        return try location.open()
     }
 
-    /// Runs `body`; when it fails and `path` did not exist before, removes the files opening it made,
-    /// so that a refused first run leaves nothing behind.
-    static func removingIfNew<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body`; when it fails and the SQLite file did not exist before, removes the files opening
+    /// it made, so that a refused first run leaves nothing behind. A server's store is left to its
+    /// transaction, which a failed run never commits.
+    static func removingIfNew<T>(_ location: StoreLocation, _ body: () throws -> T) throws -> T {
+        guard let path = location.path else { return try body() }
         let existed = FileManager.default.fileExists(atPath: path)
         do {
             return try body()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Puts a store into the state a fixtures manifest describes, in one transaction.
 ///
 /// The command line's `cloudseed seed` and tests use the same code:
@@ -14,6 +16,8 @@ public struct Seeder {
     public var prune = false
     /// Work out what would change, and write nothing.
     public var dryRun = false
+    /// The time stamped on created and modified records, in milliseconds since 1970.
+    public var now = Int64(Date().timeIntervalSince1970 * 1000)
 
     public init(store: any ContainerStore, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
         self.store = store
@@ -25,7 +29,7 @@ public struct Seeder {
     /// Seeds the store. A manifest's schema file replaces the record types it defines (with their
     /// indexes and grants); the environment's other types stay as they are.
     public func run(_ manifest: FixtureManifest) throws -> ImportSummary {
-        var importer = Importer(store: store, scope: manifest.scope, options: try Self.options(for: manifest), userRecordName: manifest.user)
+        var importer = Importer(store: store, scope: manifest.scope, options: try Self.options(for: manifest), userRecordName: manifest.user, now: now)
         importer.reset = reset
         importer.prune = prune
         if let schema = manifest.schema {

@@ -20,6 +20,22 @@ public protocol ContainerStore: AnyObject {
     /// Calls `body` with each record of a zone, by record type then record name in byte order.
     func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws
 
+    /// Calls `line` with each record of a zone (or of one type) as one line of CloudKit JSON, byte
+    /// for byte what ``CloudKitJSON/record(_:)`` writes, followed by a newline, in
+    /// ``forEachRecord(in:recordType:_:)``'s order. Returns how many records went through
+    /// ``CloudRecord``s rather than straight from the stored columns.
+    @discardableResult
+    func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int
+
+    /// Calls `line` with each record of a zone (or of one type) as a line of ``CSVExporter`` (the
+    /// columns of a type are those `columns` gives), or `record` with the record where a store cannot
+    /// write the line from its columns. Returns how many went to `record`.
+    @discardableResult
+    func forEachRecordCSVLine(
+        in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
+        line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
+    ) throws -> Int
+
     /// What the store holds, for `inspect`.
     func inventory() throws -> StoreInventory
 
@@ -31,6 +47,32 @@ public protocol ContainerStore: AnyObject {
 
     /// The content of an asset, if the store has it (assets imported as metadata only have none).
     func assetContent(_ checksum: String) throws -> Data?
+}
+
+/// Exports through records, for stores that do not write lines from their columns.
+extension ContainerStore {
+    @discardableResult
+    public func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
+        var count = 0
+        try forEachRecord(in: scope, recordType: recordType) { record in
+            count += 1
+            try line(Array((CloudKitJSON.record(record) + "\n").utf8))
+        }
+        return count
+    }
+
+    @discardableResult
+    public func forEachRecordCSVLine(
+        in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
+        line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
+    ) throws -> Int {
+        var count = 0
+        try forEachRecord(in: scope, recordType: recordType) { found in
+            count += 1
+            try record(found)
+        }
+        return count
+    }
 }
 
 /// The writes of one run, inside its transaction.

@@ -18,6 +18,12 @@ struct BackupFixture {
     /// A new store at `name` filled with the fixture's records.
     func filledStore(_ name: String = "original.sqlite") throws -> SQLiteContainerStore {
         let store = try SQLiteContainerStore(path: folder.path(name))
+        try Self.fill(store)
+        return store
+    }
+
+    /// Fills an empty store of any backend with the fixture's records.
+    static func fill(_ store: any ContainerStore) throws {
         func load(_ files: [String], into scope: StoreScope = StoreScope(), at now: Int64) throws {
             _ = try Importer(store: store, scope: scope, now: now).run(files.map { try SourceFile(path: Repository.sample($0)) })
         }
@@ -27,7 +33,6 @@ struct BackupFixture {
         _ = try SchemaOperations(store: store, container: StoreScope.defaultContainer).promote()
         try load(["ToDoItems/ToDoItems.json"], into: Self.production, at: 1_700_000_003_000)
         try load(["Person/Person.plist"], into: Self.bobFamily, at: 1_700_000_004_000)
-        return store
     }
 
     /// Every record of a container, zone by zone in inventory order.

@@ -4,78 +4,87 @@ import Testing
 
 @testable import CloudSeed
 
+/// Runs on every backend (``StoreBackend/testable``): queries, indexes and search behave alike.
 @Suite struct QueryTests {
-    let folder: TemporaryFolder
-    let store: SQLiteContainerStore
+    /// The gallery's artists and artworks in a new store of `backend`.
+    struct Gallery {
+        let testStore: TestStore
+        let store: any ContainerStore
+        var folder: TemporaryFolder { testStore.folder }
 
-    init() throws {
-        folder = try TemporaryFolder()
-        store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
-            SourceFile(path: Repository.sample("Gallery/artists.csv")), SourceFile(path: Repository.sample("Gallery/artworks.plist")),
-        ])
-    }
-
-    func indexed(_ options: [String: String]) throws {
-        var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
-        var artwork = try #require(definition.recordType(named: "Artwork"))
-        artwork.fields = artwork.fields.map { field in
-            var field = field
-            if let text = options[field.name] {
-                field.options = Set(text.split(separator: " ").compactMap { FieldDefinition.Option(rawValue: String($0).uppercased()) })
-            }
-            return field
+        init(_ backend: StoreBackend) throws {
+            testStore = try TestStore(backend)
+            store = try testStore.open()
+            _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+                SourceFile(path: Repository.sample("Gallery/artists.csv")), SourceFile(path: Repository.sample("Gallery/artworks.plist")),
+            ])
         }
-        definition.recordTypes.append(artwork)
-        try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
+
+        func indexed(_ options: [String: String]) throws {
+            var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
+            var artwork = try #require(definition.recordType(named: "Artwork"))
+            artwork.fields = artwork.fields.map { field in
+                var field = field
+                if let text = options[field.name] {
+                    field.options = Set(text.split(separator: " ").compactMap { FieldDefinition.Option(rawValue: String($0).uppercased()) })
+                }
+                return field
+            }
+            definition.recordTypes.append(artwork)
+            try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
+        }
+
+        func titles(_ query: RecordQuery) throws -> [String] {
+            try store.query(query, in: StoreScope()).compactMap { if case .string(let title)? = $0.fields["title"] { title } else { nil } }
+        }
     }
 
-    func titles(_ query: RecordQuery) throws -> [String] {
-        try store.query(query, in: StoreScope()).compactMap { if case .string(let title)? = $0.fields["title"] { title } else { nil } }
-    }
-
-    @Test func refusesFieldsWithoutTheirIndex() throws {
+    @Test(arguments: StoreBackend.testable) func refusesFieldsWithoutTheirIndex(_ backend: StoreBackend) throws {
+        let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: ("title", true))
         #expect(throws: CloudSeedError("Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import")) {
-            try store.query(query, in: StoreScope())
+            try gallery.store.query(query, in: StoreScope())
         }
-        try indexed(["price": "SORTABLE", "title": "SORTABLE"])
-        #expect(try titles(query) == ["MacKerricher State Park", "Night Harbor", "Rainy Day in Mendocino", "Über den Dächern"])
+        try gallery.indexed(["price": "SORTABLE", "title": "SORTABLE"])
+        #expect(try gallery.titles(query) == ["MacKerricher State Park", "Night Harbor", "Rainy Day in Mendocino", "Über den Dächern"])
     }
 
-    @Test func filtersSortsAndLimits() throws {
-        try indexed(["price": "QUERYABLE SORTABLE", "title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "location": "QUERYABLE", "catalogNumber": "QUERYABLE"])
-        #expect(try titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")], sort: ("price", false))) == [
+    @Test(arguments: StoreBackend.testable) func filtersSortsAndLimits(_ backend: StoreBackend) throws {
+        let gallery = try Gallery(backend)
+        try gallery.indexed(["price": "QUERYABLE SORTABLE", "title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "location": "QUERYABLE", "catalogNumber": "QUERYABLE"])
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")], sort: ("price", false))) == [
             "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino",
         ])
-        #expect(try titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "title BEGINSWITH Night")])) == ["Night Harbor"])
-        #expect(try titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "catalogNumber IN 115,308")], sort: ("title", true))) == [
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "title BEGINSWITH Night")])) == ["Night Harbor"])
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "catalogNumber IN 115,308")], sort: ("title", true))) == [
             "MacKerricher State Park", "Night Harbor",
         ])
-        #expect(try titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "tags CONTAINS watercolor")])) == ["Rainy Day in Mendocino"])
-        #expect(try titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "location NEAR 39.3,-123.8,2000")], sort: ("title", true))) == [
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "tags CONTAINS watercolor")])) == ["Rainy Day in Mendocino"])
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "location NEAR 39.3,-123.8,2000")], sort: ("title", true))) == [
             "MacKerricher State Park", "Rainy Day in Mendocino",
         ])
-        #expect(try titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")], sort: ("title", true), limit: 1)) == ["MacKerricher State Park"])
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")], sort: ("title", true), limit: 1)) == ["MacKerricher State Park"])
     }
 
-    @Test func searchesSearchableText() throws {
+    @Test(arguments: StoreBackend.testable) func searchesSearchableText(_ backend: StoreBackend) throws {
+        let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", search: "harbor")
         #expect(throws: CloudSeedError("Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")) {
-            try store.query(query, in: StoreScope())
+            try gallery.store.query(query, in: StoreScope())
         }
-        try indexed(["title": "SEARCHABLE"])
-        #expect(try titles(query) == ["Night Harbor"])
-        let change = try folder.write("Artwork.csv", "recordName,title\nNight Harbor,Night Port\n")
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: change)])
-        #expect(try titles(query).isEmpty)
-        #expect(try titles(RecordQuery(recordType: "Artwork", search: "port")) == ["Night Port"])
+        try gallery.indexed(["title": "SEARCHABLE"])
+        #expect(try gallery.titles(query) == ["Night Harbor"])
+        let change = try gallery.folder.write("Artwork.csv", "recordName,title\nNight Harbor,Night Port\n")
+        _ = try Importer(store: gallery.store, scope: StoreScope(), now: 0).run([SourceFile(path: change)])
+        #expect(try gallery.titles(query).isEmpty)
+        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", search: "port")) == ["Night Port"])
     }
 
-    @Test func valuesMustFitTheFieldType() throws {
-        try indexed(["price": "SORTABLE"])
+    @Test(arguments: StoreBackend.testable) func valuesMustFitTheFieldType(_ backend: StoreBackend) throws {
+        let gallery = try Gallery(backend)
+        try gallery.indexed(["price": "SORTABLE"])
         #expect(throws: CloudSeedError("Field 'price' has a value type of DOUBLE and cannot be queried using filter value type STRING; give a DOUBLE value")) {
-            try store.query(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > cheap")]), in: StoreScope())
+            try gallery.store.query(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > cheap")]), in: StoreScope())
         }
     }
 }

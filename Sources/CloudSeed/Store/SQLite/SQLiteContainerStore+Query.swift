@@ -56,7 +56,7 @@ extension SQLiteContainerStore {
             let isNear = nearFilters.allSatisfy { near in
                 guard case .text(let text) = row[near.column], case .location(let place)? = try? SQLiteValueCodec.decode(.text(text), as: .location, assetSizes: { _ in 0 })
                 else { return false }
-                return Self.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
+                return GreatCircle.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
             }
             let found = try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)
             if isNear, readable?.canRead(found) ?? true { records.append(found) }
@@ -81,15 +81,5 @@ extension SQLiteContainerStore {
             throw CloudSeedError(
                 "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
         }
-    }
-
-    /// The great-circle distance in meters.
-    static func meters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLatitude = (latitude2 - latitude1) * radians
-        let dLongitude = (longitude2 - longitude1) * radians
-        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
-            + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
-        return 6_371_000 * 2 * atan2(sqrt(a), sqrt(1 - a))
     }
 }

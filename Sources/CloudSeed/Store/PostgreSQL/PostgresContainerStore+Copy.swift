@@ -1,0 +1,52 @@
+/// Sends buffered rows to the server with `COPY`, in the background.
+extension PostgresContainerStore {
+    /// Where a batch goes: a table and its columns, as SQL.
+    struct CopyTarget: Sendable {
+        let table: String
+        let columns: String
+        /// `column = excluded.column` for every column a save replaces.
+        let updates: String
+
+        init(_ layout: TypeLayout) {
+            table = layout.qualifiedTable
+            columns = layout.columns
+            updates = layout.quotedColumns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        }
+    }
+
+    /// Sends every buffered row, a table's batch at a time on the connection's background thread:
+    /// the server stores a batch while the run prepares the next, and every other statement waits
+    /// for it first, so reads still see every earlier write.
+    func flushPendingRows() throws {
+        guard !pendingRows.isEmpty else { return }
+        let batches = pendingRows.batches
+        pendingRows.removeAll()
+        for (_, batch) in batches.sorted(by: { $0.key < $1.key }) {
+            var data: [UInt8] = []
+            for row in batch.rows { if let row { data += row.line } }
+            guard !data.isEmpty else { continue }
+            let target = CopyTarget(batch.layout)
+            try connection.inBackground { [data] connection in try Self.copy(data, into: target, on: connection) }
+        }
+    }
+
+    /// Copies rows straight into their table; should the batch hold a record the table already has,
+    /// it is sent again through a temporary table and merged in, replacing the stored rows as a save does.
+    private static func copy(_ data: [UInt8], into target: CopyTarget, on connection: PostgresConnection) throws {
+        try connection.execute("SAVEPOINT cloudseed_copy")
+        do {
+            try connection.copy("COPY \(target.table) (\(target.columns)) FROM STDIN", data)
+            try connection.execute("RELEASE SAVEPOINT cloudseed_copy")
+            return
+        } catch where connection.lastSQLState == "23505" {
+            try connection.execute("ROLLBACK TO SAVEPOINT cloudseed_copy; RELEASE SAVEPOINT cloudseed_copy")
+        }
+        try connection.execute("CREATE TEMPORARY TABLE cloudseed_staging (LIKE \(target.table)) ON COMMIT DROP")
+        try connection.copy("COPY cloudseed_staging (\(target.columns)) FROM STDIN", data)
+        try connection.execute("""
+            INSERT INTO \(target.table) (\(target.columns)) SELECT \(target.columns) FROM cloudseed_staging
+            ON CONFLICT ("___zone", "___recordID") DO UPDATE SET \(target.updates);
+            DROP TABLE cloudseed_staging
+            """)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Runs record queries as SQL on the indexed columns; values are always parameters.
+extension PostgresContainerStore {
+    public func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+        try QueryAuthorization.check(query, against: schemaDefinition(of: scope.schemaScope))
+        return try reading { try run(query, in: scope) }
+    }
+
+    private func run(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+        guard let layout = try typeLayouts(scope.schemaScope)[query.recordType], let zone = try zoneKey(scope, create: false) else {
+            return []
+        }
+        var sql = String(layout.selectAll[..<layout.selectAll.range(of: " ORDER BY")!.lowerBound])
+        var arguments: [String?] = [String(zone)]
+        func parameter(_ value: String) -> String {
+            arguments.append(value)
+            return "$\(arguments.count)"
+        }
+        var nearFilters: [(column: Int, latitude: Double, longitude: Double, radius: Double)] = []
+        let names = layout.sortedFieldNames
+        for filter in query.filters {
+            let column = try columnName(filter.field, in: layout)
+            let type = filter.field == "recordName" ? FieldType.string : layout.fields[filter.field]!.type
+            switch filter.comparator {
+            case .near:
+                let parts = filter.value.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 3, type == .location, let index = names.firstIndex(of: filter.field) else {
+                    throw CloudSeedError("NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
+                }
+                nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
+            case .contains:
+                guard case .list(let element) = type else { throw CloudSeedError("CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
+                let value = try converted(filter.value, as: element, field: filter.field)
+                sql += " AND \(column) @> \(parameter("[" + SQLiteValueCodec.jsonElement(value) + "]"))::jsonb"
+            case .in:
+                let values = filter.value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                let placeholders = try values.map { parameter(try PostgresValueCodec.encode(try converted($0, as: type, field: filter.field))) }
+                sql += " AND \(column) IN (\(placeholders.joined(separator: ", ")))"
+            case .beginsWith:
+                sql += " AND starts_with(\(column)::text, \(parameter(filter.value)))"
+            default:
+                let value = try PostgresValueCodec.encode(try converted(filter.value, as: type, field: filter.field))
+                sql += " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) \(parameter(value))"
+            }
+        }
+        if let search = query.search {
+            sql += " AND \(PostgresLayout.quoted(PostgresLayout.searchColumn)) @@ plainto_tsquery('simple', \(parameter(search)))"
+        }
+        if let sort = query.sort {
+            // SQLite's order: NULL before every value ascending, after every value descending.
+            sql += " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"), \"___recordID\""
+        } else {
+            sql += " ORDER BY \"___recordID\""
+        }
+        if let limit = query.limit, nearFilters.isEmpty, scope.database != .public { sql += " LIMIT \(max(0, limit))" }
+        let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
+        var records: [CloudRecord] = []
+        for row in try connection.rows(sql, arguments) {
+            let isNear = nearFilters.allSatisfy { near in
+                guard let text = row[near.column],
+                    case .location(let place)? = try? PostgresValueCodec.decode(text, as: .location, assetSizes: { _ in 0 })
+                else { return false }
+                return GreatCircle.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
+            }
+            let found = try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)
+            if isNear, readable?.canRead(found) ?? true { records.append(found) }
+            if let limit = query.limit, records.count >= limit { break }
+        }
+        return records
+    }
+
+    private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
+        if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
+        if field.hasPrefix("___") { return PostgresLayout.quoted(field) }
+        guard let column = layout.fields[field]?.column else { throw CloudSeedError("Unknown field '\(field)'") }
+        return PostgresLayout.quoted(column)
+    }
+
+    /// A filter value as a value of its field's type.
+    private func converted(_ text: String, as type: FieldType, field: String) throws -> RecordValue {
+        let converter = ValueConverter(loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "STRING", detail: nil) }, recordName: { $0 })
+        do {
+            return try converter.convert(.text(text), to: type, at: SourcePosition(file: "--filter"))
+        } catch {
+            throw CloudSeedError(
+                "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// The writes of a run: record types and fields just in time, saved rows, deletions, assets and change tags.
+extension PostgresContainerStore {
+    /// Registers a record type, creating its table unless an earlier definition left one.
+    func createRecordType(_ name: String, in scope: SchemaScope) throws {
+        try lock(scope)
+        try flushPendingRows()
+        guard let schema = try environmentSchema(scope, create: true) else { return }
+        let table = PostgresLayout.identifier(name)
+        if try connection.value("SELECT to_regclass($1)::text", [PostgresLayout.qualified(schema, table)]) == nil {
+            try connection.execute(PostgresLayout.createRecordTable(table, in: schema))
+        }
+        try connection.rows(
+            "INSERT INTO cloudseed.record_types (container, environment, record_type, table_name) VALUES ($1, $2, $3, $4)",
+            [scope.container, scope.environment.rawValue, name, table])
+        forgetLayouts()
+        try recordJustInTime(name, field: nil, in: scope)
+    }
+
+    /// Adds a field, reusing its column when an earlier definition left one of the same SQL type.
+    func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
+        try flushPendingRows()
+        guard let layout = try typeLayouts(scope)[recordType] else {
+            throw CloudSeedError("record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+        }
+        let sqlType = PostgresValueCodec.sqlType(for: type)
+        let existing = try connection.rows("""
+            SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+            WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
+            """, [layout.qualifiedTable])
+        var column = PostgresLayout.identifier(name)
+        if let match = existing.first(where: { $0[0] == column }), match[1] != sqlType {
+            column = PostgresLayout.identifier("\(name)__\(sqlType.replacingOccurrences(of: " ", with: "_"))")
+        }
+        if !existing.contains(where: { $0[0] == column }) {
+            try connection.execute(
+                "ALTER TABLE \(layout.qualifiedTable) ADD COLUMN \(PostgresLayout.quoted(column)) \(PostgresValueCodec.columnType(for: type))")
+        }
+        try connection.rows(
+            "INSERT INTO cloudseed.fields (container, environment, record_type, field, field_type, column_name) VALUES ($1, $2, $3, $4, $5, $6)",
+            [scope.container, scope.environment.rawValue, recordType, name, type.schemaName, column])
+        forgetLayouts()
+        try recordJustInTime(recordType, field: (name, type), in: scope)
+    }
+
+    /// A new change tag: the counter of `cloudseed.meta`, counted in memory during the transaction.
+    func nextChangeTag() throws -> String {
+        if changeTagCounter == nil {
+            guard let number = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").flatMap({ Int64($0) })
+            else { throw connection.storeError("the change tag counter is missing") }
+            changeTagCounter = number
+        }
+        changeTagCounter! += 1
+        return String(changeTagCounter!, radix: 36)
+    }
+
+    /// Writes the change tags given so far to `cloudseed.meta`. The counter only rises: a concurrent
+    /// run in another container environment may have raised it further.
+    func flushChangeTagCounter() throws {
+        guard let counter = changeTagCounter else { return }
+        try connection.rows(
+            "UPDATE cloudseed.meta SET value = greatest(value::bigint, $1::bigint)::text WHERE key = 'changeTag'", [String(counter)])
+        changeTagCounter = nil
+    }
+
+    func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return nil }
+        if var pending = pendingRows.record(recordName, zone: zone, table: layout.qualifiedTable) {
+            pending.recordID.zoneID = scope.zoneID
+            return pending
+        }
+        var row = readAhead.row(recordName, zone: zone, table: layout.qualifiedTable)
+        if row == nil {
+            let window = try connection.rows(layout.selectFollowing, [String(zone), recordName, String(readAhead.size)])
+            readAhead.fill(window, zone: zone, table: layout.qualifiedTable)
+            row = window.first { $0[0] == recordName }
+        }
+        guard let row else { return nil }
+        return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
+    }
+
+    func save(_ record: CloudRecord, in scope: StoreScope) throws {
+        guard let layout = try typeLayouts(scope.schemaScope)[record.recordType],
+            let zone = try zoneKey(scope, create: true)
+        else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
+        let system = record.system
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        let systemFields = [
+            String(zone), record.recordID.recordName, try timestampText(system.createdTimestamp), system.createdUserRecordName,
+            try timestampText(system.modifiedTimestamp), system.modifiedUserRecordName, system.changeTag,
+        ]
+        for (index, field) in systemFields.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: "\t")) }
+            PostgresValueCodec.appendCopyField(field, to: &line)
+        }
+        for name in layout.sortedFieldNames {
+            line.append(UInt8(ascii: "\t"))
+            PostgresValueCodec.appendCopyField(try record.fields[name].map(PostgresValueCodec.encode), to: &line)
+        }
+        line.append(UInt8(ascii: "\n"))
+        readAhead.forget(record.recordID.recordName)
+        if pendingRows.add(record, line: line, zone: zone, layout: layout) { try flushPendingRows() }
+    }
+
+    /// A record's system timestamp as text; a run stamps one time on every record, so the last is kept.
+    private func timestampText(_ milliseconds: Int64) throws -> String {
+        if let last = lastTimestamp, last.milliseconds == milliseconds { return last.text }
+        let text = try PostgresValueCodec.encode(.timestamp(milliseconds))
+        lastTimestamp = (milliseconds, text)
+        return text
+    }
+
+    func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
+        readAhead.forget(recordName)
+        let wasPending = pendingRows.remove(recordName, zone: zone, table: layout.qualifiedTable)
+        let sql = "DELETE FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2 RETURNING 1"
+        return try !connection.rows(sql, [String(zone), recordName]).isEmpty || wasPending
+    }
+
+    func saveAsset(_ asset: AssetReference, content: Data?) throws {
+        try connection.rows(
+            "INSERT INTO cloudseed.assets (checksum, size, content) VALUES ($1, $2, $3) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(cloudseed.assets.content, excluded.content)",
+            [asset.fileChecksum, String(asset.size), try content.map { try PostgresValueCodec.encode(.bytes($0)) }])
+    }
+}
+
+/// The writes of one run against a PostgreSQL store; valid only inside ``PostgresContainerStore/write(_:)``.
+struct PostgresStoreTransaction: StoreTransaction {
+    let store: PostgresContainerStore
+
+    func createRecordType(_ name: String, in scope: SchemaScope) throws { try store.createRecordType(name, in: scope) }
+
+    func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
+        try store.addField(name, type: type, to: recordType, in: scope)
+    }
+
+    func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        try store.fetch(recordName, ofType: recordType, in: scope)
+    }
+
+    func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
+
+    func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        try store.delete(recordName, ofType: recordType, in: scope)
+    }
+
+    func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
+
+    func nextChangeTag() throws -> String { try store.nextChangeTag() }
+
+    func reserveStoredChangeTags() throws { try store.reserveStoredChangeTags() }
+
+    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
+}

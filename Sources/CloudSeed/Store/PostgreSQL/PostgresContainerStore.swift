@@ -1,0 +1,277 @@
+import Foundation
+
+/// A container store on a PostgreSQL server, for teams that share one development store across machines.
+///
+/// Each container environment is a schema of its own with a table per record type and a column per
+/// field; metadata lives in the schema `cloudseed` (see `docs/STORE.md`). A write runs as one
+/// transaction; saved rows are sent in batches with `COPY`. Concurrent runs against one container
+/// environment wait for each other on an advisory lock, taken when the run first touches it.
+///
+/// ```swift
+/// let store = try PostgresContainerStore(url: "postgres://seed@db.example.com/cloudseed")
+/// ```
+public final class PostgresContainerStore: ContainerStore {
+    let connection: PostgresConnection
+    /// Tables and columns of each record type, by container environment; reloaded after each transaction.
+    var layouts: [SchemaScope: [String: TypeLayout]] = [:]
+    /// Zone row ids by scope, for the length of a transaction.
+    private var zoneKeys: [StoreScope: Int64] = [:]
+    /// The container environments whose lock the open write transaction holds.
+    private var lockedEnvironments: Set<SchemaScope> = []
+    private var isWriting = false
+    /// The last change tag given in this transaction, written to `cloudseed.meta` when it commits.
+    var changeTagCounter: Int64?
+    /// Asset sizes by checksum; content-addressed, so they never change.
+    private var assetSizes: [String: Int64] = [:]
+    /// Saved rows not yet sent to the server.
+    var pendingRows = PostgresPendingRows()
+    /// Rows read ahead of record lookups, for the length of a transaction.
+    var readAhead = PostgresReadAhead()
+    /// The last system timestamp written as text, and its text.
+    var lastTimestamp: (milliseconds: Int64, text: String)?
+
+    /// A record type's table, its field columns, and the SQL that reads and writes its rows.
+    struct TypeLayout {
+        let schema: String
+        let table: String
+        /// Field name → (type, column).
+        let fields: [String: (type: FieldType, column: String)]
+        /// Field names in byte order: the order of the field columns in ``selectAll`` and ``columns``.
+        let sortedFieldNames: [String]
+        /// Every record of a zone, by record name.
+        let selectAll: String
+        /// The record of a zone named `$2` and up to `$3` rows stored after it (``PostgresReadAhead``).
+        let selectFollowing: String
+        /// The written columns, quoted: the system columns, then the fields.
+        let quotedColumns: [String]
+        /// `schema.table`, both quoted.
+        let qualifiedTable: String
+
+        init(schema: String, table: String, fields: [String: (type: FieldType, column: String)]) {
+            self.schema = schema
+            self.table = table
+            self.fields = fields
+            qualifiedTable = PostgresLayout.qualified(schema, table)
+            sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let system = ["\"___recordID\"", PostgresValueCodec.selected("___createTime", as: .timestamp), "\"___createdBy\"",
+                          PostgresValueCodec.selected("___modTime", as: .timestamp), "\"___modifiedBy\"", "\"___etag\""]
+            let read = system + sortedFieldNames.map { PostgresValueCodec.selected(fields[$0]!.column, as: fields[$0]!.type) }
+            let select = "SELECT \(read.joined(separator: ", ")) FROM \(qualifiedTable) WHERE \"___zone\" = $1"
+            selectAll = select + " ORDER BY \"___recordID\""
+            selectFollowing = select
+                + " AND ctid >= (SELECT ctid FROM \(qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2) LIMIT $3"
+            quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(PostgresLayout.quoted)
+        }
+
+        /// ``quotedColumns`` as a column list.
+        var columns: String { quotedColumns.joined(separator: ", ") }
+    }
+
+    /// Connects to the store at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`), creating
+    /// its metadata tables in the schema `cloudseed` if the database has none yet.
+    public init(url: String) throws {
+        connection = try PostgresConnection(url: url)
+        if try connection.value("SELECT to_regclass('cloudseed.meta')::text") == nil {
+            // Two first runs at once: the lock makes the second wait and then find the tables made.
+            try connection.transaction {
+                try connection.rows("SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), 0)")
+                try connection.execute(PostgresLayout.metadataTables)
+                try connection.rows(
+                    "INSERT INTO cloudseed.meta (key, value) VALUES ('format', $1), ('changeTag', '0') ON CONFLICT (key) DO NOTHING",
+                    [PostgresLayout.formatVersion])
+            }
+        }
+        let format = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'")
+        guard format == PostgresLayout.formatVersion else {
+            throw CloudSeedError(
+                "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",
+                at: SourcePosition(file: connection.location))
+        }
+    }
+
+    public func schema(of scope: SchemaScope) throws -> Schema {
+        var schema = Schema()
+        for (name, layout) in try typeLayouts(scope) {
+            schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
+        }
+        return schema
+    }
+
+    /// Drops the cached layouts, which schema changes make stale.
+    func forgetLayouts() {
+        layouts.removeAll()
+        readAhead.removeAll()
+    }
+
+    /// Inside a write, waits for every other run's hold on this container environment to end
+    /// and holds it until this transaction ends, so that runs never interleave.
+    func lock(_ scope: SchemaScope) throws {
+        guard isWriting, !lockedEnvironments.contains(scope) else { return }
+        try connection.rows(
+            "SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), hashtext($1))", [scope.container + "\n" + scope.environment.rawValue])
+        lockedEnvironments.insert(scope)
+    }
+
+    /// The schema holding a container environment's record tables, created on first use when `create` is set.
+    func environmentSchema(_ scope: SchemaScope, create: Bool) throws -> String? {
+        let key = [scope.container, scope.environment.rawValue]
+        if let name = try connection.value("SELECT schema_name FROM cloudseed.environments WHERE container = $1 AND environment = $2", key) {
+            return name
+        }
+        guard create else { return nil }
+        let base = PostgresLayout.schemaName(container: scope.container, environment: scope.environment)
+        var name = base
+        var suffix = 1
+        while try !connection.rows("SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty {
+            suffix += 1
+            name = PostgresLayout.identifier(base.utf8.count > 58 ? String(base.prefix(58)) + "_\(suffix)" : base + "_\(suffix)")
+        }
+        try connection.execute("CREATE SCHEMA \(PostgresLayout.quoted(name))")
+        try connection.rows("INSERT INTO cloudseed.environments (container, environment, schema_name) VALUES ($1, $2, $3)", key + [name])
+        return name
+    }
+
+    func typeLayouts(_ scope: SchemaScope) throws -> [String: TypeLayout] {
+        try lock(scope)
+        if let cached = layouts[scope] { return cached }
+        guard let schema = try environmentSchema(scope, create: false) else { return [:] }
+        let key = [scope.container, scope.environment.rawValue]
+        var fields: [String: [String: (type: FieldType, column: String)]] = [:]
+        for row in try connection.rows(
+            "SELECT record_type, field, field_type, column_name FROM cloudseed.fields WHERE container = $1 AND environment = $2", key)
+        {
+            guard let recordType = row[0], let field = row[1], let typeName = row[2], let column = row[3],
+                let type = FieldType(name: typeName)
+            else { continue }
+            fields[recordType, default: [:]][field] = (type, column)
+        }
+        var result: [String: TypeLayout] = [:]
+        for row in try connection.rows(
+            "SELECT record_type, table_name FROM cloudseed.record_types WHERE container = $1 AND environment = $2", key)
+        {
+            guard let name = row[0], let table = row[1] else { continue }
+            result[name] = TypeLayout(schema: schema, table: table, fields: fields[name] ?? [:])
+        }
+        layouts[scope] = result
+        return result
+    }
+
+    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        layouts.removeAll()
+        isWriting = true
+        defer {
+            isWriting = false
+            layouts.removeAll()
+            zoneKeys.removeAll()
+            lockedEnvironments.removeAll()
+            changeTagCounter = nil
+            pendingRows.removeAll()
+            readAhead.removeAll()
+        }
+        return try connection.transaction {
+            let result = try body(PostgresStoreTransaction(store: self))
+            try flushPendingRows()
+            try flushChangeTagCounter()
+            return result
+        }
+    }
+
+    /// Runs `body` in a transaction of its own when no write is open (cursors need one), after
+    /// sending the open write's pending rows, so that reads see every earlier write.
+    func reading<T>(_ body: () throws -> T) throws -> T {
+        if isWriting {
+            try flushPendingRows()
+            return try body()
+        }
+        if try connection.isInTransaction() { return try body() }
+        return try connection.transaction(body)
+    }
+
+    /// The zone's row id, created on first use when `create` is set.
+    func zoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
+        try lock(scope.schemaScope)
+        if let known = zoneKeys[scope] { return known }
+        let arguments = [scope.container, scope.environment.rawValue, scope.database.rawValue, scope.zoneID.ownerName, scope.zoneID.zoneName]
+        let select = """
+            SELECT id FROM cloudseed.zones
+            WHERE container = $1 AND environment = $2 AND database = $3 AND owner = $4 AND zone = $5
+            """
+        var key = try connection.value(select, arguments).flatMap { Int64($0) }
+        if key == nil, create {
+            key = try connection.value(
+                "INSERT INTO cloudseed.zones (container, environment, database, owner, zone) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                arguments
+            ).flatMap { Int64($0) }
+        }
+        if let key { zoneKeys[scope] = key }
+        return key
+    }
+
+    func assetSize(_ checksum: String) throws -> Int64 {
+        if let known = assetSizes[checksum] { return known }
+        guard let size = try connection.value("SELECT size FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap({ Int64($0) })
+        else { return 0 }
+        assetSizes[checksum] = size
+        return size
+    }
+
+    /// Builds a record from a row of ``TypeLayout/selectAll`` or ``TypeLayout/selectFollowing``.
+    func record(from row: [String?], type: String, layout: TypeLayout, zoneID: RecordZoneID) throws -> CloudRecord {
+        var fields: [String: RecordValue] = [:]
+        for (offset, name) in layout.sortedFieldNames.enumerated() {
+            if let value = try PostgresValueCodec.decode(row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize) {
+                fields[name] = value
+            }
+        }
+        let system = SystemFields(
+            createdTimestamp: row[1].flatMap { Int64($0) } ?? 0, createdUserRecordName: row[2] ?? "",
+            modifiedTimestamp: row[3].flatMap { Int64($0) } ?? 0, modifiedUserRecordName: row[4] ?? "", changeTag: row[5] ?? "")
+        return CloudRecord(
+            recordType: type, recordID: RecordID(recordName: row[0] ?? "", zoneID: zoneID), fields: fields, system: system)
+    }
+
+    public func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
+        try reading {
+            guard let zone = try zoneKey(scope, create: false) else { return }
+            let types = try typeLayouts(scope.schemaScope)
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+                let layout = types[name]!
+                try connection.forEachRow(layout.selectAll, [String(zone)]) { row in
+                    try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
+                }
+            }
+        }
+    }
+
+    public func inventory() throws -> StoreInventory {
+        try reading {
+            var zones: [StoreInventory.Zone] = []
+            var schemas: [SchemaScope: Schema] = [:]
+            for row in try connection.rows(
+                "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\"")
+            {
+                guard let id = row[0], let container = row[1], let environmentName = row[2], let databaseName = row[3],
+                    let owner = row[4], let zoneName = row[5], let environment = ContainerEnvironment(rawValue: environmentName),
+                    let database = DatabaseScope(rawValue: databaseName)
+                else { continue }
+                var counts: [String: Int] = [:]
+                for (name, layout) in try typeLayouts(SchemaScope(container: container, environment: environment)) {
+                    let count = try connection.value("SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [id])
+                    counts[name] = count.flatMap { Int($0) } ?? 0
+                }
+                zones.append(.init(container: container, environment: environment, database: database,
+                                   zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
+            }
+            for row in try connection.rows("SELECT DISTINCT container, environment FROM cloudseed.record_types") {
+                guard let container = row[0], let name = row[1], let environment = ContainerEnvironment(rawValue: name) else { continue }
+                let scope = SchemaScope(container: container, environment: environment)
+                schemas[scope] = try schema(of: scope)
+            }
+            return StoreInventory(zones: zones, schemas: schemas)
+        }
+    }
+
+    public func assetContent(_ checksum: String) throws -> Data? {
+        try connection.value("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap(PostgresValueCodec.bytes(hex:))
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// How a field value is kept in a PostgreSQL column, in the type a person reading the table expects:
+///
+/// | field type | column | example |
+/// | --- | --- | --- |
+/// | STRING, INT64, DOUBLE, BYTES | text, bigint, double precision, bytea | `Get apples`, `0`, `1250.5` |
+/// | TIMESTAMP | timestamptz (milliseconds, exact) | `2019-10-28 00:00:00+00` |
+/// | LOCATION | jsonb | `{"latitude": 39.3, "longitude": -123.8}` |
+/// | REFERENCE | text, the record name; JSON when the action is not NONE | `Mei Chen` |
+/// | ASSET | text, the SHA-256 of the file in `cloudseed.assets` | `9f86d0…` |
+/// | LIST<T> | jsonb, an array of the SQLite store's element forms | `["coast", "oil"]` |
+///
+/// Values travel in PostgreSQL's text format, both as statement parameters and in `COPY`.
+enum PostgresValueCodec {
+    /// The SQL type of a field type's column, as PostgreSQL's `format_type` names it.
+    static func sqlType(for type: FieldType) -> String {
+        switch type {
+        case .string, .reference, .asset: "text"
+        case .int64: "bigint"
+        case .double: "double precision"
+        case .bytes: "bytea"
+        case .timestamp: "timestamp with time zone"
+        case .location, .list: "jsonb"
+        }
+    }
+
+    /// The column definition for a field type: text sorts by bytes (`COLLATE "C"`), as on SQLite.
+    static func columnType(for type: FieldType) -> String {
+        let sql = sqlType(for: type)
+        return sql == "text" ? "text COLLATE \"C\"" : sql
+    }
+
+    /// What a SELECT reads for a column of `type`: timestamps as milliseconds since 1970, the rest as stored.
+    static func selected(_ column: String, as type: FieldType) -> String {
+        let quoted = PostgresLayout.quoted(column)
+        return type == .timestamp ? "(extract(epoch FROM \(quoted)) * 1000)::bigint" : quoted
+    }
+
+    /// The text form of a value, as a parameter or a `COPY` field.
+    static func encode(_ value: RecordValue) throws -> String {
+        guard !holdsNUL(value) else {
+            throw CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
+        }
+        switch value {
+        case .string(let text): return text
+        case .int64(let number): return String(number)
+        case .double(let number): return "\(number)"
+        case .bytes(let data):
+            let digits = Array("0123456789abcdef".utf8)
+            var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+            text.reserveCapacity(2 + data.count * 2)
+            for byte in data { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+            return String(decoding: text, as: UTF8.self)
+        case .timestamp(let milliseconds):
+            guard let text = Timestamp.format(milliseconds) else {
+                throw CloudSeedError("the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
+            }
+            return text
+        case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"):
+            return reference.recordName
+        case .asset(let asset): return asset.fileChecksum
+        case .location, .reference, .list: return SQLiteValueCodec.jsonElement(value)
+        }
+    }
+
+    /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
+    private static func holdsNUL(_ value: RecordValue) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.contains(0)
+        case .reference(let reference): reference.recordName.utf8.contains(0)
+        case .list(_, let items): items.contains(where: holdsNUL)
+        default: false
+        }
+    }
+
+    /// Reads a column (as ``selected(_:as:)`` gives it) back as a value of `type`; `nil` for NULL.
+    static func decode(_ text: String?, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {
+        guard let text else { return nil }
+        switch type {
+        case .string: return .string(text)
+        case .int64: if let number = Int64(text) { return .int64(number) }
+        case .double: if let number = Double(text) { return .double(number) }
+        case .timestamp: if let milliseconds = Int64(text) { return .timestamp(milliseconds) }
+        case .bytes: if let data = bytes(hex: text) { return .bytes(data) }
+        case .location, .reference, .asset, .list:
+            return try SQLiteValueCodec.decode(.text(text), as: type, assetSizes: assetSizes)
+        }
+        throw CloudSeedError("the store holds a value that is not a \(type.schemaName): \(text)")
+    }
+
+    /// The bytes of bytea's hex output, `\x0aff`.
+    static func bytes(hex text: String) -> Data? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0, digits.starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "x")]) else { return nil }
+        var data = Data(capacity: digits.count / 2 - 1)
+        var index = 2
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Appends `field` to a row of `COPY`'s text format, escaping what the format reserves; `nil` is `\N`.
+    static func appendCopyField(_ field: String?, to line: inout [UInt8]) {
+        guard let field else {
+            line += [UInt8(ascii: "\\"), UInt8(ascii: "N")]
+            return
+        }
+        for byte in field.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): line += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): line += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): line += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): line += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            default: line.append(byte)
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where a store is, as `--store` or the `CLOUDSEED_STORE` environment variable names it: a SQLite
+/// file (a path, or `sqlite:PATH`) or a PostgreSQL database (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`).
+///
+/// ```swift
+/// let store = try StoreLocation("postgres://seed@localhost:5432/cloudseed").open()
+/// ```
+public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    /// The environment variable that names the store when `--store` is not given.
+    public static let environmentVariable = "CLOUDSEED_STORE"
+
+    /// The store a command uses when neither `--store` nor `CLOUDSEED_STORE` names one.
+    public static let defaultPath = "cloudseed.sqlite"
+
+    /// Reads a store's name: `postgres://` or `postgresql://` URLs are PostgreSQL, anything else a SQLite path.
+    public init(_ text: String) {
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            self = .postgres(url: text)
+        } else if text.hasPrefix("sqlite:") {
+            self = .sqlite(path: String(text.dropFirst("sqlite:".count)))
+        } else {
+            self = .sqlite(path: text)
+        }
+    }
+
+    /// The store `--store` names, else `CLOUDSEED_STORE`, else ``defaultPath``.
+    public init(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(option ?? environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath)
+    }
+
+    /// The path, or the URL without its password: what messages show.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): PostgresConnection.redacted(url)
+        }
+    }
+
+    /// The SQLite file's path; `nil` for a server.
+    public var path: String? {
+        if case .sqlite(let path) = self { return path }
+        return nil
+    }
+
+    /// Opens the store, creating an empty one if there is none.
+    public func open() throws -> any ContainerStore {
+        switch self {
+        case .sqlite(let path): try SQLiteContainerStore(path: path)
+        case .postgres(let url): try PostgresContainerStore(url: url)
+        }
+    }
+}

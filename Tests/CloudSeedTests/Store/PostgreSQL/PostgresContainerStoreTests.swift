@@ -1,0 +1,109 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// What is particular to the PostgreSQL store: its layout, its indexes, and how it names things.
+@Suite struct PostgresContainerStoreTests {
+    @Test func storeNamesChooseTheBackend() {
+        #expect(StoreLocation("cloudseed.sqlite") == .sqlite(path: "cloudseed.sqlite"))
+        #expect(StoreLocation("sqlite:data/seed.sqlite") == .sqlite(path: "data/seed.sqlite"))
+        #expect(StoreLocation("postgres://seed@db:5432/cloudseed") == .postgres(url: "postgres://seed@db:5432/cloudseed"))
+        #expect(StoreLocation("postgresql://seed@db/cloudseed") == .postgres(url: "postgresql://seed@db/cloudseed"))
+        #expect(StoreLocation(option: nil, environment: ["CLOUDSEED_STORE": "postgres://seed@db/x"]) == .postgres(url: "postgres://seed@db/x"))
+        #expect(StoreLocation(option: "a.sqlite", environment: ["CLOUDSEED_STORE": "postgres://seed@db/x"]) == .sqlite(path: "a.sqlite"))
+        #expect(StoreLocation(option: nil, environment: [:]) == .sqlite(path: "cloudseed.sqlite"))
+        #expect(StoreLocation("postgres://seed:s3cret@db:5432/cloudseed").description == "postgres://seed:***@db:5432/cloudseed")
+    }
+
+    @Test func aServerThatDoesNotAnswerIsNamedWithoutItsPassword() throws {
+        let error = try #require(BackupFixture.error { _ = try PostgresContainerStore(url: "postgres://seed:s3cret@127.0.0.1:1/cloudseed") })
+        #expect(error.hasPrefix("cannot connect to the PostgreSQL store at postgres://seed:***@127.0.0.1:1/cloudseed: connection to server at \"127.0.0.1\", port 1 failed: Connection refused"))
+        #expect(error.hasSuffix("; check that the server is running there and that the user, password and database in --store are right"))
+        #expect(!error.contains("s3cret"))
+    }
+
+    @Test func namesFitPostgreSQLsLimit() {
+        #expect(PostgresLayout.schemaName(container: "iCloud.com.example.Gallery", environment: .development) == "icloud_com_example_gallery_development")
+        let long = String(repeating: "Field", count: 20)
+        #expect(PostgresLayout.identifier(long) == String(long.prefix(50)) + "_" + SHA256.hexDigest(of: Data(long.utf8)).prefix(12))
+        #expect(PostgresLayout.identifier(long).utf8.count == 63)
+        #expect(PostgresLayout.indexName(table: "Artwork", kind: "index", column: "price") == "Artwork__index__price")
+        #expect(PostgresLayout.indexName(table: long, kind: "index", column: long).utf8.count == 45)
+    }
+
+    @Test func textWithNULIsRefusedWithWhatToDo() {
+        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+            _ = try PostgresValueCodec.encode(.string("a\u{0}b"))
+        }
+        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+            _ = try PostgresValueCodec.encode(.list(.string, [.string("ok"), .string("\u{0}")]))
+        }
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func aBackgroundFailureIsThrownByTheNextStatementAndRollsTheRunBack() throws {
+        let testStore = try TestStore(.postgres)
+        let connection = try PostgresConnection(url: testStore.location)
+        try connection.execute("CREATE TABLE t (n bigint)")
+        #expect(throws: connection.storeError("division by zero")) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                try connection.inBackground { try $0.execute("INSERT INTO t VALUES (1 / 0)") }
+                try connection.execute("INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(try connection.rows("SELECT count(*) FROM t") == [["0"]])
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func laysOutASchemaPerEnvironmentWithATablePerTypeInNaturalTypes() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        #expect(try store.connection.rows("SELECT schema_name FROM cloudseed.environments") == [["icloud_com_example_cloudseed_development"]])
+        #expect(try store.connection.rows("""
+            SELECT column_name, data_type FROM information_schema.columns
+            WHERE table_schema = 'icloud_com_example_cloudseed_development' AND table_name = 'ToDoItem' ORDER BY ordinal_position
+            """) == [
+                ["___zone", "bigint"], ["___recordID", "text"], ["___createTime", "timestamp with time zone"], ["___createdBy", "text"],
+                ["___modTime", "timestamp with time zone"], ["___modifiedBy", "text"], ["___etag", "text"],
+                ["dueDate", "timestamp with time zone"], ["isCompleted", "bigint"], ["title", "text"],
+            ])
+        #expect(try store.connection.rows("""
+            SELECT "___recordID", "dueDate"::text, "isCompleted"::text, title FROM icloud_com_example_cloudseed_development."ToDoItem" ORDER BY 1 LIMIT 1
+            """) == [["Call Zoe about the gallery", "2019-11-02 17:45:00+00", "0", "Call Zoë about the gallery"]])
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func storesOfAnotherFormatAreRefused() throws {
+        let testStore = try TestStore(.postgres)
+        try PostgresContainerStore(url: testStore.location).connection.execute("UPDATE cloudseed.meta SET value = '2' WHERE key = 'format'")
+        #expect(throws: CloudSeedError("this store was written by another version of cloudseed (format 2); use that version", at: SourcePosition(file: testStore.location))) {
+            _ = try PostgresContainerStore(url: testStore.location)
+        }
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func schemaOptionsBecomeBTreeAndFullTextIndexes() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        let seeder = Seeder(store: store)
+        _ = try seeder.run(try FixtureManifest(path: Repository.sample("gallery.json")))
+        let indexes = try store.connection.rows("""
+            SELECT tablename, indexname FROM pg_indexes WHERE schemaname = 'icloud_com_example_gallery_development' ORDER BY 1, 2
+            """).map { "\($0[0]!).\($0[1]!)" }
+        #expect(indexes == [
+            "Artist.Artist__index_____recordID", "Artist.Artist__index__lastName", "Artist.Artist_pkey",
+            "Artwork.Artwork__index_____recordID", "Artwork.Artwork__index__catalogNumber", "Artwork.Artwork__index__location",
+            "Artwork.Artwork__index__price", "Artwork.Artwork__index__title", "Artwork.Artwork__search", "Artwork.Artwork_pkey",
+            "Person.Person_pkey", "ToDoItem.ToDoItem_pkey",
+        ])
+        let search = try store.connection.rows("""
+            SELECT col_description('icloud_com_example_gallery_development."Artwork"'::regclass, attnum) FROM pg_attribute
+            WHERE attrelid = 'icloud_com_example_gallery_development."Artwork"'::regclass AND attname = '___search'
+            """)
+        #expect(search == [["title"]])
+    }
+}

@@ -1,0 +1,174 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// One suite, every backend: what a store keeps and gives back does not depend on where it lives.
+/// Tests taking a backend run on each of ``StoreBackend/testable``; the others compare SQLite with
+/// PostgreSQL and need `CLOUDSEED_TEST_POSTGRES_URL`.
+@Suite struct StoreConformanceTests {
+    static let backupTime: Int64 = 1_800_000_000_000
+
+    /// Every record of every zone of `container`, as CloudKit JSON lines.
+    static func export(_ store: any ContainerStore, container: String = StoreScope.defaultContainer) throws -> [String] {
+        try BackupFixture.records(of: store, container: container).map(CloudKitJSON.record)
+    }
+
+    /// Backs `store` up into `folder/name` and returns the bundle's files.
+    static func backup(_ store: any ContainerStore, _ folder: TemporaryFolder, _ name: String) throws -> [String: Data] {
+        try BackupWriter(store: store, now: backupTime).write(to: folder.path(name))
+        return try BackupFixture.files(in: folder.path(name))
+    }
+
+    @Test(arguments: StoreBackend.testable) func backupRestoreBackupGivesTheSameBundle(_ backend: StoreBackend) throws {
+        let original = try TestStore(backend)
+        let store = try original.open()
+        try BackupFixture.fill(store)
+        let first = try Self.backup(store, original.folder, "first")
+        let restored = try TestStore(backend, folder: original.folder, name: "restored.sqlite")
+        let target = try restored.open()
+        let manifest = try Restorer(store: target).restore(BackupBundle(verifying: original.folder.path("first")))
+        #expect(manifest.summary == "16 records in 4 zones, 4 assets")
+        #expect(try Self.backup(target, original.folder, "second") == first)
+        #expect(try Self.export(target) == Self.export(store))
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func theSameImportsGiveIdenticalBundlesOnBothBackends() throws {
+        let sqlite = try TestStore(.sqlite)
+        let postgres = try TestStore(.postgres, folder: sqlite.folder)
+        let (sqliteStore, postgresStore) = (try sqlite.open(), try postgres.open())
+        try BackupFixture.fill(sqliteStore)
+        try BackupFixture.fill(postgresStore)
+        #expect(try Self.backup(postgresStore, sqlite.folder, "postgres") == Self.backup(sqliteStore, sqlite.folder, "sqlite"))
+        #expect(try postgresStore.inventory().text == sqliteStore.inventory().text)
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func theSameSeedManifestGivesIdenticalExports() throws {
+        let manifest = try FixtureManifest(path: Repository.sample("gallery.json"))
+        var exports: [[String]] = []
+        var summaries: [String] = []
+        for backend in StoreBackend.allCases {
+            let testStore = try TestStore(backend)
+            let store = try testStore.open()
+            var seeder = Seeder(store: store)
+            seeder.now = 1_700_000_000_000
+            summaries.append(try seeder.run(manifest).text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
+            #expect(try seeder.run(manifest).counts.allSatisfy { $0.created == 0 && $0.updated == 0 })
+            exports.append(try Self.export(store, container: manifest.container))
+        }
+        #expect(exports[0].count == 11)
+        #expect(exports[0] == exports[1])
+        #expect(summaries[0] == summaries[1])
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func backupsMoveFromSQLiteToPostgreSQLAndBackUnchanged() throws {
+        let sqlite = try TestStore(.sqlite)
+        let original = try sqlite.open()
+        try BackupFixture.fill(original)
+        let first = try Self.backup(original, sqlite.folder, "first")
+        let postgres = try TestStore(.postgres, folder: sqlite.folder)
+        let server = try postgres.open()
+        try Restorer(store: server).restore(BackupBundle(verifying: sqlite.folder.path("first")))
+        let second = try Self.backup(server, sqlite.folder, "second")
+        #expect(second == first)
+        let back = try TestStore(.sqlite, folder: sqlite.folder, name: "back.sqlite").open()
+        try Restorer(store: back).restore(BackupBundle(verifying: sqlite.folder.path("second")))
+        #expect(try Self.backup(back, sqlite.folder, "third") == first)
+        #expect(try Self.export(back) == Self.export(original))
+    }
+
+    @Test(arguments: StoreBackend.testable) func aFailedRunLeavesTheStoreAsItWas(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        let before = try Self.export(store)
+        let bad = try testStore.folder.write("ToDoItem.csv", "title,isCompleted,notes\nGet apples,1,new\nNew item,maybe,x\n")
+        #expect(throws: RunFailure.self) {
+            _ = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: bad)])
+        }
+        #expect(try Self.export(store) == before)
+        #expect(try store.schema(of: StoreScope().schemaScope).recordTypes["ToDoItem"]?.fields["notes"] == nil)
+    }
+
+    @Test(arguments: StoreBackend.testable) func productionRefusesNewTypesAndSaveModesRefuseStaleRecords(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let path = Repository.sample("ToDoItems/ToDoItems.csv")
+        #expect(errorMessages { _ = try Importer(store: store, scope: StoreScope(environment: .production)).run([SourceFile(path: path)]) } == [
+            "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+        ])
+        #expect(try store.inventory().zones.isEmpty)
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])
+        let stale = try testStore.folder.write("ToDoItem.jsonl", #"{"recordName":"Get apples","recordType":"ToDoItem","recordChangeTag":"zz","fields":{"title":{"value":"Get pears","type":"STRING"}}}"#)
+        var importer = Importer(store: store, scope: StoreScope(), now: 1)
+        importer.mode = .updateIfUnchanged
+        #expect(throws: RunFailure.self) { _ = try importer.run([SourceFile(path: stale)]) }
+        #expect(try store.write { try $0.record("Get apples", ofType: "ToDoItem", in: StoreScope()) }?.fields["title"] == .string("Get apples"))
+    }
+
+    @Test(arguments: StoreBackend.testable) func manyRowsGoInBatchesAndChangedRowsReplaceTheirs(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let count = PostgresPendingRows.batchSize * 2 + 500
+        func rows(changing changed: Int) -> String {
+            "name,rank,note\n" + (0..<count).map { "item \($0),\($0),\($0 < changed ? "changed\tnote \\ \($0)" : "note \($0)")" }.joined(separator: "\n")
+        }
+        let first = try testStore.folder.write("Item.csv", rows(changing: 0))
+        let created = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: first)])
+        #expect(created.counts.map(\.created) == [count])
+        let second = try testStore.folder.write("Item.csv", rows(changing: 1_000))
+        let updated = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: second)])
+        #expect(updated.counts.map { [$0.created, $0.updated, $0.unchanged] } == [[0, 1_000, count - 1_000]])
+        #expect(try store.inventory().zones.first?.recordCounts == ["Item": count])
+        let changed = try #require(try store.write { try $0.record("item 7", ofType: "Item", in: StoreScope()) })
+        #expect(changed.fields["note"] == .string("changed\tnote \\ 7"))
+        #expect(changed.system.createdTimestamp == 0 && changed.system.modifiedTimestamp == 1)
+    }
+
+    @Test(arguments: StoreBackend.testable) func readsInsideARunSeeItsOwnWrites(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let scope = StoreScope()
+        let names: [String] = try store.write { transaction in
+            try transaction.createRecordType("Note", in: scope.schemaScope)
+            try transaction.addField("body", type: .string, to: "Note", in: scope.schemaScope)
+            for (name, body) in [("a", "first"), ("b", "second"), ("a", "again")] {
+                var record = CloudRecord(recordType: "Note", recordID: RecordID(recordName: name, zoneID: scope.zoneID), fields: ["body": .string(body)])
+                record.system.changeTag = try transaction.nextChangeTag()
+                try transaction.save(record, in: scope)
+            }
+            #expect(try transaction.record("a", ofType: "Note", in: scope)?.fields["body"] == .string("again"))
+            #expect(try transaction.delete("b", ofType: "Note", in: scope))
+            #expect(try !transaction.delete("b", ofType: "Note", in: scope))
+            var names: [String] = []
+            try store.forEachRecord(in: scope, recordType: "Note") { names.append($0.recordID.recordName) }
+            return names
+        }
+        #expect(names == ["a"])
+        #expect(try Self.export(store).count == 1)
+    }
+
+    @Test(arguments: StoreBackend.testable) func lookupsSeeRowsSavedAfterTheyWereReadAhead(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let scope = StoreScope()
+        let file = try testStore.folder.write("Note.csv", "name,body\n" + (0..<100).map { "n\($0),body \($0)" }.joined(separator: "\n"))
+        _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: file)])
+        try store.write { transaction in
+            for name in ["n0", "n1", "n2", "n3"] { _ = try transaction.record(name, ofType: "Note", in: scope) }
+            var changed = try #require(try transaction.record("n4", ofType: "Note", in: scope))
+            changed.fields["body"] = .string("changed")
+            try transaction.save(changed, in: scope)
+            try store.forEachRecord(in: scope, recordType: "Note") { _ in }
+            #expect(try transaction.record("n4", ofType: "Note", in: scope)?.fields["body"] == .string("changed"))
+            #expect(try transaction.delete("n5", ofType: "Note", in: scope))
+            #expect(try transaction.record("n5", ofType: "Note", in: scope) == nil)
+            #expect(try transaction.record("n6", ofType: "Note", in: scope)?.fields["body"] == .string("body 6"))
+            #expect(try transaction.record("none", ofType: "Note", in: scope) == nil)
+        }
+    }
+}
