@@ -36,6 +36,7 @@ import Testing
         ("deep.json", Array(String(repeating: "[", count: 100_000).utf8), "deep.json:1:513: nesting deeper than 512 levels; flatten the document"),
         ("deep.plist", Array(("<plist>" + String(repeating: "<array>", count: 100_000)).utf8), "deep.plist:1:3592: nesting deeper than 512 levels; flatten the property list"),
         ("truncated.plist", Array("<plist><array><dict><key>a</key><string>b".utf8), "truncated.plist:1:33: unterminated <string>; add </string>"),
+        ("entity-at-end.plist", Array("<m>&#-0".utf8), "entity-at-end.plist:1:1: unterminated <m>; add </m>"),
         ("old-date.plist", Array("<plist><array><dict><key>a</key><date>0000-01-01T00:00:00Z</date></dict></array></plist>".utf8), "old-date.plist:1:33: <date>0000-01-01T00:00:00Z</date> is not an ISO 8601 date between the years 1 and 9999"),
         ("cycle.plist", binaryPlist(objects: [[0xA1, 0x00]]), "cycle.plist:[0]: damaged binary property list: object 0 contains itself (a cycle)"),
         ("outside.plist", binaryPlist(objects: [[0xA1, 0x00]], offsetOverride: 200), "outside.plist:top level: damaged binary property list: object 0 lies outside the file"),

@@ -158,7 +158,7 @@ struct XMLPropertyListParser: DocumentCursor {
                 guard let text else { throw CloudSeedError("the text is not valid UTF-8; re-save the file as UTF-8", at: start) }
                 return text
             }
-            bytes.append(contentsOf: input.buffer[runStart..<index])
+            if index > runStart { bytes.append(contentsOf: input.buffer[runStart..<index]) }
             guard let current = byte(at: index) else {
                 throw CloudSeedError("unterminated <\(name)>; add </\(name)>", at: start)
             }
