@@ -31,17 +31,17 @@ extension PostgresContainerStore {
                 nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
             case .contains:
                 guard case .list(let element) = type else { throw CloudSeedError("CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
-                let value = try converted(filter.value, as: element, field: filter.field)
+                let value = try QueryFilterValue.typed(filter.value, as: element, field: filter.field)
                 sql += " AND \(column) @> \(parameter("[" + SQLiteValueCodec.jsonElement(value) + "]"))::jsonb"
             case .in:
                 let values = filter.value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
                     .map { $0.trimmingCharacters(in: .whitespaces) }
-                let placeholders = try values.map { parameter(try PostgresValueCodec.encode(try converted($0, as: type, field: filter.field))) }
+                let placeholders = try values.map { parameter(try PostgresValueCodec.encode(try QueryFilterValue.typed($0, as: type, field: filter.field))) }
                 sql += " AND \(column) IN (\(placeholders.joined(separator: ", ")))"
             case .beginsWith:
                 sql += " AND starts_with(\(column)::text, \(parameter(filter.value)))"
             default:
-                let value = try PostgresValueCodec.encode(try converted(filter.value, as: type, field: filter.field))
+                let value = try PostgresValueCodec.encode(try QueryFilterValue.typed(filter.value, as: type, field: filter.field))
                 sql += " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) \(parameter(value))"
             }
         }
@@ -76,16 +76,5 @@ extension PostgresContainerStore {
         if field.hasPrefix("___") { return PostgresLayout.quoted(field) }
         guard let column = layout.fields[field]?.column else { throw CloudSeedError("Unknown field '\(field)'") }
         return PostgresLayout.quoted(column)
-    }
-
-    /// A filter value as a value of its field's type.
-    private func converted(_ text: String, as type: FieldType, field: String) throws -> RecordValue {
-        let converter = ValueConverter(loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "STRING", detail: nil) }, recordName: { $0 })
-        do {
-            return try converter.convert(.text(text), to: type, at: SourcePosition(file: "--filter"))
-        } catch {
-            throw CloudSeedError(
-                "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
-        }
     }
 }

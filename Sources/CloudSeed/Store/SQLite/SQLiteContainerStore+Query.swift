@@ -74,12 +74,6 @@ extension SQLiteContainerStore {
 
     /// A filter value as its column stores it.
     private func bound(_ text: String, as type: FieldType, field: String) throws -> SQLiteValue {
-        let converter = ValueConverter(loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "STRING", detail: nil) }, recordName: { $0 })
-        do {
-            return SQLiteValueCodec.encode(try converter.convert(.text(text), to: type, at: SourcePosition(file: "--filter")))
-        } catch {
-            throw CloudSeedError(
-                "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
-        }
+        SQLiteValueCodec.encode(try QueryFilterValue.typed(text, as: type, field: field))
     }
 }
