@@ -31,24 +31,16 @@ extension PostgresContainerStore {
 
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
         try flushPendingRows()
-        let current = try schema(of: scope)
-        let target = Schema(definition)
         let key = [scope.container, scope.environment.rawValue]
-        for (name, recordType) in target.recordTypes {
-            if current.recordTypes[name] == nil { try createRecordType(name, in: scope) }
-            for (field, type) in recordType.fields {
-                let existing = current.recordTypes[name]?.fields[field]
-                if existing == type { continue }
-                if existing != nil { try removeField(field, from: name, in: scope) }
-                try addField(field, type: type, to: name, in: scope)
+        for step in SchemaStep.steps(from: try schema(of: scope), to: Schema(definition)) {
+            switch step {
+            case .createRecordType(let name): try createRecordType(name, in: scope)
+            case .addField(let field, let type, let name): try addField(field, type: type, to: name, in: scope)
+            case .removeField(let field, let name): try removeField(field, from: name, in: scope)
+            case .removeRecordType(let name):
+                try connection.rows("DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3", key + [name])
+                try connection.rows("DELETE FROM cloudseed.record_types WHERE container = $1 AND environment = $2 AND record_type = $3", key + [name])
             }
-            for field in current.recordTypes[name]?.fields.keys ?? [:].keys where recordType.fields[field] == nil {
-                try removeField(field, from: name, in: scope)
-            }
-        }
-        for name in current.recordTypes.keys where target.recordTypes[name] == nil {
-            try connection.rows("DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3", key + [name])
-            try connection.rows("DELETE FROM cloudseed.record_types WHERE container = $1 AND environment = $2 AND record_type = $3", key + [name])
         }
         try saveDefinition(definition, for: scope)
         forgetLayouts()

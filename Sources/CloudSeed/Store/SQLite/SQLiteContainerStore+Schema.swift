@@ -30,27 +30,19 @@ extension SQLiteContainerStore {
     }
 
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
-        let current = try schema(of: scope)
-        let target = Schema(definition)
-        for (name, recordType) in target.recordTypes {
-            if current.recordTypes[name] == nil { try createRecordType(name, in: scope) }
-            for (field, type) in recordType.fields {
-                let existing = current.recordTypes[name]?.fields[field]
-                if existing == type { continue }
-                if existing != nil { try removeField(field, from: name, in: scope) }
-                try addField(field, type: type, to: name, in: scope)
+        for step in SchemaStep.steps(from: try schema(of: scope), to: Schema(definition)) {
+            switch step {
+            case .createRecordType(let name): try createRecordType(name, in: scope)
+            case .addField(let field, let type, let name): try addField(field, type: type, to: name, in: scope)
+            case .removeField(let field, let name): try removeField(field, from: name, in: scope)
+            case .removeRecordType(let name):
+                try database.rows(
+                    "DELETE FROM _cloudseed_fields WHERE container = ? AND environment = ? AND record_type = ?",
+                    [.text(scope.container), .text(scope.environment.rawValue), .text(name)])
+                try database.rows(
+                    "DELETE FROM _cloudseed_record_types WHERE container = ? AND environment = ? AND record_type = ?",
+                    [.text(scope.container), .text(scope.environment.rawValue), .text(name)])
             }
-            for field in current.recordTypes[name]?.fields.keys ?? [:].keys where recordType.fields[field] == nil {
-                try removeField(field, from: name, in: scope)
-            }
-        }
-        for name in current.recordTypes.keys where target.recordTypes[name] == nil {
-            try database.rows(
-                "DELETE FROM _cloudseed_fields WHERE container = ? AND environment = ? AND record_type = ?",
-                [.text(scope.container), .text(scope.environment.rawValue), .text(name)])
-            try database.rows(
-                "DELETE FROM _cloudseed_record_types WHERE container = ? AND environment = ? AND record_type = ?",
-                [.text(scope.container), .text(scope.environment.rawValue), .text(name)])
         }
         try saveDefinition(definition, for: scope)
         forgetLayouts()

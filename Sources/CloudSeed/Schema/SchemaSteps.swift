@@ -1,0 +1,27 @@
+/// The changes that make a container environment's record types and fields those of a target schema,
+/// in the order a store applies them: each store carries the steps out in its own tables.
+enum SchemaStep: Equatable {
+    case createRecordType(String)
+    case addField(String, type: FieldType, to: String)
+    /// Also the first half of changing a field's type: removed, then added anew.
+    case removeField(String, from: String)
+    case removeRecordType(String)
+
+    static func steps(from current: Schema, to target: Schema) -> [SchemaStep] {
+        var steps: [SchemaStep] = []
+        for (name, recordType) in target.recordTypes {
+            if current.recordTypes[name] == nil { steps.append(.createRecordType(name)) }
+            for (field, type) in recordType.fields {
+                let existing = current.recordTypes[name]?.fields[field]
+                if existing == type { continue }
+                if existing != nil { steps.append(.removeField(field, from: name)) }
+                steps.append(.addField(field, type: type, to: name))
+            }
+            for field in current.recordTypes[name]?.fields.keys ?? [:].keys where recordType.fields[field] == nil {
+                steps.append(.removeField(field, from: name))
+            }
+        }
+        for name in current.recordTypes.keys where target.recordTypes[name] == nil { steps.append(.removeRecordType(name)) }
+        return steps
+    }
+}
