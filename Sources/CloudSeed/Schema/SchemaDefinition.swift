@@ -33,6 +33,15 @@ public struct SchemaDefinition: Hashable, Sendable {
         recordTypes.first { $0.name == name }
     }
 
+    /// Adds a type or field created just in time: no index options, CloudKit's default grants.
+    mutating func addJustInTime(_ typeName: String, field: (String, FieldType)?) {
+        var type = recordType(named: typeName) ?? RecordTypeDefinition(name: typeName, fields: [], grants: Grant.publicDatabaseDefaults)
+        if let (name, fieldType) = field, let dataType = FieldDataType(fieldType) {
+            type.fields.append(FieldDefinition(name: name, type: dataType))
+        }
+        recordTypes.append(type)  // replaces the type of the same name
+    }
+
     /// Whether `a` sorts before `b` in byte order (`CD_x` before `Users` before `___x` before `title`),
     /// the order cktool exports names in.
     static func byteOrder(_ a: String, _ b: String) -> Bool {

@@ -20,12 +20,7 @@ extension PostgresContainerStore {
     /// Records a type or field created just in time in the definition: no options, CloudKit's default grants.
     func recordJustInTime(_ recordType: String, field: (String, FieldType)?, in scope: SchemaScope) throws {
         var definition = try schemaDefinition(of: scope)
-        var type = definition.recordType(named: recordType)
-            ?? RecordTypeDefinition(name: recordType, fields: [], grants: Grant.publicDatabaseDefaults)
-        if let (name, fieldType) = field, let dataType = FieldDataType(fieldType) {
-            type.fields.append(FieldDefinition(name: name, type: dataType))
-        }
-        definition.recordTypes.append(type)
+        definition.addJustInTime(recordType, field: field)
         try saveDefinition(definition, for: scope)
     }
 
