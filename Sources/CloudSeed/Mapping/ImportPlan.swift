@@ -2,8 +2,8 @@
 /// with their types, how each choice was made, how its records are named and how many rows it has.
 public struct ImportPlan: Sendable {
     public var recordTypes: [PlannedRecordType]
-    /// The record names of each type's rows, in source order (child records are named as they are written).
-    var names: [String: [String]] = [:]
+    /// How each type's rows are named, the same way in every pass (child records are named after their parent).
+    var naming = RowNaming(rules: [:], randomSeed: 0)
     /// For each type that references point to, how its records are found by value.
     var indexes: [String: ReferenceIndex] = [:]
     /// With `--skip-bad-rows`: the errors found while naming, by type and row number (from 0).

@@ -5,16 +5,29 @@ import Foundation
 struct PlanDecisions {
     let options: MappingOptions
     let schema: Schema
-    let surveys: [String: TypeSurvey]
-    private var rules: [String: NamingRule] = [:]
-    private var names: [String: [String]] = [:]
+    private(set) var surveys: [String: TypeSurvey]
+    private var naming = RowNaming(rules: [:], randomSeed: UInt64.random(in: .min ... .max))
     private var indexes: [String: ReferenceIndex] = [:]
+    /// Rows that cannot be named, by type and row number, with what is wrong: filled with
+    /// positions and names during ``look(at:rowNumber:)``.
+    private var namingProblems: [String: [Int: NamingProblem]] = [:]
+    /// Rows an error message needs the position and name of, by type and row number.
+    private var wantedRows: [String: [Int: (position: SourcePosition, name: String)?]] = [:]
     private var rowErrors: [String: [Int: [CloudSeedError]]] = [:]
+    private let targets: Set<String>
+
+    private enum NamingProblem {
+        /// The name template names a field the row does not set.
+        case template(String, SourcePosition)
+        /// The row gets the name of an earlier row.
+        case sharesName(firstRow: Int)
+    }
 
     init(options: MappingOptions, schema: Schema, surveys: [String: TypeSurvey]) {
         self.options = options
         self.schema = schema
         self.surveys = surveys
+        targets = Self.referenceTargets(options: options, surveys: surveys, knownTypes: Set(surveys.keys).union(schema.recordTypes.keys))
     }
 
     private var sortedTypes: [String] { surveys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
@@ -22,47 +35,80 @@ struct PlanDecisions {
     /// Every record type a reference may point to: those of the run and those of the store.
     private var knownTypes: Set<String> { Set(surveys.keys).union(schema.recordTypes.keys) }
 
-    /// Decides each type's naming rule, names its rows, refuses duplicates and indexes the names of
-    /// the types a reference may point to.
-    mutating func nameRecords() throws {
-        var errors = ErrorCollector()
-        let targets = referenceTargets
+    /// Decides each type's naming rule and finds the rows that cannot be named; frees what the
+    /// first pass kept to decide.
+    mutating func chooseNamingRules() {
         for type in sortedTypes {
-            let survey = surveys[type]!
-            let rule = namingRule(for: type, survey: survey)
-            rules[type] = rule
-            let isTarget = targets.contains(type)
-            var index = ReferenceIndex()
-            var seen: [String: Int] = [:]  // name → the input that took it
-            seen.reserveCapacity(survey.nameInputs.count)
-            var typeNames: [String] = []
-            typeNames.reserveCapacity(survey.nameInputs.count)
-            for (offset, input) in survey.nameInputs.enumerated() where !input.isChild {
-                let rowNumber = typeNames.count
-                do {
-                    let name = try name(of: input, type: type, rule: rule)
-                    if let first = seen[name] {
-                        throw CloudSeedError(
-                            "two rows get the record name '\(name)' (the other is at \(survey.nameInputs[first].position)); give each row its own name, for example with --name-template",
-                            at: input.position)
-                    }
-                    seen[name] = offset
-                    typeNames.append(name)
-                    if isTarget { index.add(recordName: name, keys: input.naturalKeys.map(\.1) + [input.templateText].compactMap { $0 }) }
-                } catch let error as CloudSeedError {
-                    typeNames.append("")
-                    if options.skipBadRows { rowErrors[type, default: [:]][rowNumber] = [error] } else { try errors.record(error) }
-                }
+            var survey = surveys.removeValue(forKey: type)!
+            let rule = survey.naming.chooseRule()
+            naming.rules[type] = rule
+            var problems: [Int: NamingProblem] = [:]
+            if case .template(let template) = rule {
+                for (row, position) in survey.naming.unnamedRows { problems[row] = .template(template, position) }
             }
-            names[type] = typeNames
-            indexes[type] = index
+            for (first, second) in survey.naming.duplicates(under: rule) where problems[second] == nil {
+                problems[second] = .sharesName(firstRow: first)
+                wantedRows[type, default: [:]][first] = .some(nil)
+                wantedRows[type, default: [:]][second] = .some(nil)
+            }
+            survey.naming.forgetCandidates()
+            surveys[type] = survey
+            if !problems.isEmpty { namingProblems[type] = problems }
         }
+    }
+
+    /// Whether the plan needs another look at the rows of `type`: to index it for references, to
+    /// name the rows of an error, or to gather values a field missed.
+    func needsLook(at type: String) -> Bool {
+        targets.contains(type) || wantedRows[type] != nil || surveys[type]?.hasMissedValues == true
+    }
+
+    /// Takes in a row on the second look; `rowNumber` counts the top-level rows of its type from 0
+    /// and is `nil` for child rows.
+    mutating func look(at row: PreparedRow, rowNumber: Int?) {
+        surveys[row.recordType]?.addMissedValues(of: row)
+        guard let rowNumber else { return }
+        if wantedRows[row.recordType]?[rowNumber] != nil {
+            wantedRows[row.recordType]![rowNumber] = (row.position, naming.name(of: row, rowNumber: rowNumber) ?? "")
+        }
+        guard targets.contains(row.recordType), namingProblems[row.recordType]?[rowNumber] == nil,
+            let name = naming.name(of: row, rowNumber: rowNumber)
+        else { return }
+        var keys = NaturalKeys.keys(of: row.fields).map(\.1)
+        if let template = options.template(for: row.recordType), let text = TemplateNaming.text(of: row, template: template.template) {
+            keys.append(text)
+        }
+        indexes[row.recordType, default: ReferenceIndex()].add(recordName: name, keys: keys)
+    }
+
+    /// Turns the rows that cannot be named into errors (with `--skip-bad-rows`, into the rows' errors).
+    mutating func reportNamingProblems() throws {
+        var errors = ErrorCollector()
+        for type in sortedTypes {
+            guard let problems = namingProblems[type] else { continue }
+            for (row, problem) in problems.sorted(by: { $0.key < $1.key }) {
+                let error: CloudSeedError
+                switch problem {
+                case .template(let template, let position):
+                    error = CloudSeedError(
+                        "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template", at: position)
+                case .sharesName(let firstRow):
+                    let first = wantedRows[type]?[firstRow] ?? nil
+                    let second = wantedRows[type]?[row] ?? nil
+                    error = CloudSeedError(
+                        "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
+                        at: second?.position)
+                }
+                if options.skipBadRows { rowErrors[type, default: [:]][row] = [error] } else { try errors.record(error) }
+            }
+        }
+        wantedRows = [:]
         try errors.throwIfAny()
     }
 
     /// Adds the records the store already holds of every type a field of the run may point to.
     mutating func indexStoredRecords(_ store: any ContainerStore, scope: StoreScope) throws {
-        for target in referenceTargets where schema.recordTypes[target] != nil {
+        for target in targets where schema.recordTypes[target] != nil {
             var index = indexes[target] ?? ReferenceIndex()
             try store.forEachRecord(in: scope, recordType: target) { record in
                 let fields = record.fields.compactMap { key, value -> SourceField? in
@@ -76,7 +122,7 @@ struct PlanDecisions {
     }
 
     /// The types a field of the run may point to: declared with `--reference`, or named by a field.
-    private var referenceTargets: Set<String> {
+    private static func referenceTargets(options: MappingOptions, surveys: [String: TypeSurvey], knownTypes: Set<String>) -> Set<String> {
         var targets = Set(options.references.compactMap(\.target))
         for survey in surveys.values {
             for field in survey.fields.keys {
@@ -91,39 +137,11 @@ struct PlanDecisions {
         let types = try sortedTypes.map { name in
             let survey = surveys[name]!
             return PlannedRecordType(
-                name: name, fields: try fieldTypes(for: name, survey: survey), namingRule: rules[name] ?? .position,
+                name: name, fields: try fieldTypes(for: name, survey: survey), namingRule: naming.rules[name] ?? .position,
                 rowCount: survey.rowCount, firstRowPosition: survey.firstRowPosition, firstPositions: survey.firstPositions,
                 renamedKeys: survey.renamedKeys)
         }
-        return ImportPlan(recordTypes: types, names: names, indexes: indexes, rowErrors: rowErrors)
-    }
-
-    private func namingRule(for type: String, survey: TypeSurvey) -> NamingRule {
-        if options.randomNames { return .uuid }
-        if let template = options.template(for: type) { return .template(template.template) }
-        if survey.nameInputs.allSatisfy(\.isChild) { return .parent }
-        if survey.nameInputs.allSatisfy({ $0.givenName != nil }) { return .fromSource }
-        if survey.nameColumnConsistent, let column = survey.nameColumn { return .column(column) }
-        if let key = survey.uniqueNaturalKeys.first { return .naturalKey(key) }
-        return .position
-    }
-
-    private func name(of input: TypeSurvey.NameInput, type: String, rule: NamingRule) throws -> String {
-        switch rule {
-        case .uuid: return UUID().uuidString
-        case .template(let template):
-            guard let text = input.templateText else {
-                throw CloudSeedError(
-                    "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template",
-                    at: input.position)
-            }
-            return RecordNaming.recordName(from: text)
-        case .fromSource, .parent: return input.givenName.map(RecordNaming.recordName(from:)) ?? "\(type)-\(input.ordinal)"
-        case .column: return input.nameColumn.map(RecordNaming.recordName(from:)) ?? "\(type)-\(input.ordinal)"
-        case .naturalKey(let key):
-            return input.naturalKeys.first { $0.0 == key }.map { RecordNaming.recordName(from: $0.1) } ?? "\(type)-\(input.ordinal)"
-        case .position: return "\(type)-\(input.ordinal)"
-        }
+        return ImportPlan(recordTypes: types, naming: naming, indexes: indexes, rowErrors: rowErrors)
     }
 
     private func fieldTypes(for recordType: String, survey: TypeSurvey) throws -> [String: PlannedField] {

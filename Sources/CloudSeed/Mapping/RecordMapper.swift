@@ -19,24 +19,55 @@ public struct RecordMapper {
 
     /// Pass one: reads every source and decides the plan. Records already in `store` (in `scope`)
     /// are reference targets too.
+    ///
+    /// What is kept stays flat in the number of rows (DESIGN.md, "Readers stream"): per field its
+    /// kind, per naming rule still possible the fingerprints of the names it would give, and the
+    /// values of the fields whose names may point to a record type. The rows of the types that
+    /// references point to are read again afterwards, to index them by name and natural key.
     public func survey(_ sources: [SourceFile], store: (any ContainerStore)? = nil, scope: StoreScope = StoreScope()) throws -> ImportPlan {
         var surveys: [String: TypeSurvey] = [:]
-        func add(_ row: PreparedRow, isChild: Bool, folder: String) throws {
-            var survey = surveys.removeValue(forKey: row.recordType) ?? TypeSurvey(firstRowPosition: row.position)
-            let template = options.template(for: row.recordType).flatMap { TemplateNaming.text(of: row, template: $0.template) }
-            try survey.add(row, isChild: isChild, templateText: template, assetFolder: folder)
+        var pointable = PointableTypes(Set(schema.recordTypes.keys).union(options.references.compactMap(\.target))
+            .union(sources.map { defaultRecordType(of: $0) }))
+        func add(_ row: PreparedRow, isChild: Bool, source: Int, folder: String) throws {
+            var survey: TypeSurvey
+            if let known = surveys.removeValue(forKey: row.recordType) {
+                survey = known
+            } else {
+                if pointable.insert(row.recordType) {
+                    for other in surveys.values { pointable.markMissedValues(of: other) }
+                }
+                survey = TypeSurvey(firstRowPosition: row.position, naming: NamingSurvey(
+                    recordType: row.recordType, template: options.template(for: row.recordType)?.template, randomNames: options.randomNames))
+            }
+            try survey.add(row, isChild: isChild, source: source, assetFolder: folder, mayPointToType: pointable.mayPoint(from:))
             surveys[row.recordType] = survey
-            for child in row.children { try add(child.row, isChild: true, folder: folder) }
+            for child in row.children { try add(child.row, isChild: true, source: source, folder: folder) }
         }
         let folders = assetFolders(sources)
         // Rows are read and prepared on one core while the other surveys them.
         try TwoCorePipeline.run(produce: { emit in
-            try forEachPreparedRow(sources) { row, source in try emit((row, folders[ObjectIdentifier(source)]!)) }
-        }, consume: { row, folder in
-            try add(row, isChild: false, folder: folder)
+            try forEachPreparedRow(sources) { row, source, sourceIndex in try emit((row, sourceIndex, folders[ObjectIdentifier(source)]!)) }
+        }, consume: { row, source, folder in
+            try add(row, isChild: false, source: source, folder: folder)
         })
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
-        try decisions.nameRecords()
+        decisions.chooseNamingRules()
+        let lookedAt = surveys.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1.naming.sources) }
+        if !lookedAt.isEmpty {
+            var rowNumbers: [String: Int] = [:]
+            func look(at row: PreparedRow, isChild: Bool) {
+                if isChild {
+                    decisions.look(at: row, rowNumber: nil)
+                } else {
+                    let number = rowNumbers[row.recordType, default: 0]
+                    rowNumbers[row.recordType] = number + 1
+                    decisions.look(at: row, rowNumber: number)
+                }
+                for child in row.children { look(at: child.row, isChild: true) }
+            }
+            try forEachPreparedRow(sources, only: lookedAt) { row, _, _ in look(at: row, isChild: false) }
+        }
+        try decisions.reportNamingProblems()
         if let store { try decisions.indexStoredRecords(store, scope: scope) }
         return try decisions.plan()
     }
@@ -52,7 +83,6 @@ public struct RecordMapper {
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
         var loadedContents: [String: Data] = [:]
-        var rowIndex: [String: Int] = [:]
         var folder = ""
         let converter = ValueConverter(
             loadAsset: { path, position in
@@ -129,26 +159,27 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        // Rows are read, prepared and mostly typed on one core while the other finishes them and
-        // hands them on.
+        // Rows are read, prepared, named and mostly typed on one core while the other finishes them
+        // and hands them on.
+        var rowNumbers: [String: Int] = [:]
         try TwoCorePipeline.run(produce: { handOn in
             try withoutActuallyEscaping(handOn) { handOn in
-                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source in
-                    try handOn(.row(row, source, typed: typedAhead(row)))
+                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source, _ in
+                    let number = rowNumbers[row.recordType, default: 0]
+                    rowNumbers[row.recordType] = number + 1
+                    if let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
+                    guard types[row.recordType] != nil, let name = plan.naming.name(of: row, rowNumber: number) else { return }
+                    try handOn(.row(row, source, name: name, typed: typedAhead(row)))
                 }
             }
         }, consume: { (item: PreparedItem) in
             switch item {
             case .unreadable(let error):
                 try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-            case .row(let row, let source, let typed):
+            case .refused(let row, let errors):
+                try reject(row, errors)
+            case .row(let row, let source, let name, let typed):
                 folder = folders[ObjectIdentifier(source)]!
-                let index = rowIndex[row.recordType, default: 0]
-                rowIndex[row.recordType] = index + 1
-                guard let name = plan.names[row.recordType]?[index] else { return }
-                if let known = plan.rowErrors[row.recordType]?[index] {
-                    return try reject(row, known)
-                }
                 try emit(row, name: name, typed: typed)
             }
         })
@@ -157,7 +188,9 @@ public struct RecordMapper {
 
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
     private enum PreparedItem {
-        case row(PreparedRow, SourceFile, typed: [Result<RecordValue, any Error>?]?)
+        case row(PreparedRow, SourceFile, name: String, typed: [Result<RecordValue, any Error>?]?)
+        /// A row whose name the plan refused (`--skip-bad-rows`).
+        case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
     }
 
@@ -166,16 +199,23 @@ public struct RecordMapper {
         Dictionary(uniqueKeysWithValues: sources.map { (ObjectIdentifier($0), options.assetsFolder ?? $0.folder) })
     }
 
-    /// Reads every source, preparing each row.
+    /// The record type of a source's rows that do not name their own.
+    private func defaultRecordType(of source: SourceFile) -> String {
+        source.recordType ?? options.recordType ?? IdentifierMapping.recordType(forFileStem: source.stem)
+    }
+
+    /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
+    /// row, its source and the source's number.
     private func forEachPreparedRow(
-        _ sources: [SourceFile], badRow: ((CloudSeedError) throws -> Void)? = nil, _ body: (PreparedRow, SourceFile) throws -> Void
+        _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
+        _ body: (PreparedRow, SourceFile, Int) throws -> Void
     ) throws {
         let preparation = RowPreparation(
             nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
-        for source in sources {
+        for (sourceIndex, source) in sources.enumerated() where only?.contains(sourceIndex) ?? true {
             var counts: [String: Int] = [:]
-            let sourceType = source.recordType ?? options.recordType ?? IdentifierMapping.recordType(forFileStem: source.stem)
+            let sourceType = defaultRecordType(of: source)
             var documentTypes: [String: String] = [:]
             try source.reader(csv: options.csv, badRow: skipping, meter: options.progress).forEachRow { row in
                 var type = sourceType
@@ -184,7 +224,7 @@ public struct RecordMapper {
                     documentTypes[given] = type
                 }
                 counts[type, default: 0] += 1
-                try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), source)
+                try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), source, sourceIndex)
             }
         }
     }

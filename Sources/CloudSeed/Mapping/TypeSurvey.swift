@@ -3,19 +3,8 @@ import Foundation
 /// What the first pass learns about one record type while reading: enough to decide field types,
 /// the naming rule and the references, without keeping the rows.
 struct TypeSurvey {
-    /// How many distinct values of one field are kept to try it as a reference or natural key.
+    /// How many distinct values of one field are kept to try it as a reference.
     static let distinctValueLimit = 200_000
-
-    /// What a row's name can be made from, once the rule is known.
-    struct NameInput {
-        var givenName: String?
-        var nameColumn: String?
-        var templateText: String?
-        var naturalKeys: [(String, String)]
-        var ordinal: Int
-        var position: SourcePosition
-        var isChild: Bool
-    }
 
     /// What is learnt of one field; a class, so that a row updates it in place after one lookup.
     final class FieldSurvey {
@@ -24,32 +13,40 @@ struct TypeSurvey {
         var inferred: InferredKind?
         /// Whether every value so far is a path to an existing media or document file.
         var assetPaths: Bool?
-        /// Whether the field's name is a natural key's (whose values are kept whole, by key).
-        let isNaturalKeyName: Bool
+        /// Whether the field's name may point to a record type, so that its values are kept to try
+        /// it as a reference. Other fields keep none: memory stays flat.
+        let keepsValues: Bool
+        /// Set when a type this field's name points to turned up after the field: its values are
+        /// then gathered in another pass (``TypeSurvey/addMissedValues(of:)``).
+        var missedValues = false
         var distinctValues: Set<String> = []
         var overflowing = false
 
-        init(key: String, firstPosition: SourcePosition) {
+        init(firstPosition: SourcePosition, keepsValues: Bool) {
             self.firstPosition = firstPosition
-            isNaturalKeyName = CaseInsensitiveNames.matchesAny(key, NaturalKeys.fields)
+            self.keepsValues = keepsValues
+        }
+
+        func addDistinct(_ texts: [String]) {
+            guard !overflowing else { return }
+            for text in texts { distinctValues.insert(text) }
+            if distinctValues.count > TypeSurvey.distinctValueLimit {
+                overflowing = true
+                distinctValues = []
+            }
         }
     }
 
     var rowCount = 0
     var firstRowPosition: SourcePosition
     private(set) var fields: [String: FieldSurvey] = [:]
-    var nameColumn: String?
-    var nameColumnConsistent = true
-    var nameInputs = ChunkedArray<NameInput>()
-    /// Per natural key, how many rows have it.
-    var naturalKeyCounts: [String: Int] = [:]
-    /// Per natural key, its distinct values, all of them: their uniqueness decides record names.
-    private var naturalKeyValues: [String: Set<String>] = [:]
+    var naming: NamingSurvey
     /// Field names that differ from their source keys: field → key.
     var renamedKeys: [String: String] = [:]
 
-    init(firstRowPosition: SourcePosition) {
+    init(firstRowPosition: SourcePosition, naming: NamingSurvey) {
         self.firstRowPosition = firstRowPosition
+        self.naming = naming
     }
 
     /// Where each field was first set.
@@ -60,32 +57,23 @@ struct TypeSurvey {
     var inferred: [String: InferredKind] { fields.compactMapValues(\.inferred) }
     /// Fields whose every value is a path to an existing media or document file (`true`), or not.
     var assetPaths: [String: Bool] { fields.compactMapValues(\.assetPaths) }
-    /// Distinct texts of each field (list elements included) up to ``distinctValueLimit``, and of each natural key.
+    /// Distinct texts of each field that may point to a record type (list elements included), up to ``distinctValueLimit``.
     var distinctValues: [String: Set<String>] {
-        var result = naturalKeyValues
-        for (name, field) in fields where !field.overflowing && !field.distinctValues.isEmpty { result[name] = field.distinctValues }
-        return result
+        fields.filter { !$0.value.overflowing && !$0.value.distinctValues.isEmpty }.mapValues(\.distinctValues)
     }
 
-    mutating func add(_ row: PreparedRow, isChild: Bool, templateText: String?, assetFolder: String) throws {
+    /// Takes in a row; `source` numbers the source it comes from, and `mayPointToType` tells
+    /// whether a field's name may point to a record type.
+    mutating func add(_ row: PreparedRow, isChild: Bool, source: Int, assetFolder: String, mayPointToType: (String) -> Bool) throws {
         rowCount += 1
         if !row.renamedKeys.isEmpty { renamedKeys.merge(row.renamedKeys) { first, _ in first } }
-        if rowCount == 1 { nameColumn = row.nameColumn?.column }
-        if nameColumn != row.nameColumn?.column { nameColumnConsistent = false }
-        let keys = NaturalKeys.keys(of: row.fields)
-        for (key, text) in keys {
-            naturalKeyCounts[key, default: 0] += 1
-            naturalKeyValues[key, default: []].insert(text)
-        }
-        nameInputs.append(NameInput(
-            givenName: row.givenName, nameColumn: row.nameColumn?.value, templateText: templateText,
-            naturalKeys: keys, ordinal: row.ordinal, position: row.position, isChild: isChild))
+        naming.add(row, isChild: isChild, source: source)
         for field in row.fields {
             let survey: FieldSurvey
             if let known = fields[field.key] {
                 survey = known
             } else {
-                survey = FieldSurvey(key: field.key, firstPosition: field.position)
+                survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
                 fields[field.key] = survey
             }
             if let type = field.declaredType {
@@ -99,16 +87,10 @@ struct TypeSurvey {
             }
             guard let kind = InferredKind(of: field.value) else { continue }
             survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
-            let needsTexts = (kind.isTextual && !survey.isNaturalKeyName && !survey.overflowing) || survey.assetPaths != false
-            guard needsTexts else { continue }
+            let keepsTexts = kind.isTextual && survey.keepsValues && !survey.overflowing
+            guard keepsTexts || survey.assetPaths != false else { continue }
             let texts = Self.texts(of: field.value)
-            if kind.isTextual, !survey.isNaturalKeyName, !survey.overflowing {
-                for text in texts { survey.distinctValues.insert(text) }
-                if survey.distinctValues.count > Self.distinctValueLimit {
-                    survey.overflowing = true
-                    survey.distinctValues = []
-                }
-            }
+            if keepsTexts { survey.addDistinct(texts) }
             if survey.assetPaths != false {
                 survey.assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
             }
@@ -121,13 +103,14 @@ struct TypeSurvey {
         return RecordNaming.text(of: value).map { [$0] } ?? []
     }
 
-    /// Natural keys whose values are unique and set on every row, in order of preference.
-    var uniqueNaturalKeys: [String] {
-        (NaturalKeys.fields + naturalKeyCounts.keys.filter { $0.hasPrefix("{") }.sorted()).compactMap { candidate in
-            guard let key = naturalKeyCounts.keys.first(where: { $0.lowercased() == candidate.lowercased() }),
-                naturalKeyCounts[key] == rowCount, let values = naturalKeyValues[key], values.count == rowCount
-            else { return nil }
-            return key
+    /// Gathers, in a later pass, the values of the fields that missed them in the first.
+    func addMissedValues(of row: PreparedRow) {
+        for field in row.fields {
+            guard let survey = fields[field.key], survey.missedValues, InferredKind(of: field.value)?.isTextual == true else { continue }
+            survey.addDistinct(Self.texts(of: field.value))
         }
     }
+
+    /// Whether some field missed values it needs: the first pass then gathers them again.
+    var hasMissedValues: Bool { fields.values.contains(where: \.missedValues) }
 }

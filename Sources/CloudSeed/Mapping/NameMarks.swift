@@ -1,0 +1,58 @@
+/// A 128-bit fingerprint of a text, to tell a million texts apart without keeping them. Two
+/// different texts share one with a chance of about n²/2¹²⁹ among n texts (10⁻²⁷ for a million).
+/// Fingerprints compare within one process only: the hash seed is drawn per process.
+struct Fingerprint: Comparable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ text: String) {
+        var first = Hasher()
+        first.combine(0 as UInt8)
+        first.combine(text)
+        var second = Hasher()
+        second.combine(1 as UInt8)
+        second.combine(text)
+        high = UInt64(bitPattern: Int64(first.finalize()))
+        low = UInt64(bitPattern: Int64(second.finalize()))
+    }
+
+    static func < (a: Fingerprint, b: Fingerprint) -> Bool { (a.high, a.low) < (b.high, b.low) }
+}
+
+/// The record names one naming rule would give a type's rows, kept as fingerprints with their row
+/// numbers (24 bytes a row): enough to find the rows that would share a name.
+struct NameMarks {
+    private struct Mark {
+        var fingerprint: Fingerprint
+        var row: Int32
+    }
+
+    /// Marks spread over buckets by their fingerprint's first bits, so that no array of a million
+    /// grows by doubling and each bucket sorts on its own.
+    private static let bucketBits = 12
+    private var buckets: [[Mark]] = Array(repeating: [], count: 1 << bucketBits)
+
+    /// Notes that row number `row` (from 0) would be named `name`.
+    mutating func add(_ name: String, row: Int) {
+        let fingerprint = Fingerprint(name)
+        buckets[Int(fingerprint.high >> UInt64(64 - Self.bucketBits))].append(Mark(fingerprint: fingerprint, row: Int32(row)))
+    }
+
+    /// The rows that would get a name an earlier row gets: (earlier row, later row), by later row.
+    mutating func duplicates() -> [(first: Int, second: Int)] {
+        var pairs: [(first: Int, second: Int)] = []
+        for index in buckets.indices where buckets[index].count > 1 {
+            buckets[index].sort { ($0.fingerprint, $0.row) < ($1.fingerprint, $1.row) }
+            let bucket = buckets[index]
+            var groupStart = 0
+            for offset in 1..<bucket.count {
+                if bucket[offset].fingerprint == bucket[groupStart].fingerprint {
+                    pairs.append((Int(bucket[groupStart].row), Int(bucket[offset].row)))
+                } else {
+                    groupStart = offset
+                }
+            }
+        }
+        return pairs.sorted { $0.second < $1.second }
+    }
+}

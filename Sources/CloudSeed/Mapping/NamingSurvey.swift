@@ -1,0 +1,129 @@
+/// What the first pass learns about naming one record type's rows, without keeping the rows or
+/// their names: for each rule that could still be chosen, the names it would give as ``NameMarks``.
+/// That is enough to choose the rule (DESIGN.md, "Record names") and to find the rows that would
+/// share a name; a later pass names each row again from the row itself.
+struct NamingSurvey {
+    let recordType: String
+    /// The `--name-template` of the type, which then is the only rule considered.
+    let template: String?
+    let randomNames: Bool
+
+    /// Rows not inside another row: the rows that are named by the rules.
+    private(set) var topLevelRows = 0
+    private var rowsWithoutGivenName = 0
+    private var nameColumn: String?
+    private var nameColumnConsistent = true
+    private var seenRows = 0
+    /// The rules still in the running, with the names each would give.
+    private var candidates: [NamingRule: NameMarks] = [:]
+    /// Natural keys that some row lacks: they cannot name every row.
+    private var lackingKeys: Set<String> = []
+    /// Top-level rows per source, in the order the sources are read, for names by position.
+    private var rowsPerSource: [Int] = []
+    private var lastSource: Int?
+    /// The sources that hold rows of the type, by number.
+    private(set) var sources: Set<Int> = []
+    /// Rows the template cannot name: row number and the row's position.
+    private(set) var unnamedRows: [(row: Int, position: SourcePosition)] = []
+
+    init(recordType: String, template: String?, randomNames: Bool) {
+        self.recordType = recordType
+        self.template = template
+        self.randomNames = randomNames
+    }
+
+    /// Takes in a row; `source` numbers the source it comes from.
+    mutating func add(_ row: PreparedRow, isChild: Bool, source: Int) {
+        seenRows += 1
+        if lastSource != source, isChild { sources.insert(source) }
+        if row.givenName == nil { rowsWithoutGivenName += 1 }
+        if seenRows == 1 { nameColumn = row.nameColumn?.column }
+        if nameColumnConsistent, nameColumn != row.nameColumn?.column {
+            nameColumnConsistent = false
+            candidates[.column(nameColumn ?? "")] = nil
+        }
+        guard !isChild else { return }
+        let rowNumber = topLevelRows
+        topLevelRows += 1
+        if lastSource != source {
+            lastSource = source
+            sources.insert(source)
+            rowsPerSource.append(0)
+        }
+        rowsPerSource[rowsPerSource.count - 1] += 1
+        guard !randomNames else { return }
+        if let template {
+            if let name = RowNaming.name(of: row, rule: .template(template), rowNumber: rowNumber, randomSeed: 0) {
+                candidates[.template(template), default: NameMarks()].add(name, row: rowNumber)
+            } else {
+                unnamedRows.append((rowNumber, row.position))
+            }
+            return
+        }
+        if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
+        if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
+        let keys = NaturalKeys.keys(of: row.fields)
+        for (key, text) in keys where !lackingKeys.contains(key) {
+            if rowNumber > 0, candidates[.naturalKey(key)] == nil {
+                lackingKeys.insert(key)
+            } else {
+                candidates[.naturalKey(key), default: NameMarks()].add(RecordNaming.recordName(from: text), row: rowNumber)
+            }
+        }
+        for case .naturalKey(let key) in Array(candidates.keys) where !keys.contains(where: { $0.0 == key }) {
+            lackingKeys.insert(key)
+            candidates[.naturalKey(key)] = nil
+        }
+    }
+
+    private mutating func mark(_ row: PreparedRow, rule: NamingRule, rowNumber: Int) {
+        guard let name = RowNaming.name(of: row, rule: rule, rowNumber: rowNumber, randomSeed: 0) else { return }
+        candidates[rule, default: NameMarks()].add(name, row: rowNumber)
+    }
+
+    /// Chooses the rule, in DESIGN.md's order; a natural key only where its names are unique.
+    mutating func chooseRule() -> NamingRule {
+        if randomNames { return .uuid }
+        if let template { return .template(template) }
+        if topLevelRows == 0 { return .parent }
+        if rowsWithoutGivenName == 0 { return .fromSource }
+        if nameColumnConsistent, let nameColumn { return .column(nameColumn) }
+        let present = candidates.keys.compactMap { rule -> String? in
+            if case .naturalKey(let key) = rule { key } else { nil }
+        }
+        let preferred = NaturalKeys.fields + present.filter { $0.hasPrefix("{") }.sorted()
+        for candidate in preferred {
+            guard let key = present.first(where: { $0.lowercased() == candidate.lowercased() }) else { continue }
+            if candidates[.naturalKey(key)]!.duplicates().isEmpty { return .naturalKey(key) }
+        }
+        return .position
+    }
+
+    /// The rows `rule` would give a name an earlier row has: (earlier row, later row), by later row.
+    mutating func duplicates(under rule: NamingRule) -> [(first: Int, second: Int)] {
+        switch rule {
+        case .uuid, .parent: return []
+        case .position: return positionDuplicates()
+        default: return candidates[rule]?.duplicates() ?? []
+        }
+    }
+
+    /// Frees the marks once the rule is chosen and its duplicates found.
+    mutating func forgetCandidates() { candidates = [:] }
+
+    /// Names by position repeat when the type's rows come from several sources: `Type-1` of the
+    /// second source is `Type-1` of the first.
+    private func positionDuplicates() -> [(first: Int, second: Int)] {
+        var pairs: [(first: Int, second: Int)] = []
+        var starts: [Int] = []
+        var start = 0
+        for count in rowsPerSource {
+            for ordinal in 0..<count {
+                if let earlier = zip(starts, rowsPerSource).first(where: { ordinal < $0.1 }) { pairs.append((earlier.0 + ordinal, start + ordinal)) }
+            }
+            starts.append(start)
+            start += count
+        }
+        return pairs
+    }
+}
