@@ -14,26 +14,28 @@ extension SQLiteContainerStore {
         in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
         line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
     ) throws -> Int {
-        guard let zone = try zoneKey(scope, create: false) else { return 0 }
-        let types = try typeLayouts(scope.schemaScope)
-        var longWay = 0
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4096)
-        for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
-            let layout = types[name]!
-            let fieldTypes = layout.sortedFieldNames.map { layout.fields[$0]!.type }
-            var direct: Bool?  // asked at the type's first record, as a type without records has no columns
-            try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
-                if direct == nil {
-                    direct = try columns(name) == layout.sortedFieldNames && fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm)
+        try database.withMappedReads {
+            guard let zone = try zoneKey(scope, create: false) else { return 0 }
+            let types = try typeLayouts(scope.schemaScope)
+            var longWay = 0
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(4096)
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+                let layout = types[name]!
+                let fieldTypes = layout.sortedFieldNames.map { layout.fields[$0]!.type }
+                var direct: Bool?  // asked at the type's first record, as a type without records has no columns
+                try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                    if direct == nil {
+                        direct = try columns(name) == layout.sortedFieldNames && fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm)
+                    }
+                    bytes.removeAll(keepingCapacity: true)
+                    if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }
+                    longWay += 1
+                    try record(try self.record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID))
                 }
-                bytes.removeAll(keepingCapacity: true)
-                if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }
-                longWay += 1
-                try record(try self.record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID))
             }
+            return longWay
         }
-        return longWay
     }
 
     /// Writes one row of ``TypeLayout/selectAll``; `false` if a column is not in the form expected.

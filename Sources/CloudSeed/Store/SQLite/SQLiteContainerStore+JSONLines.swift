@@ -12,34 +12,36 @@ extension SQLiteContainerStore {
     /// ``CloudKitJSON``. Returns how many rows went that way.
     @discardableResult
     public func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
-        guard let zone = try zoneKey(scope, create: false) else { return 0 }
-        var longWay = 0
-        let types = try typeLayouts(scope.schemaScope)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4096)
-        var zoneTail = Array(#"},"zoneID":{"zoneName":"#.utf8)
-        JSONText.appendQuoted(scope.zoneID.zoneName.utf8, to: &zoneTail)
-        zoneTail += #","ownerRecordName":"#.utf8
-        JSONText.appendQuoted(scope.zoneID.ownerName.utf8, to: &zoneTail)
-        zoneTail += "}}\n".utf8
-        for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
-            let layout = types[name]!
-            let fields = layout.sortedFieldNames.map { JSONLineField(name: $0, type: layout.fields[$0]!.type) }
-            let direct = fields.allSatisfy { SQLiteValueCodec.holdsExportForm($0.type) }
-            var head = Array(#","recordType":"#.utf8)
-            JSONText.appendQuoted(name.utf8, to: &head)
-            head += #","recordChangeTag":"#.utf8
-            try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
-                bytes.removeAll(keepingCapacity: true)
-                if direct, Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
-                    return try line(bytes)
+        try database.withMappedReads {
+            guard let zone = try zoneKey(scope, create: false) else { return 0 }
+            var longWay = 0
+            let types = try typeLayouts(scope.schemaScope)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(4096)
+            var zoneTail = Array(#"},"zoneID":{"zoneName":"#.utf8)
+            JSONText.appendQuoted(scope.zoneID.zoneName.utf8, to: &zoneTail)
+            zoneTail += #","ownerRecordName":"#.utf8
+            JSONText.appendQuoted(scope.zoneID.ownerName.utf8, to: &zoneTail)
+            zoneTail += "}}\n".utf8
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+                let layout = types[name]!
+                let fields = layout.sortedFieldNames.map { JSONLineField(name: $0, type: layout.fields[$0]!.type) }
+                let direct = fields.allSatisfy { SQLiteValueCodec.holdsExportForm($0.type) }
+                var head = Array(#","recordType":"#.utf8)
+                JSONText.appendQuoted(name.utf8, to: &head)
+                head += #","recordChangeTag":"#.utf8
+                try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                    bytes.removeAll(keepingCapacity: true)
+                    if direct, Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
+                        return try line(bytes)
+                    }
+                    let record = try record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID)
+                    longWay += 1
+                    try line(Array((CloudKitJSON.record(record) + "\n").utf8))
                 }
-                let record = try record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID)
-                longWay += 1
-                try line(Array((CloudKitJSON.record(record) + "\n").utf8))
             }
+            return longWay
         }
-        return longWay
     }
 
     /// Writes one row of ``TypeLayout/selectAll``; `false` if a column is not in the form expected.

@@ -186,12 +186,14 @@ public final class SQLiteContainerStore: ContainerStore {
     }
 
     public func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
-        guard let zone = try zoneKey(scope, create: false) else { return }
-        let types = try typeLayouts(scope.schemaScope)
-        for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
-            let layout = types[name]!
-            try database.forEachRow(layout.selectAll, [.integer(zone)]) { row in
-                try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
+        try database.withMappedReads {
+            guard let zone = try zoneKey(scope, create: false) else { return }
+            let types = try typeLayouts(scope.schemaScope)
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+                let layout = types[name]!
+                try database.forEachRow(layout.selectAll, [.integer(zone)]) { row in
+                    try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
+                }
             }
         }
     }
