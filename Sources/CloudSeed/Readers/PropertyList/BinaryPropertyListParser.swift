@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a binary property list (`bplist00`) into a document, checking every offset, count and
+/// Reads the objects of a binary property list (`bplist00`) for ``BinaryPropertyListCursor``, checking every offset, count and
 /// reference against the file so that a damaged or hostile file fails cleanly: out-of-range
 /// offsets, cycles, object counts larger than the file and nesting beyond ``maximumDepth`` are errors.
 struct BinaryPropertyListParser {
@@ -9,12 +9,13 @@ struct BinaryPropertyListParser {
     static let referenceDateOffset = 978_307_200.0
 
     private let bytes: [UInt8]
-    private let file: String
+    let file: String
     private var offsetSize = 0
-    private var referenceSize = 0
-    private var objectCount = 0
+    private(set) var referenceSize = 0
+    private(set) var objectCount = 0
     private var offsetTableStart = 0
-    private var visiting = Set<Int>()
+    /// The containers being read around the current object, to refuse cycles.
+    var visiting = Set<Int>()
     /// How many values may still be built: shared objects referenced many times cannot blow up memory.
     private var budget = 0
 
@@ -23,11 +24,17 @@ struct BinaryPropertyListParser {
         self.file = file
     }
 
-    private func error(_ message: String, _ path: String = "") -> CloudSeedError {
-        CloudSeedError("damaged binary property list: \(message)", at: SourcePosition(file: file, keyPath: path.isEmpty ? "top level" : path))
+    func error(_ message: String, _ path: String = "") -> CloudSeedError {
+        CloudSeedError("damaged binary property list: \(message)", at: position(path))
     }
 
-    mutating func parse() throws -> DocumentNode {
+    /// Where the value at `path` is (the top level when `path` is empty).
+    func position(_ path: String) -> SourcePosition {
+        SourcePosition(file: file, keyPath: path.isEmpty ? "top level" : path)
+    }
+
+    /// Checks the header and trailer; returns the number of the top object.
+    mutating func topObject() throws -> Int {
         guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else {
             throw error("the file is too short or lacks the bplist00 header")
         }
@@ -44,7 +51,7 @@ struct BinaryPropertyListParser {
         objectCount = Int(count)
         offsetTableStart = Int(table)
         budget = max(1_000_000, 16 * objectCount)
-        return try object(Int(top), path: "", depth: 0)
+        return Int(top)
     }
 
     private func readUInt(at offset: Int, size: Int) -> UInt64 {
@@ -53,7 +60,7 @@ struct BinaryPropertyListParser {
         return value
     }
 
-    private func offset(of object: Int, path: String) throws -> Int {
+    func offset(of object: Int, path: String) throws -> Int {
         let entry = offsetTableStart + object * offsetSize
         let offset = readUInt(at: entry, size: offsetSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else { throw error("object \(object) lies outside the file", path) }
@@ -61,7 +68,7 @@ struct BinaryPropertyListParser {
     }
 
     /// Reads a length that follows a marker whose low nibble is 0xF; returns it and where the content starts.
-    private func length(marker: UInt8, at offset: Int, path: String) throws -> (Int, Int) {
+    func length(marker: UInt8, at offset: Int, path: String) throws -> (Int, Int) {
         let nibble = Int(marker & 0x0F)
         guard nibble == 0x0F else { return (nibble, offset + 1) }
         guard offset + 1 < offsetTableStart else { throw error("a length lies outside the file", path) }
@@ -74,24 +81,52 @@ struct BinaryPropertyListParser {
         return (Int(value), offset + 2 + size)
     }
 
-    private func checkRange(_ start: Int, _ count: Int, path: String) throws {
+    func checkRange(_ start: Int, _ count: Int, path: String) throws {
         guard count >= 0, start + count <= offsetTableStart else { throw error("an object's content runs past the end of the file", path) }
     }
 
-    private func reference(at offset: Int) -> Int {
+    func reference(at offset: Int) -> Int {
         Int(clamping: readUInt(at: offset, size: referenceSize))
     }
 
-    private mutating func object(_ index: Int, path: String, depth: Int) throws -> DocumentNode {
+    /// The marker byte of object `index` and where the object starts, after the checks every
+    /// object passes: a known object, not too deep, not one of the containers around it.
+    func header(of index: Int, path: String, depth: Int) throws -> (marker: UInt8, start: Int) {
         guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path) }
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path) }
-        guard visiting.insert(index).inserted else { throw error("object \(index) contains itself (a cycle)", path) }
+        guard !visiting.contains(index) else { throw error("object \(index) contains itself (a cycle)", path) }
+        let start = try offset(of: index, path: path)
+        return (bytes[start], start)
+    }
+
+    /// The keys of the dictionary whose references start at `content`, checked: strings, each once,
+    /// and not an NSKeyedArchiver archive.
+    mutating func dictionaryKeys(count: Int, content: Int, path: String, depth: Int) throws -> [String] {
+        var keys = DistinctKeys()
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for item in 0..<count {
+            let keyNode = try object(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
+            guard case .scalar(.string(let key), _) = keyNode else { throw error("a dictionary key that is not a string", path) }
+            guard keys.insert(key) else { throw error("the key \"\(key)\" twice in one dictionary", path) }
+            result.append(key)
+        }
+        if keys.contains("$archiver"), keys.contains("$objects") {
+            throw CloudSeedError(
+                "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
+                at: position(path))
+        }
+        return result
+    }
+
+    /// Builds object `index` and everything in it.
+    mutating func object(_ index: Int, path: String, depth: Int) throws -> DocumentNode {
+        let (marker, start) = try header(of: index, path: path, depth: depth)
+        visiting.insert(index)
+        defer { visiting.remove(index) }
         budget -= 1
         guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path) }
-        defer { visiting.remove(index) }
-        let position = SourcePosition(file: file, keyPath: path.isEmpty ? "top level" : path)
-        let start = try offset(of: index, path: path)
-        let marker = bytes[start]
+        let position = self.position(path)
         switch marker >> 4 {
         case 0x0:
             switch marker {
@@ -157,30 +192,26 @@ struct BinaryPropertyListParser {
             var items: [DocumentNode] = []
             items.reserveCapacity(min(count, 4096))
             for item in 0..<count {
-                items.append(try object(reference(at: content + item * referenceSize), path: "\(path)[\(item)]", depth: depth + 1))
+                items.append(try object(reference(at: content + item * referenceSize), path: Self.path(path, item), depth: depth + 1))
             }
             return .array(items, position)
         case 0xD:
             let (count, content) = try length(marker: marker, at: start, path: path)
             try checkRange(content, 2 * count * referenceSize, path: path)
             var members: [(key: String, node: DocumentNode)] = []
-            var keys = DistinctKeys()
-            for item in 0..<count {
-                let keyNode = try object(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
-                guard case .scalar(.string(let key), _) = keyNode else { throw error("a dictionary key that is not a string", path) }
-                guard keys.insert(key) else { throw error("the key \"\(key)\" twice in one dictionary", path) }
-                let valuePath = path.isEmpty ? key : "\(path).\(key)"
-                let value = try object(reference(at: content + (count + item) * referenceSize), path: valuePath, depth: depth + 1)
+            for (item, key) in try dictionaryKeys(count: count, content: content, path: path, depth: depth).enumerated() {
+                let value = try object(reference(at: content + (count + item) * referenceSize), path: Self.path(path, key), depth: depth + 1)
                 members.append((key, value))
-            }
-            if keys.contains("$archiver"), keys.contains("$objects") {
-                throw CloudSeedError(
-                    "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
-                    at: position)
             }
             return .object(members, position)
         default:
             throw error("unknown marker 0x\(String(marker, radix: 16))", path)
         }
     }
+
+    /// The key path of a dictionary's value.
+    static func path(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The key path of an array's element.
+    static func path(_ path: String, _ index: Int) -> String { "\(path)[\(index)]" }
 }

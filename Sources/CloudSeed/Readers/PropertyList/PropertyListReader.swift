@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads property lists of every kind: XML (streamed, with lines and columns), binary `bplist00`
-/// and OpenStep (whole, with key paths or lines). NSKeyedArchiver archives are refused.
+/// (its records built one at a time, with key paths) and OpenStep (whole, with lines). NSKeyedArchiver archives are refused.
 struct PropertyListReader: SourceReader {
     var input: () throws -> ChunkedInput
     var file: String
@@ -12,8 +12,7 @@ struct PropertyListReader: SourceReader {
         let head = chunked.buffer.prefix(64)
         if head.starts(with: Array("bplist".utf8)) {
             while chunked.fill() {}
-            var parser = BinaryPropertyListParser(bytes: chunked.buffer, file: file)
-            var cursor = TreeCursor(root: try parser.parse())
+            var cursor = try BinaryPropertyListCursor(bytes: chunked.buffer, file: file)
             try DocumentShape.rows(in: &cursor, body)
             return
         }
