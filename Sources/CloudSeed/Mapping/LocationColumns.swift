@@ -4,26 +4,24 @@ import Foundation
 /// (`--location where=lat,lng`), or else a latitude and a longitude column side by side
 /// (`latitude`/`longitude`, `lat`/`lng`/`lon`/`long`), which become the field `location`.
 enum LocationColumns {
+    /// The fields with each declared location made one field.
     static func combine(_ fields: [SourceField], declared: [LocationDeclaration]) throws -> [SourceField] {
-        var fields = fields
-        for declaration in declared {
-            fields = try apply(declaration, to: fields)
-        }
-        if declared.isEmpty, let (latitude, longitude) = pair(in: fields) {
-            let location = combined(fields, latitude: latitude, longitude: longitude)
-            fields.remove(at: max(latitude, longitude))
-            fields.remove(at: min(latitude, longitude))
-            fields.append(location)
-        }
-        return fields
+        try declared.reduce(fields) { fields, declaration in try apply(declaration, to: fields) }
     }
 
     /// Where the latitude and longitude columns side by side are, unless a `location` field is set.
-    static func pair(in fields: [SourceField]) -> (latitude: Int, longitude: Int)? {
-        guard !fields.contains(where: { CaseInsensitiveNames.matches($0.key, "location") }),
-            let latitude = fields.firstIndex(where: { CaseInsensitiveNames.matchesAny($0.key, LocationKeys.latitude) && isScalar($0.value) }),
-            let longitude = fields.firstIndex(where: { CaseInsensitiveNames.matchesAny($0.key, LocationKeys.longitude) && isScalar($0.value) })
-        else { return nil }
+    static func pair(in fields: [SourceField], facts: (String, Int) -> KeyFacts) -> (latitude: Int, longitude: Int)? {
+        var latitude: Int?
+        var longitude: Int?
+        for (offset, field) in fields.enumerated() {
+            switch facts(field.key, offset).locationRole {
+            case .location?: return nil
+            case .latitude? where latitude == nil && isScalar(field.value): latitude = offset
+            case .longitude? where longitude == nil && isScalar(field.value): longitude = offset
+            default: break
+            }
+        }
+        guard let latitude, let longitude else { return nil }
         return (latitude, longitude)
     }
 

@@ -62,7 +62,7 @@ struct NamingSurvey {
         }
         if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
-        let keys = NaturalKeys.keys(of: row.fields)
+        let keys = row.naturalKeys
         for (key, text) in keys where !lackingKeys.contains(key) {
             if rowNumber > 0, candidates[.naturalKey(key)] == nil {
                 lackingKeys.insert(key)

@@ -74,7 +74,7 @@ struct PlanDecisions {
         guard targets.contains(row.recordType), namingProblems[row.recordType]?[rowNumber] == nil,
             let name = naming.name(of: row, rowNumber: rowNumber)
         else { return }
-        var keys = NaturalKeys.keys(of: row.fields).map(\.1)
+        var keys = row.naturalKeys.map(\.1)
         if let template = options.template(for: row.recordType), let text = TemplateNaming.text(of: row, template: template.template) {
             keys.append(text)
         }

@@ -6,6 +6,8 @@ struct PreparedRow {
     /// The well-known name column the row has, and its value.
     var nameColumn: (column: String, value: String)?
     var fields: [SourceField]
+    /// The natural-key texts of the fields, by key (``NaturalKeys``), worked out while preparing.
+    var naturalKeys: [(String, String)] = []
     /// The row's values by source key and by field name, for name templates.
     var templateValues: [String: PlainValue]
     var position: SourcePosition

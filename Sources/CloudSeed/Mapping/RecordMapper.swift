@@ -44,11 +44,12 @@ public struct RecordMapper {
             for child in row.children { try add(child.row, isChild: true, source: source, folder: folder) }
         }
         let folders = assetFolders(sources)
-        // Rows are read and prepared on one core while the other surveys them.
+        // Rows are read and prepared on one core while the other surveys them. What crosses
+        // between the cores is the row and numbers: no object both would count references to.
         try TwoCorePipeline.run(produce: { emit in
-            try forEachPreparedRow(sources) { row, source, sourceIndex in try emit((row, sourceIndex, folders[ObjectIdentifier(source)]!)) }
-        }, consume: { row, source, folder in
-            try add(row, isChild: false, source: source, folder: folder)
+            try forEachPreparedRow(sources) { row, sourceIndex in try emit((row, sourceIndex)) }
+        }, consume: { row, source in
+            try add(row, isChild: false, source: source, folder: folders[source])
         })
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
         decisions.chooseNamingRules()
@@ -65,7 +66,7 @@ public struct RecordMapper {
                 }
                 for child in row.children { look(at: child.row, isChild: true) }
             }
-            try forEachPreparedRow(sources, only: lookedAt) { row, _, _ in look(at: row, isChild: false) }
+            try forEachPreparedRow(sources, only: lookedAt) { row, _ in look(at: row, isChild: false) }
         }
         try decisions.reportNamingProblems()
         if let store { try decisions.indexStoredRecords(store, scope: scope) }
@@ -164,12 +165,12 @@ public struct RecordMapper {
         var rowNumbers: [String: Int] = [:]
         try TwoCorePipeline.run(produce: { handOn in
             try withoutActuallyEscaping(handOn) { handOn in
-                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, source, _ in
+                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, sourceIndex in
                     let number = rowNumbers[row.recordType, default: 0]
                     rowNumbers[row.recordType] = number + 1
                     if let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
                     guard types[row.recordType] != nil, let name = plan.naming.name(of: row, rowNumber: number) else { return }
-                    try handOn(.row(row, source, name: name, typed: typedAhead(row)))
+                    try handOn(.row(row, source: sourceIndex, name: name, typed: typedAhead(row)))
                 }
             }
         }, consume: { (item: PreparedItem) in
@@ -179,7 +180,7 @@ public struct RecordMapper {
             case .refused(let row, let errors):
                 try reject(row, errors)
             case .row(let row, let source, let name, let typed):
-                folder = folders[ObjectIdentifier(source)]!
+                folder = folders[source]
                 try emit(row, name: name, typed: typed)
             }
         })
@@ -188,15 +189,15 @@ public struct RecordMapper {
 
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
     private enum PreparedItem {
-        case row(PreparedRow, SourceFile, name: String, typed: [Result<RecordValue, any Error>?]?)
+        case row(PreparedRow, source: Int, name: String, typed: [Result<RecordValue, any Error>?]?)
         /// A row whose name the plan refused (`--skip-bad-rows`).
         case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
     }
 
-    /// The folder each source's asset paths start from.
-    private func assetFolders(_ sources: [SourceFile]) -> [ObjectIdentifier: String] {
-        Dictionary(uniqueKeysWithValues: sources.map { (ObjectIdentifier($0), options.assetsFolder ?? $0.folder) })
+    /// The folder each source's asset paths start from, by source number.
+    private func assetFolders(_ sources: [SourceFile]) -> [String] {
+        sources.map { options.assetsFolder ?? $0.folder }
     }
 
     /// The record type of a source's rows that do not name their own.
@@ -205,10 +206,10 @@ public struct RecordMapper {
     }
 
     /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
-    /// row, its source and the source's number.
+    /// row and the number of its source.
     private func forEachPreparedRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        _ body: (PreparedRow, SourceFile, Int) throws -> Void
+        _ body: (PreparedRow, Int) throws -> Void
     ) throws {
         let preparation = RowPreparation(
             nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
@@ -224,7 +225,7 @@ public struct RecordMapper {
                     documentTypes[given] = type
                 }
                 counts[type, default: 0] += 1
-                try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), source, sourceIndex)
+                try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), sourceIndex)
             }
         }
     }

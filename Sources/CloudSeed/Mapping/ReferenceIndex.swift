@@ -121,19 +121,19 @@ enum NaturalKeys {
     static let lastNames = ["lastname", "last_name", "familyname", "family_name", "surname"]
 
     /// Natural-key texts of a row by key: a field's name (`title`), or for a person's name a name
-    /// template of the two fields (`{firstName} {lastName}`).
-    static func keys(of fields: [SourceField]) -> [(String, String)] {
+    /// template of the two fields (`{firstName} {lastName}`). `facts` gives a key's facts and is
+    /// told the field's offset.
+    static func keys(of fields: [SourceField], facts: (String, Int) -> KeyFacts = { key, _ in KeyFacts(of: key) }) -> [(String, String)] {
         var result: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
-        for field in fields {
-            let isKey = CaseInsensitiveNames.matchesAny(field.key, Self.fields)
-            let isFirst = !isKey && CaseInsensitiveNames.matchesAny(field.key, firstNames)
-            let isLast = !isKey && !isFirst && CaseInsensitiveNames.matchesAny(field.key, lastNames)
-            guard isKey || isFirst || isLast, let text = RecordNaming.text(of: field.value) else { continue }
-            if isKey { result.append((field.key, text)) }
-            if isFirst { first = (field.key, text) }
-            if isLast { last = (field.key, text) }
+        for (offset, field) in fields.enumerated() {
+            guard let role = facts(field.key, offset).naturalKeyRole, let text = RecordNaming.text(of: field.value) else { continue }
+            switch role {
+            case .key: result.append((field.key, text))
+            case .firstName: first = (field.key, text)
+            case .lastName: last = (field.key, text)
+            }
         }
         if let first, let last { result.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }
         return result

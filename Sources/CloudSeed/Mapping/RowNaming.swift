@@ -24,7 +24,7 @@ struct RowNaming: Sendable {
         case .fromSource, .parent: return row.givenName.map(RecordNaming.recordName(from:)) ?? byPosition
         case .column: return row.nameColumn.map { RecordNaming.recordName(from: $0.value) } ?? byPosition
         case .naturalKey(let key):
-            return NaturalKeys.keys(of: row.fields).first { $0.0 == key }.map { RecordNaming.recordName(from: $0.1) } ?? byPosition
+            return row.naturalKeys.first { $0.0 == key }.map { RecordNaming.recordName(from: $0.1) } ?? byPosition
         case .position: return byPosition
         }
     }

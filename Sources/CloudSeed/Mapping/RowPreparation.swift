@@ -8,6 +8,8 @@ struct RowPreparation {
     var locations: (_ recordType: String) -> [LocationDeclaration]
     /// Whether name templates are in use, and so need each row's values by key.
     var keepsTemplateValues: Bool
+    /// The facts of the keys met so far; a preparation is used by one thread.
+    let keyFacts = KeyFactsCache()
 
     func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
         var row = row
@@ -16,28 +18,29 @@ struct RowPreparation {
         // without a copy of the row's fields.
         var locationPair: (latitude: Int, longitude: Int)?
         if declaredLocations.isEmpty {
-            locationPair = LocationColumns.pair(in: row.fields)
+            locationPair = LocationColumns.pair(in: row.fields, facts: keyFacts.facts(of:near:))
         } else {
             row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations)
         }
         var nameColumn: (column: String, value: String)?
         var nameRank = Int.max
-        for (offset, field) in row.fields.enumerated() where offset != locationPair?.latitude && offset != locationPair?.longitude {
-            if let rank = RecordNaming.nameColumnRank(of: field.key), rank < nameRank, let text = RecordNaming.text(of: field.value) {
-                nameColumn = (RecordNaming.nameColumns[rank], text)
-                nameRank = rank
-            }
-        }
         var builder = PreparedFields(preparation: self, row: row, type: type)
         builder.fields.reserveCapacity(row.fields.count)
         for (offset, field) in row.fields.enumerated() where offset != locationPair?.latitude && offset != locationPair?.longitude {
-            try builder.add(field)
+            let facts = keyFacts.facts(of: field.key, near: offset)
+            if let rank = facts.nameColumnRank, rank < nameRank, let text = RecordNaming.text(of: field.value) {
+                nameColumn = (RecordNaming.nameColumns[rank], text)
+                nameRank = rank
+            }
+            try builder.add(field, facts: facts)
         }
         if let locationPair {
-            try builder.add(LocationColumns.combined(row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude))
+            let location = LocationColumns.combined(row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude)
+            try builder.add(location, facts: keyFacts.facts(of: location.key, near: row.fields.count))
         }
         return PreparedRow(
             recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: builder.fields,
+            naturalKeys: NaturalKeys.keys(of: builder.fields, facts: keyFacts.facts(of:near:)),
             templateValues: builder.templateValues, position: row.position, ordinal: ordinal, children: builder.children,
             renamedKeys: builder.renamedKeys,
             changeTag: row.changeTag ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
@@ -63,10 +66,10 @@ struct RowPreparation {
             self.type = type
         }
 
-        mutating func add(_ field: SourceField) throws {
+        mutating func add(_ field: SourceField, facts: KeyFacts) throws {
             if preparation.keepsTemplateValues { templateValues[field.key] = field.value }
-            if RecordNaming.identityOnlyColumns.contains(field.key) { return }
-            if !field.value.isNested, IdentifierMapping.isValid(field.key) {
+            if facts.isIdentityOnly { return }
+            if !field.value.isNested, facts.isValidIdentifier {
                 // The common case, kept cheap: a plain value under a key that is already a field name.
                 if !originalKeys.isEmpty {
                     try claim(field.key, for: field.key, at: field.position)

@@ -1,17 +1,44 @@
+import Foundation
+
 /// Where a value came from: a file with a line and column, or a key path inside a document.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
-    /// The file as the user named it (`-` for standard input).
-    public var file: String
+    /// The file, as a number in ``FileNames``: every value of a run carries its position, and a
+    /// shared string would have its reference count bumped by both cores for every one of them.
+    private var fileNumber: UInt32
     public var line: Int?
     public var column: Int?
     /// For formats without lines (binary property lists): the path to the value, as `[2].title`.
     public var keyPath: String?
 
     public init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil) {
-        self.file = file
+        fileNumber = FileNames.shared.number(of: file)
         self.line = line
         self.column = column
         self.keyPath = keyPath
+    }
+
+    /// The file as the user named it (`-` for standard input).
+    public var file: String {
+        get { FileNames.shared.name(fileNumber) }
+        set { fileNumber = FileNames.shared.number(of: newValue) }
+    }
+
+    /// The same file at another line and column: what readers call for every value, without
+    /// looking the file name up.
+    func at(line: Int, column: Int) -> SourcePosition {
+        var position = self
+        position.line = line
+        position.column = column
+        return position
+    }
+
+    /// The same file at another key path.
+    func at(keyPath: String) -> SourcePosition {
+        var position = self
+        position.line = nil
+        position.column = nil
+        position.keyPath = keyPath
+        return position
     }
 
     /// `FILE:LINE:COLUMN`, or `FILE:KEYPATH` where there are no lines.
@@ -21,6 +48,30 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
         }
         if let keyPath, !keyPath.isEmpty { return "\(file):\(keyPath)" }
         return file
+    }
+}
+
+/// The file names positions refer to, each kept once for the life of the process and numbered.
+final class FileNames: @unchecked Sendable {
+    static let shared = FileNames()
+    private let lock = NSLock()
+    private var names: [String] = []
+    private var numbers: [String: UInt32] = [:]
+
+    func number(of name: String) -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let number = numbers[name] { return number }
+        let number = UInt32(names.count)
+        names.append(name)
+        numbers[name] = number
+        return number
+    }
+
+    func name(_ number: UInt32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[Int(number)]
     }
 }
 

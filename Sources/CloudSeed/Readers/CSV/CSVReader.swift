@@ -113,6 +113,8 @@ struct CSVScanner {
 
     private var input: ChunkedInput
     let file: String
+    /// Where the file starts: positions are made from it.
+    private let origin: SourcePosition
     private var index = 0
     private var line = 1
     private var lineStart = 0
@@ -120,6 +122,7 @@ struct CSVScanner {
     init(input: ChunkedInput, file: String) {
         self.input = input
         self.file = file
+        origin = SourcePosition(file: file)
         if byte(at: 0) == 0xEF, byte(at: 1) == 0xBB, byte(at: 2) == 0xBF {
             index = 3
             lineStart = 3
@@ -130,7 +133,7 @@ struct CSVScanner {
     private mutating func byte(at offset: Int) -> UInt8? { input.byte(at: offset) }
 
     private var position: SourcePosition {
-        SourcePosition(file: file, line: line, column: index - lineStart + 1)
+        origin.at(line: line, column: index - lineStart + 1)
     }
 
     mutating func releaseConsumed() {

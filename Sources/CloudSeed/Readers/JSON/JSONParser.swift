@@ -11,6 +11,8 @@ struct JSONParser: DocumentCursor {
 
     private var input: ChunkedInput
     private let file: String
+    /// Where the file starts: positions are made from it.
+    private let origin: SourcePosition
     private var index = 0
     private var line = 1
     private var lineStart = 0
@@ -21,6 +23,7 @@ struct JSONParser: DocumentCursor {
     init(input: ChunkedInput, file: String, startLine: Int = 1) {
         self.input = input
         self.file = file
+        origin = SourcePosition(file: file)
         self.line = startLine
         if current() == 0xEF, peek(1) == 0xBB, peek(2) == 0xBF {
             index = 3
@@ -37,7 +40,7 @@ struct JSONParser: DocumentCursor {
     private mutating func peek(_ offset: Int) -> UInt8? { input.byte(at: index + offset) }
 
     private var position: SourcePosition {
-        SourcePosition(file: file, line: line, column: index - lineStart + 1)
+        origin.at(line: line, column: index - lineStart + 1)
     }
 
     private func error(_ message: String) -> CloudSeedError {

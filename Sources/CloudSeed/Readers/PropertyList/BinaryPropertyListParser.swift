@@ -10,6 +10,8 @@ struct BinaryPropertyListParser {
 
     private let bytes: [UInt8]
     let file: String
+    /// Where the file starts: positions are made from it.
+    private let origin: SourcePosition
     private var offsetSize = 0
     private(set) var referenceSize = 0
     private(set) var objectCount = 0
@@ -22,6 +24,7 @@ struct BinaryPropertyListParser {
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
         self.file = file
+        origin = SourcePosition(file: file)
     }
 
     func error(_ message: String, _ path: String = "") -> CloudSeedError {
@@ -30,7 +33,7 @@ struct BinaryPropertyListParser {
 
     /// Where the value at `path` is (the top level when `path` is empty).
     func position(_ path: String) -> SourcePosition {
-        SourcePosition(file: file, keyPath: path.isEmpty ? "top level" : path)
+        origin.at(keyPath: path.isEmpty ? "top level" : path)
     }
 
     /// Checks the header and trailer; returns the number of the top object.

@@ -8,6 +8,8 @@ struct OpenStepPropertyListParser {
 
     private let bytes: [UInt8]
     private let file: String
+    /// Where the file starts: positions are made from it.
+    private let origin: SourcePosition
     private var index = 0
     private var line = 1
     private var lineStart = 0
@@ -16,13 +18,14 @@ struct OpenStepPropertyListParser {
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
         self.file = file
+        origin = SourcePosition(file: file)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             index = 3
             lineStart = 3
         }
     }
 
-    private var position: SourcePosition { SourcePosition(file: file, line: line, column: index - lineStart + 1) }
+    private var position: SourcePosition { origin.at(line: line, column: index - lineStart + 1) }
 
     private func error(_ message: String) -> CloudSeedError { CloudSeedError(message, at: position) }
 

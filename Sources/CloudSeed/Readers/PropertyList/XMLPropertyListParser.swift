@@ -21,6 +21,8 @@ struct XMLPropertyListParser: DocumentCursor {
 
     private var input: ChunkedInput
     private let file: String
+    /// Where the file starts: positions are made from it.
+    private let origin: SourcePosition
     private var index = 0
     private var line = 1
     private var lineStart = 0
@@ -32,6 +34,7 @@ struct XMLPropertyListParser: DocumentCursor {
     init(input: ChunkedInput, file: String) {
         self.input = input
         self.file = file
+        origin = SourcePosition(file: file)
     }
 
     // MARK: Bytes
@@ -40,7 +43,7 @@ struct XMLPropertyListParser: DocumentCursor {
     private mutating func byte(at offset: Int) -> UInt8? { input.byte(at: offset) }
 
     private var position: SourcePosition {
-        SourcePosition(file: file, line: line, column: index - lineStart + 1)
+        origin.at(line: line, column: index - lineStart + 1)
     }
 
     private mutating func advance() {
