@@ -102,23 +102,31 @@ public struct RecordMapper {
             let value = try ReferenceResolution.resolve(field.value, field: plannedField, in: plan, options: options)
             return try converter.convert(value, to: plannedField.type, at: field.position)
         }
-        /// A row's values typed on the reading core, one result per field; `nil` for what waits for
-        /// the writing core: fields that load asset files, and rows with children.
-        func typedAhead(_ row: PreparedRow) -> [Result<RecordValue, any Error>?]? {
-            guard row.children.isEmpty, let planned = types[row.recordType] else { return nil }
+        /// A row's fields with their plans, one per field (`nil` for a field the plan leaves out),
+        /// typed on the reading core except what waits for the writing core: fields that load
+        /// asset files. `nil` for rows with children, which are typed as they are written.
+        func typedAhead(_ row: PreparedRow, planned: PlannedRecordType) -> [PlannedValue?]? {
+            guard row.children.isEmpty else { return nil }
             return row.fields.map { field in
-                guard let plannedField = planned.fields[field.key], !plannedField.type.holdsAssets else { return nil }
-                return Result { try typedValue(field, plannedField) }
+                guard let plannedField = planned.fields[field.key] else { return nil }
+                guard !plannedField.type.holdsAssets else { return PlannedValue(planned: plannedField, typed: nil) }
+                return PlannedValue(planned: plannedField, typed: Result { try typedValue(field, plannedField) })
             }
         }
-        func emit(_ row: PreparedRow, name: String, typed: [Result<RecordValue, any Error>?]? = nil, knownErrors: [CloudSeedError] = []) throws {
-            guard let planned = types[row.recordType] else { return }
+        func emit(_ row: PreparedRow, name: String, ahead: [PlannedValue?]? = nil) throws {
+            let planned = ahead == nil ? types[row.recordType] : nil
+            guard ahead != nil || planned != nil else { return }
             var values: [String: RecordValue] = [:]
-            var rowErrors = knownErrors
+            values.reserveCapacity(row.fields.count)
+            var size = 0
+            var rowErrors: [CloudSeedError] = []
             for (offset, field) in row.fields.enumerated() {
-                guard let plannedField = planned.fields[field.key] else { continue }
+                guard let plannedField = ahead.map({ $0[offset]?.planned }) ?? planned?.fields[field.key] else { continue }
                 do {
-                    values[field.key] = try typed?[offset]?.get() ?? typedValue(field, plannedField)
+                    var value = try ahead?[offset]?.typed?.get() ?? typedValue(field, plannedField)
+                    if plannedField.action != .none { value = value.withReferenceAction(plannedField.action) }
+                    size += value.encodedSize
+                    values[field.key] = value
                 } catch let mismatch as ValueConverter.Mismatch {
                     rowErrors.append(FieldErrors.typeError(mismatch, field: field.key, recordType: row.recordType, planned: plannedField, at: field.position))
                 } catch let failure as ReferenceResolution.Failure {
@@ -127,10 +135,6 @@ public struct RecordMapper {
                     rowErrors.append(error)
                 }
             }
-            for (key, value) in values {
-                if let action = planned.fields[key]?.action, action != .none { values[key] = value.withReferenceAction(action) }
-            }
-            let size = values.values.reduce(0) { $0 + $1.encodedSize }
             if size > RecordLimits.maximumRecordSize {
                 rowErrors.append(CloudSeedError(
                     "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
@@ -168,9 +172,9 @@ public struct RecordMapper {
                 try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, sourceIndex in
                     let number = rowNumbers[row.recordType, default: 0]
                     rowNumbers[row.recordType] = number + 1
-                    if let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
-                    guard types[row.recordType] != nil, let name = plan.naming.name(of: row, rowNumber: number) else { return }
-                    try handOn(.row(row, source: sourceIndex, name: name, typed: typedAhead(row)))
+                    if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
+                    guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
+                    try handOn(.row(row, source: sourceIndex, name: name, ahead: typedAhead(row, planned: planned)))
                 }
             }
         }, consume: { (item: PreparedItem) in
@@ -179,17 +183,23 @@ public struct RecordMapper {
                 try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
             case .refused(let row, let errors):
                 try reject(row, errors)
-            case .row(let row, let source, let name, let typed):
+            case .row(let row, let source, let name, let ahead):
                 folder = folders[source]
-                try emit(row, name: name, typed: typed)
+                try emit(row, name: name, ahead: ahead)
             }
         })
         try errors.throwIfAny()
     }
 
+    /// A field's plan, and its value typed on the reading core where it could be.
+    private struct PlannedValue {
+        var planned: PlannedField
+        var typed: Result<RecordValue, any Error>?
+    }
+
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
     private enum PreparedItem {
-        case row(PreparedRow, source: Int, name: String, typed: [Result<RecordValue, any Error>?]?)
+        case row(PreparedRow, source: Int, name: String, ahead: [PlannedValue?]?)
         /// A row whose name the plan refused (`--skip-bad-rows`).
         case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)

@@ -7,7 +7,12 @@ import Foundation
 public final class SQLiteContainerStore: ContainerStore {
     let database: SQLiteDatabase
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
-    private var layouts: [SchemaScope: [String: TypeLayout]] = [:]
+    private var layouts: [SchemaScope: [String: TypeLayout]] = [:] {
+        didSet { lastSaveTarget = nil }
+    }
+    /// Where the last record saved went: a run saves its records a type at a time into one zone,
+    /// so the layout, zone and insert statement are looked up once, not for every record.
+    private var lastSaveTarget: SaveTarget?
 
     /// A record type's table, its field columns, and the SQL that reads and writes its rows.
     struct TypeLayout {
@@ -39,7 +44,9 @@ public final class SQLiteContainerStore: ContainerStore {
     }
 
     /// Zone row ids by scope, for the length of a transaction.
-    private var zoneKeys: [StoreScope: Int64] = [:]
+    private var zoneKeys: [StoreScope: Int64] = [:] {
+        didSet { lastSaveTarget = nil }
+    }
     /// The last change tag given in this transaction, written to `_cloudseed_meta` when it commits.
     private var changeTagCounter: Int64?
     /// The last system timestamp written, formatted: a run stamps every record with the same time.
@@ -292,18 +299,42 @@ public final class SQLiteContainerStore: ContainerStore {
     }
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws {
-        guard let layout = try typeLayouts(scope.schemaScope)[record.recordType],
-            let zone = try zoneKey(scope, create: true)
-        else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
+        let target = try saveTarget(record.recordType, in: scope)
         let system = record.system
         var values: [SQLiteValue] = [
-            .integer(zone), .text(record.recordID.recordName),
+            .integer(target.zone), .text(record.recordID.recordName),
             .text(formatted(system.createdTimestamp)), .text(system.createdUserRecordName),
             .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
             .text(system.changeTag),
         ]
-        values += layout.sortedFieldNames.map { record.fields[$0].map(SQLiteValueCodec.encode) ?? .null }
-        try database.statement(layout.insert).run(values)
+        values.reserveCapacity(values.count + target.fieldNames.count)
+        for name in target.fieldNames { values.append(record.fields[name].map(SQLiteValueCodec.encode) ?? .null) }
+        try target.insert.run(values)
+    }
+
+    /// The table layout, zone and prepared insert a record of `recordType` in `scope` is saved with.
+    private struct SaveTarget {
+        var scope: StoreScope
+        var recordType: String
+        var zone: Int64
+        var fieldNames: [String]
+        var insert: SQLiteStatement
+        var statementGeneration: Int
+    }
+
+    private func saveTarget(_ recordType: String, in scope: StoreScope) throws -> SaveTarget {
+        if let last = lastSaveTarget, last.recordType == recordType, last.scope == scope,
+            last.statementGeneration == database.statementGeneration
+        {
+            return last
+        }
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: true)
+        else { throw CloudSeedError("record type \(recordType) is not in the schema") }
+        let target = SaveTarget(
+            scope: scope, recordType: recordType, zone: zone, fieldNames: layout.sortedFieldNames, insert: try database.statement(layout.insert),
+            statementGeneration: database.statementGeneration)
+        lastSaveTarget = target
+        return target
     }
 
     /// A system timestamp as stored.

@@ -121,7 +121,11 @@ final class SQLiteDatabase {
     /// Drops cached statements, which schema changes make stale.
     func forgetStatements() {
         statements.removeAll()
+        statementGeneration += 1
     }
+
+    /// Counts ``forgetStatements()`` calls: a statement kept elsewhere is stale once it moves.
+    private(set) var statementGeneration = 0
 
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
