@@ -24,14 +24,14 @@ extension SQLiteContainerStore {
                 let layout = types[name]!
                 let fieldTypes = layout.sortedFieldNames.map { layout.fields[$0]!.type }
                 var direct: Bool?  // asked at the type's first record, as a type without records has no columns
-                try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                try database.forEachCopiedRow(layout.selectAll, [.integer(zone)]) { row in
                     if direct == nil {
                         direct = try columns(name) == layout.sortedFieldNames && fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm)
                     }
                     bytes.removeAll(keepingCapacity: true)
                     if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }
                     longWay += 1
-                    try record(try self.record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID))
+                    try record(try self.record(from: row.values(), type: name, layout: layout, zoneID: scope.zoneID))
                 }
             }
             return longWay
@@ -39,7 +39,7 @@ extension SQLiteContainerStore {
     }
 
     /// Writes one row of ``TypeLayout/selectAll``; `false` if a column is not in the form expected.
-    private static func appendCSVLine(_ row: SQLiteStatement, fieldTypes: [FieldType], to bytes: inout [UInt8]) -> Bool {
+    private static func appendCSVLine(_ row: some StoredColumns, fieldTypes: [FieldType], to bytes: inout [UInt8]) -> Bool {
         guard row.columnType(0) == SQLITE_TEXT else { return false }
         CSVExporter.appendCell(row.textBytes(0), setButEmpty: false, to: &bytes)
         for (offset, type) in fieldTypes.enumerated() {

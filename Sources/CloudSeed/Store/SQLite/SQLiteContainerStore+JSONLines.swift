@@ -30,12 +30,12 @@ extension SQLiteContainerStore {
                 var head = Array(#","recordType":"#.utf8)
                 JSONText.appendQuoted(name.utf8, to: &head)
                 head += #","recordChangeTag":"#.utf8
-                try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                try database.forEachCopiedRow(layout.selectAll, [.integer(zone)]) { row in
                     bytes.removeAll(keepingCapacity: true)
                     if direct, Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
                         return try line(bytes)
                     }
-                    let record = try record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID)
+                    let record = try record(from: row.values(), type: name, layout: layout, zoneID: scope.zoneID)
                     longWay += 1
                     try line(Array((CloudKitJSON.record(record) + "\n").utf8))
                 }
@@ -46,7 +46,7 @@ extension SQLiteContainerStore {
 
     /// Writes one row of ``TypeLayout/selectAll``; `false` if a column is not in the form expected.
     private static func appendJSONLine(
-        _ row: SQLiteStatement, head: [UInt8], fields: [JSONLineField], zoneTail: [UInt8], to bytes: inout [UInt8]
+        _ row: some StoredColumns, head: [UInt8], fields: [JSONLineField], zoneTail: [UInt8], to bytes: inout [UInt8]
     ) -> Bool {
         for column in Int32(0)...5 where row.columnType(column) != SQLITE_TEXT { return false }
         guard let created = Timestamp.parse(utf8: row.textBytes(1)), let modified = Timestamp.parse(utf8: row.textBytes(3)) else { return false }
@@ -94,7 +94,7 @@ private struct JSONLineField {
     }
 
     /// Writes the column's value; `false` if it is not in the form ``SQLiteValueCodec`` writes.
-    func appendValue(_ row: SQLiteStatement, _ column: Int32, to bytes: inout [UInt8]) -> Bool {
+    func appendValue(_ row: some StoredColumns, _ column: Int32, to bytes: inout [UInt8]) -> Bool {
         let storage = row.columnType(column)
         switch (type, storage) {
         case (.string, SQLITE_TEXT): JSONText.appendQuoted(row.textBytes(column), to: &bytes)

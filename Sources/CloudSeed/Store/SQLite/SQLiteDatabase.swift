@@ -188,6 +188,9 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// How many columns the statement's rows have.
+    var columnCount: Int32 { sqlite3_column_count(pointer) }
+
     func row() -> [SQLiteValue] {
         (0..<sqlite3_column_count(pointer)).map(column)
     }

@@ -1,0 +1,130 @@
+import CSQLite
+import Foundation
+
+/// A stored row's columns, read the same way from a live statement or from a copy of its row.
+protocol StoredColumns {
+    /// The storage class of a column: `SQLITE_INTEGER`, `SQLITE_TEXT`, ….
+    func columnType(_ index: Int32) -> Int32
+    func int64(_ index: Int32) -> Int64
+    func double(_ index: Int32) -> Double
+    /// A text or blob column's bytes, valid while the row is.
+    func textBytes(_ index: Int32) -> UnsafeBufferPointer<UInt8>
+}
+
+extension SQLiteStatement: StoredColumns {}
+
+/// Rows copied out of a statement, a few hundred at a time, so that one core steps through the
+/// table while the other writes what it read (``SQLiteDatabase/forEachCopiedRow(_:_:_:)``).
+final class CopiedRowBatch {
+    private struct Cell {
+        var type: Int32
+        var count: Int32
+        /// The integer, the double's bits, or where the bytes start in ``bytes``.
+        var value: Int64
+    }
+
+    let columnCount: Int
+    private var cells: [Cell] = []
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCount = 0
+    private var byteCapacity: Int
+
+    init(columnCount: Int, rows: Int) {
+        self.columnCount = columnCount
+        cells.reserveCapacity(columnCount * rows)
+        byteCapacity = 64 * 1024
+        bytes = .allocate(capacity: byteCapacity)
+    }
+
+    deinit { bytes.deallocate() }
+
+    var count: Int { cells.count / columnCount }
+
+    /// Copies the statement's current row.
+    func append(_ statement: SQLiteStatement) {
+        for column in 0..<Int32(columnCount) {
+            let type = statement.columnType(column)
+            switch type {
+            case SQLITE_INTEGER: cells.append(Cell(type: type, count: 0, value: statement.int64(column)))
+            case SQLITE_FLOAT: cells.append(Cell(type: type, count: 0, value: Int64(bitPattern: statement.double(column).bitPattern)))
+            case SQLITE_TEXT, SQLITE_BLOB:
+                let text = statement.textBytes(column)
+                reserve(text.count)
+                if let base = text.baseAddress { (bytes + byteCount).update(from: base, count: text.count) }
+                cells.append(Cell(type: type, count: Int32(text.count), value: Int64(byteCount)))
+                byteCount += text.count
+            default: cells.append(Cell(type: type, count: 0, value: 0))
+            }
+        }
+    }
+
+    private func reserve(_ extra: Int) {
+        guard byteCount + extra > byteCapacity else { return }
+        let capacity = max(byteCapacity * 2, byteCount + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: bytes, count: byteCount)
+        bytes.deallocate()
+        bytes = grown
+        byteCapacity = capacity
+    }
+
+    /// Row `row` of the batch, from 0.
+    func row(_ row: Int) -> CopiedRow { CopiedRow(batch: self, first: row * columnCount) }
+
+    fileprivate func columnType(_ cell: Int) -> Int32 { cells[cell].type }
+    fileprivate func int64(_ cell: Int) -> Int64 { cells[cell].value }
+    fileprivate func double(_ cell: Int) -> Double { Double(bitPattern: UInt64(bitPattern: cells[cell].value)) }
+    fileprivate func textBytes(_ cell: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + Int(cells[cell].value), count: Int(cells[cell].count))
+    }
+}
+
+/// One row of a ``CopiedRowBatch``.
+struct CopiedRow: StoredColumns {
+    let batch: CopiedRowBatch
+    let first: Int
+
+    func columnType(_ index: Int32) -> Int32 { batch.columnType(first + Int(index)) }
+    func int64(_ index: Int32) -> Int64 { batch.int64(first + Int(index)) }
+    func double(_ index: Int32) -> Double { batch.double(first + Int(index)) }
+    func textBytes(_ index: Int32) -> UnsafeBufferPointer<UInt8> { batch.textBytes(first + Int(index)) }
+
+    /// The row's values, as ``SQLiteStatement/row()`` gives them.
+    func values() -> [SQLiteValue] {
+        (0..<Int32(batch.columnCount)).map { column in
+            switch columnType(column) {
+            case SQLITE_INTEGER: .integer(int64(column))
+            case SQLITE_FLOAT: .real(double(column))
+            case SQLITE_TEXT: .text(String(decoding: textBytes(column), as: UTF8.self))
+            case SQLITE_BLOB: .blob(Data(buffer: textBytes(column)))
+            default: .null
+            }
+        }
+    }
+}
+
+extension SQLiteDatabase {
+    /// Runs `sql` and calls `body` with each row, stepping through the table on a second thread
+    /// that copies rows out in batches while `body` runs on this one: an export formats on one
+    /// core while SQLite reads on the other.
+    func forEachCopiedRow(_ sql: String, _ arguments: [SQLiteValue], _ body: (CopiedRow) throws -> Void) throws {
+        let statement = try self.statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        let columnCount = Int(statement.columnCount)
+        let rowsPerBatch = 256
+        try TwoCorePipeline.run(batchSize: 1, produce: { emit in
+            var batch = CopiedRowBatch(columnCount: columnCount, rows: rowsPerBatch)
+            while try statement.step() {
+                batch.append(statement)
+                if batch.count == rowsPerBatch {
+                    try emit(batch)
+                    batch = CopiedRowBatch(columnCount: columnCount, rows: rowsPerBatch)
+                }
+            }
+            if batch.count > 0 { try emit(batch) }
+        }, consume: { batch in
+            for row in 0..<batch.count { try body(batch.row(row)) }
+        })
+    }
+}
