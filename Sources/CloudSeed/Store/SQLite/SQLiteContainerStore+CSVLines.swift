@@ -24,27 +24,30 @@ extension SQLiteContainerStore {
                 let layout = types[name]!
                 let fieldTypes = layout.sortedFieldNames.map { layout.fields[$0]!.type }
                 var direct: Bool?  // asked at the type's first record, as a type without records has no columns
-                try database.forEachCopiedRow(layout.selectAll, [.integer(zone)]) { row in
+                try database.forEachCopiedRow(layout.selectNamesAndFields, [.integer(zone)]) { row in
                     if direct == nil {
                         direct = try columns(name) == layout.sortedFieldNames && fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm)
                     }
                     bytes.removeAll(keepingCapacity: true)
                     if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }
                     longWay += 1
-                    try record(try self.record(from: row.values(), type: name, layout: layout, zoneID: scope.zoneID))
+                    // The whole row, system columns included, read again by its name.
+                    let recordName = String(decoding: row.textBytes(0), as: UTF8.self)
+                    guard let values = try database.rows(layout.selectByName, [.integer(zone), .text(recordName)]).first else { return }
+                    try record(try self.record(from: values, type: name, layout: layout, zoneID: scope.zoneID))
                 }
             }
             return longWay
         }
     }
 
-    /// Writes one row of ``TypeLayout/selectAll``; `false` if a column is not in the form expected.
+    /// Writes one row of ``TypeLayout/selectNamesAndFields``; `false` if a column is not in the form expected.
     private static func appendCSVLine(_ row: some StoredColumns, fieldTypes: [FieldType], to bytes: inout [UInt8]) -> Bool {
         guard row.columnType(0) == SQLITE_TEXT else { return false }
         CSVExporter.appendCell(row.textBytes(0), setButEmpty: false, to: &bytes)
         for (offset, type) in fieldTypes.enumerated() {
             bytes.append(UInt8(ascii: ","))
-            let column = Int32(6 + offset)
+            let column = Int32(1 + offset)
             switch (type, row.columnType(column)) {
             case (_, SQLITE_NULL): continue
             case (.string, SQLITE_TEXT): CSVExporter.appendCell(row.textBytes(column), setButEmpty: true, to: &bytes)

@@ -25,6 +25,8 @@ public final class SQLiteContainerStore: ContainerStore {
         let selectAll: String
         /// One record of a zone by name.
         let selectByName: String
+        /// The record name and the fields (no other system columns) of every record of a zone, by record name.
+        let selectNamesAndFields: String
         /// Inserts or replaces a row: the system columns, then the fields.
         let insert: String
 
@@ -37,6 +39,8 @@ public final class SQLiteContainerStore: ContainerStore {
             let select = "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
             selectAll = select + " ORDER BY \"___recordID\""
             selectByName = select + " AND \"___recordID\" = ?"
+            let namesAndFields = ["___recordID"] + sortedFieldNames.map { fields[$0]!.column }
+            selectNamesAndFields = "SELECT \(namesAndFields.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
             let written = SQLiteLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }
             insert = "INSERT OR REPLACE INTO \(quotedTable) (\(written.map(SQLiteLayout.quoted).joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"

@@ -202,9 +202,10 @@ final class SQLiteStatement {
 
     func double(_ index: Int32) -> Double { sqlite3_column_double(pointer, index) }
 
-    /// A text or blob column's bytes, valid until the next step.
+    /// A text or blob column's bytes, valid until the next step. Read as a blob: SQLite then hands
+    /// out the bytes where they lie, where asking for text first copies them to end them with a NUL.
     func textBytes(_ index: Int32) -> UnsafeBufferPointer<UInt8> {
-        let start = sqlite3_column_text(pointer, index)
+        let start = sqlite3_column_blob(pointer, index)?.assumingMemoryBound(to: UInt8.self)
         return UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(pointer, index)))
     }
 
