@@ -31,24 +31,11 @@ struct RowNaming: Sendable {
 
     /// A version 4 UUID drawn from `seed`, the type and the row number.
     private static func randomName(_ type: String, rowNumber: Int, seed: UInt64) -> String {
-        var generator = SplitMix64(state: seed ^ UInt64(truncatingIfNeeded: type.hashValue) &+ UInt64(rowNumber) &* 0x9E37_79B9_7F4A_7C15)
+        var generator = SeededGenerator(seed: seed ^ UInt64(truncatingIfNeeded: type.hashValue) &+ UInt64(rowNumber) &* 0x9E37_79B9_7F4A_7C15)
         var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         bytes[6] = bytes[6] & 0x0f | 0x40
         bytes[8] = bytes[8] & 0x3f | 0x80
         let uuid = bytes.withUnsafeBytes { $0.load(as: uuid_t.self) }
         return UUID(uuid: uuid).uuidString
-    }
-}
-
-/// A small, fast generator of well-mixed 64-bit numbers from a seed (Steele, Lea and Flood's SplitMix64).
-private struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

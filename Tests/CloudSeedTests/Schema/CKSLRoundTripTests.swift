@@ -2,22 +2,6 @@ import Testing
 
 @testable import CloudSeed
 
-/// SplitMix64: a small random number generator that gives the same numbers for the same seed on every
-/// platform, so that generated test inputs are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random valid schemas: every construct CKSL has, reserved words and roles with spaces included.
 enum RandomSchema {
     static func make(using random: inout SeededGenerator) -> SchemaDefinition {

@@ -6,26 +6,8 @@ import Testing
 
 /// Names are chosen in the first pass from fingerprints and given again in each later pass from
 /// the row itself: these check that every pass agrees, and the cases where the first pass must
-/// look at the rows again.
-@Suite struct RecordNamingTests {
-    let folder: TemporaryFolder
-    let store: SQLiteContainerStore
-
-    init() throws {
-        folder = try TemporaryFolder()
-        store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-    }
-
-    func importFiles(_ paths: [String], options: MappingOptions = MappingOptions()) throws -> ImportSummary {
-        try Importer(store: store, scope: StoreScope(), options: options, now: 0).run(paths.map { try SourceFile(path: $0) })
-    }
-
-    func records(_ type: String) throws -> [CloudRecord] {
-        var result: [CloudRecord] = []
-        try store.forEachRecord(in: StoreScope(), recordType: type) { result.append($0) }
-        return result
-    }
-
+/// look at the rows again. (Written as an extension for the suite's folder, store and helpers.)
+extension ReferenceAndAssetTests {
     @Test func aReferenceToATypeThatTurnsUpLaterInTheDocumentIsStillInferred() throws {
         let document = try folder.write("gallery.json", """
             {"Artwork": [{"title": "Dunes", "artist": "Mei Chen"}, {"title": "Harbour", "artist": "zoe muller"}],
