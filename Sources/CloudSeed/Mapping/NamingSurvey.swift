@@ -14,12 +14,13 @@ struct NamingSurvey {
     private var nameColumn: String?
     private var nameColumnConsistent = true
     private var seenRows = 0
-    /// The rules still in the running, with the names each would give.
+    /// The rules still in the running but natural keys, with the names each would give.
     private var candidates: [NamingRule: NameMarks] = [:]
-    /// Natural keys that some row lacks: they cannot name every row.
-    private var lackingKeys: Set<String> = []
+    /// The natural keys every row so far has, in the order first met, with the names each would give.
+    private var naturalKeys: [(key: String, marks: NameMarks)] = []
     /// Top-level rows per source, in the order the sources are read, for names by position.
     private var rowsPerSource: [Int] = []
+    private var lastTopLevelSource: Int?
     private var lastSource: Int?
     /// The sources that hold rows of the type, by number.
     private(set) var sources: Set<Int> = []
@@ -35,7 +36,10 @@ struct NamingSurvey {
     /// Takes in a row; `source` numbers the source it comes from.
     mutating func add(_ row: PreparedRow, isChild: Bool, source: Int) {
         seenRows += 1
-        if lastSource != source, isChild { sources.insert(source) }
+        if lastSource != source {
+            lastSource = source
+            sources.insert(source)
+        }
         if row.givenName == nil { rowsWithoutGivenName += 1 }
         if seenRows == 1 { nameColumn = row.nameColumn?.column }
         if nameColumnConsistent, nameColumn != row.nameColumn?.column {
@@ -45,9 +49,8 @@ struct NamingSurvey {
         guard !isChild else { return }
         let rowNumber = topLevelRows
         topLevelRows += 1
-        if lastSource != source {
-            lastSource = source
-            sources.insert(source)
+        if lastTopLevelSource != source {
+            lastTopLevelSource = source
             rowsPerSource.append(0)
         }
         rowsPerSource[rowsPerSource.count - 1] += 1
@@ -62,17 +65,21 @@ struct NamingSurvey {
         }
         if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
-        let keys = row.naturalKeys
-        for (key, text) in keys where !lackingKeys.contains(key) {
-            if rowNumber > 0, candidates[.naturalKey(key)] == nil {
-                lackingKeys.insert(key)
-            } else {
-                candidates[.naturalKey(key), default: NameMarks()].add(RecordNaming.recordName(from: text), row: rowNumber)
+        markNaturalKeys(row.naturalKeys, rowNumber: rowNumber)
+    }
+
+    /// Notes the names the row's natural keys give. Only the first row's keys are candidates, and
+    /// a key drops out at the first row that lacks it: a natural key must name every row.
+    private mutating func markNaturalKeys(_ keys: [(String, String)], rowNumber: Int) {
+        naturalKeys.removeAll { candidate in !keys.contains { $0.0 == candidate.key } }
+        for (key, text) in keys {
+            if let index = naturalKeys.firstIndex(where: { $0.key == key }) {
+                naturalKeys[index].marks.add(RecordNaming.recordName(from: text), row: rowNumber)
+            } else if rowNumber == 0 {
+                var marks = NameMarks()
+                marks.add(RecordNaming.recordName(from: text), row: rowNumber)
+                naturalKeys.append((key, marks))
             }
-        }
-        for case .naturalKey(let key) in Array(candidates.keys) where !keys.contains(where: { $0.0 == key }) {
-            lackingKeys.insert(key)
-            candidates[.naturalKey(key)] = nil
         }
     }
 
@@ -88,13 +95,11 @@ struct NamingSurvey {
         if topLevelRows == 0 { return .parent }
         if rowsWithoutGivenName == 0 { return .fromSource }
         if nameColumnConsistent, let nameColumn { return .column(nameColumn) }
-        let present = candidates.keys.compactMap { rule -> String? in
-            if case .naturalKey(let key) = rule { key } else { nil }
-        }
+        let present = naturalKeys.map(\.key)
         let preferred = NaturalKeys.fields + present.filter { $0.hasPrefix("{") }.sorted()
         for candidate in preferred {
-            guard let key = present.first(where: { $0.lowercased() == candidate.lowercased() }) else { continue }
-            if candidates[.naturalKey(key)]!.duplicates().isEmpty { return .naturalKey(key) }
+            guard let index = present.firstIndex(where: { $0.lowercased() == candidate.lowercased() }) else { continue }
+            if naturalKeys[index].marks.duplicates().isEmpty { return .naturalKey(present[index]) }
         }
         return .position
     }
@@ -104,12 +109,18 @@ struct NamingSurvey {
         switch rule {
         case .uuid, .parent: return []
         case .position: return positionDuplicates()
+        case .naturalKey(let key):
+            guard let index = naturalKeys.firstIndex(where: { $0.key == key }) else { return [] }
+            return naturalKeys[index].marks.duplicates()
         default: return candidates[rule]?.duplicates() ?? []
         }
     }
 
     /// Frees the marks once the rule is chosen and its duplicates found.
-    mutating func forgetCandidates() { candidates = [:] }
+    mutating func forgetCandidates() {
+        candidates = [:]
+        naturalKeys = []
+    }
 
     /// Names by position repeat when the type's rows come from several sources: `Type-1` of the
     /// second source is `Type-1` of the first.
