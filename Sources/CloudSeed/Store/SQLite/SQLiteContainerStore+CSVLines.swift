@@ -23,17 +23,24 @@ extension SQLiteContainerStore {
             for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
                 let layout = types[name]!
                 let fieldTypes = layout.sortedFieldNames.map { layout.fields[$0]!.type }
-                var direct: Bool?  // asked at the type's first record, as a type without records has no columns
-                try database.forEachCopiedRow(layout.selectNamesAndFields, [.integer(zone)]) { row in
-                    if direct == nil {
-                        direct = try columns(name) == layout.sortedFieldNames && fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm)
+                guard fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm) else {
+                    // Asset fields need the store for their sizes: record by record, on this thread.
+                    try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                        longWay += 1
+                        try record(try self.record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID))
                     }
+                    continue
+                }
+                var direct: Bool?  // asked at the type's first record, as a type without records has no columns
+                // The other core reads the store meanwhile: nothing here may use the database.
+                try database.forEachCopiedRow(layout.selectNamesAndFields, [.integer(zone)]) { row in
+                    if direct == nil { direct = try columns(name) == layout.sortedFieldNames }
                     bytes.removeAll(keepingCapacity: true)
                     if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }
                     longWay += 1
-                    // The whole row, system columns included, read again by its name.
-                    let recordName = String(decoding: row.textBytes(0), as: UTF8.self)
-                    guard let values = try database.rows(layout.selectByName, [.integer(zone), .text(recordName)]).first else { return }
+                    // CSV writes no system fields, and none were read: the record is its name and fields.
+                    var values = row.values()
+                    values.insert(contentsOf: repeatElement(SQLiteValue.null, count: SQLiteLayout.systemColumns.count - 2), at: 1)
                     try record(try self.record(from: values, type: name, layout: layout, zoneID: scope.zoneID))
                 }
             }

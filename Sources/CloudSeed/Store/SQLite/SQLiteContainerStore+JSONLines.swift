@@ -30,9 +30,19 @@ extension SQLiteContainerStore {
                 var head = Array(#","recordType":"#.utf8)
                 JSONText.appendQuoted(name.utf8, to: &head)
                 head += #","recordChangeTag":"#.utf8
+                guard direct else {
+                    // Asset fields need the store for their sizes: record by record, on this thread.
+                    try database.forEachStep(layout.selectAll, [.integer(zone)]) { row in
+                        longWay += 1
+                        let record = try record(from: row.row(), type: name, layout: layout, zoneID: scope.zoneID)
+                        try line(Array((CloudKitJSON.record(record) + "\n").utf8))
+                    }
+                    continue
+                }
+                // The other core reads the store meanwhile: nothing here may use the database.
                 try database.forEachCopiedRow(layout.selectAll, [.integer(zone)]) { row in
                     bytes.removeAll(keepingCapacity: true)
-                    if direct, Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
+                    if Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
                         return try line(bytes)
                     }
                     let record = try record(from: row.values(), type: name, layout: layout, zoneID: scope.zoneID)
