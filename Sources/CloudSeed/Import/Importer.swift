@@ -69,6 +69,8 @@ public struct Importer {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
             }
             let newTypes = Set(changes.newRecordTypes)
+            // Names are unique in a run, so a new type's rows go in without the name index.
+            for name in changes.newRecordTypes { _ = try transaction.deferNameIndex(ofType: name, in: scope.schemaScope) }
             let permissions = scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
             var tallies: [String: ImportSummary.TypeCounts] = [:]
             var conflicts = ErrorCollector()
@@ -97,6 +99,7 @@ public struct Importer {
                 }
             }
             try conflicts.throwIfAny()
+            try transaction.buildDeferredNameIndexes()
             if prune {
                 let types = Set(plan.recordTypes.map(\.name))
                 try deleteRecords(transaction: transaction) { types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)") }

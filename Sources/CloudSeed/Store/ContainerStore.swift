@@ -98,6 +98,17 @@ public protocol StoreTransaction {
     /// created, those it leaves out are removed from the schema (their data stays in the file),
     /// and indexes follow the fields' options.
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws
+    /// Lets the records of a type whose table is empty go in without its index on record names,
+    /// built by ``buildDeferredNameIndexes()`` once they are in, or when the transaction ends; the
+    /// caller saves each name once. `false` where the store keeps the index (nothing changes).
+    func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool
+    /// Builds the indexes ``deferNameIndex(ofType:in:)`` let wait.
+    func buildDeferredNameIndexes() throws
+}
+
+extension StoreTransaction {
+    public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
+    public func buildDeferredNameIndexes() throws {}
 }
 
 /// Everything a store holds, summarised.

@@ -22,6 +22,38 @@ import Testing
         ])
     }
 
+    @Test func anImportedTableHasItsNameIndexAndKeepsNamesUniqueAfterwards() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let store = try SQLiteContainerStore(path: path)
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        let database = try SQLiteDatabase(path: path)
+        #expect(try database.rows("SELECT name, \"unique\" FROM pragma_index_list('ToDoItem')") == [[.text("___names_ToDoItem"), .integer(1)]])
+        #expect(try database.rows("SELECT name FROM pragma_index_info('___names_ToDoItem') ORDER BY seqno") == [
+            [.text("___zone")], [.text("___recordID")],
+        ])
+        // A second import of the same rows replaces them by name instead of adding rows.
+        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        #expect(summary.counts.map(\.unchanged) == [3])
+        #expect(try database.rows("SELECT count(*) FROM ToDoItem") == [[.integer(3)]])
+    }
+
+    @Test func aRecordSavedTwiceInOneRunOfANewTypeIsRefusedByTheNameIndex() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        let scope = StoreScope()
+        #expect(throws: CloudSeedError("two records of type Note were given the same record name in one run; give them distinct names")) {
+            try store.write { transaction in
+                try transaction.createRecordType("Note", in: scope.schemaScope)
+                #expect(try transaction.deferNameIndex(ofType: "Note", in: scope.schemaScope))
+                let record = CloudRecord(recordType: "Note", recordID: RecordID(recordName: "n1"), fields: [:])
+                try transaction.save(record, in: scope)
+                try transaction.save(record, in: scope)
+            }
+        }
+        #expect(try store.inventory().schemas.isEmpty)
+    }
+
     @Test func refusesSQLiteFilesThatAreNotStores() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("other.sqlite")

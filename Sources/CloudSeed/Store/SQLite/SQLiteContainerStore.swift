@@ -13,6 +13,8 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Where the last record saved went: a run saves its records a type at a time into one zone,
     /// so the layout, zone and insert statement are looked up once, not for every record.
     private var lastSaveTarget: SaveTarget?
+    /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
+    var deferredNameIndexes: Set<String> = []
 
     /// A record type's table, its field columns, and the SQL that reads and writes its rows.
     struct TypeLayout {
@@ -47,6 +49,10 @@ public final class SQLiteContainerStore: ContainerStore {
         }
     }
 
+    /// SQLite's page cache, in its terms (negative: KiB): 64 MB, and 16 MB while an index is sorted.
+    static let cacheSize = -65536
+    static let indexingCacheSize = -16384
+
     /// Zone row ids by scope, for the length of a transaction.
     private var zoneKeys: [StoreScope: Int64] = [:] {
         didSet { lastSaveTarget = nil }
@@ -69,7 +75,7 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON; PRAGMA cache_size = -65536")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON; PRAGMA cache_size = \(Self.cacheSize)")
         try database.transaction {
             try database.execute(SQLiteLayout.metadataTables)
             try database.rows(
@@ -134,10 +140,12 @@ public final class SQLiteContainerStore: ContainerStore {
             layouts.removeAll()
             zoneKeys.removeAll()
             changeTagCounter = nil
+            deferredNameIndexes.removeAll()
             database.forgetStatements()
         }
         return try database.transaction {
             let result = try body(SQLiteStoreTransaction(store: self, database: database))
+            try buildDeferredNameIndexes()
             try flushChangeTagCounter()
             return result
         }
@@ -295,6 +303,7 @@ public final class SQLiteContainerStore: ContainerStore {
     }
 
     func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return nil }
         guard let row = try database.rows(layout.selectByName, [.integer(zone), .text(recordName)]).first
@@ -348,6 +357,7 @@ public final class SQLiteContainerStore: ContainerStore {
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
         let sql = "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
         return try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty
@@ -391,6 +401,12 @@ struct SQLiteStoreTransaction: StoreTransaction {
     func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
 
     func nextChangeTag() throws -> String { try store.nextChangeTag() }
+
+    func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
+        try store.deferNameIndex(ofType: recordType, in: scope)
+    }
+
+    func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
 
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
 }

@@ -56,6 +56,9 @@ enum SQLiteLayout {
     /// The columns every record table has, before its field columns.
     static let systemColumns = ["___zone", "___recordID", "___createTime", "___createdBy", "___modTime", "___modifiedBy", "___etag"]
 
+    /// A record table and its name index. Stores written before the name index had its own name
+    /// made the zone and record name the table's primary key, which works alike but cannot be
+    /// dropped while a bulk insert runs.
     static func createRecordTable(_ table: String) -> String {
         """
         CREATE TABLE \(quoted(table)) (
@@ -65,10 +68,21 @@ enum SQLiteLayout {
             "___createdBy"  TEXT NOT NULL,
             "___modTime"    TEXT NOT NULL,
             "___modifiedBy" TEXT NOT NULL,
-            "___etag"       TEXT NOT NULL,
-            PRIMARY KEY ("___zone", "___recordID")
-        )
+            "___etag"       TEXT NOT NULL
+        );
+        \(createNameIndex(table))
         """
+    }
+
+    /// The unique index on a record table's zone and record name: what finds a record by name and
+    /// keeps names unique in a zone.
+    static func createNameIndex(_ table: String) -> String {
+        "CREATE UNIQUE INDEX \(quoted(nameIndex(of: table))) ON \(quoted(table)) (\"___zone\", \"___recordID\")"
+    }
+
+    /// The name of a record table's name index; it starts with `_`, which no record type does.
+    static func nameIndex(of table: String) -> String {
+        "___names_" + table
     }
 
     /// The table for a record type: its own name, unless SQLite reserves it (`sqlite_…`).
