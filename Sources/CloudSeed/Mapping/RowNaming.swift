@@ -17,7 +17,7 @@ struct RowNaming: Sendable {
     }
 
     static func name(of row: PreparedRow, rule: NamingRule, rowNumber: Int, randomSeed: UInt64) -> String? {
-        let byPosition = "\(row.recordType)-\(row.ordinal)"
+        var byPosition: String { "\(row.recordType)-\(row.ordinal)" }
         switch rule {
         case .uuid: return randomName(row.recordType, rowNumber: rowNumber, seed: randomSeed)
         case .template(let template): return TemplateNaming.text(of: row, template: template).map(RecordNaming.recordName(from:))

@@ -52,6 +52,18 @@ indirect enum InferredKind: Hashable {
 
     /// The kind of a CSV cell's text.
     static func classify(text: String) -> InferredKind {
+        // Most text can be told from its first bytes: only booleans start with a letter (t or f in
+        // any case; other non-ASCII letters are left to the full test), numbers and dates with a
+        // digit or `-`, and `dddd-` can only start a date.
+        let bytes = text.utf8
+        if let first = bytes.first, first < 0x80, !(first >= 48 && first <= 57), first != UInt8(ascii: "-"),
+            first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f")
+        {
+            return .string
+        }
+        if bytes.count >= 10, bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes.dropFirst(4).first == UInt8(ascii: "-") {
+            return Timestamp.parse(text) != nil ? .timestamp : .string
+        }
         if BooleanText.value(text) != nil { return .boolean }
         if NumberText.integer(text) != nil { return .integer }
         if NumberText.real(text) != nil { return .real }

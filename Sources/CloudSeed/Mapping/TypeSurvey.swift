@@ -85,6 +85,8 @@ struct TypeSurvey {
                 survey.declared = (type, field.position)
                 continue
             }
+            // Text merged with anything stays text: a field already STRING needs its values only to keep them.
+            if survey.inferred == .string, !survey.keepsValues || survey.overflowing, survey.assetPaths == false { continue }
             guard let kind = InferredKind(of: field.value) else { continue }
             survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
             let keepsTexts = kind.isTextual && survey.keepsValues && !survey.overflowing

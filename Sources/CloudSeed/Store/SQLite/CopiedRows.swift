@@ -15,8 +15,10 @@ extension SQLiteStatement: StoredColumns {}
 
 /// Rows copied out of a statement, a few hundred at a time, so that one core steps through the
 /// table while the other writes what it read (``SQLiteDatabase/forEachCopiedRow(_:_:_:)``).
+/// Filled on the stepping core through a ``Filling``, then only read: its storage is constants,
+/// which Swift need not guard against simultaneous access.
 final class CopiedRowBatch {
-    private struct Cell {
+    fileprivate struct Cell {
         var type: Int32
         var count: Int32
         /// The integer, the double's bits, or where the bytes start in ``bytes``.
@@ -24,48 +26,66 @@ final class CopiedRowBatch {
     }
 
     let columnCount: Int
-    private var cells: [Cell] = []
-    private var bytes: UnsafeMutablePointer<UInt8>
-    private var byteCount = 0
-    private var byteCapacity: Int
+    private let cells: [Cell]
+    private let bytes: UnsafeMutablePointer<UInt8>
 
-    init(columnCount: Int, rows: Int) {
+    fileprivate init(columnCount: Int, cells: [Cell], bytes: UnsafeMutablePointer<UInt8>) {
         self.columnCount = columnCount
-        cells.reserveCapacity(columnCount * rows)
-        byteCapacity = 64 * 1024
-        bytes = .allocate(capacity: byteCapacity)
+        self.cells = cells
+        self.bytes = bytes
     }
 
     deinit { bytes.deallocate() }
 
     var count: Int { cells.count / columnCount }
 
-    /// Copies the statement's current row.
-    func append(_ statement: SQLiteStatement) {
-        for column in 0..<Int32(columnCount) {
-            let type = statement.columnType(column)
-            switch type {
-            case SQLITE_INTEGER: cells.append(Cell(type: type, count: 0, value: statement.int64(column)))
-            case SQLITE_FLOAT: cells.append(Cell(type: type, count: 0, value: Int64(bitPattern: statement.double(column).bitPattern)))
-            case SQLITE_TEXT, SQLITE_BLOB:
-                let text = statement.textBytes(column)
-                reserve(text.count)
-                if let base = text.baseAddress { (bytes + byteCount).update(from: base, count: text.count) }
-                cells.append(Cell(type: type, count: Int32(text.count), value: Int64(byteCount)))
-                byteCount += text.count
-            default: cells.append(Cell(type: type, count: 0, value: 0))
+    /// A batch being filled: a value of the stepping core's own, whose bytes the batch takes over.
+    struct Filling: ~Copyable {
+        let columnCount: Int
+        private var cells: [Cell] = []
+        private var bytes: UnsafeMutablePointer<UInt8>
+        private(set) var byteCount = 0
+        private var byteCapacity: Int
+
+        init(columnCount: Int, rows: Int, bytes byteCapacity: Int) {
+            self.columnCount = columnCount
+            cells.reserveCapacity(columnCount * rows)
+            self.byteCapacity = byteCapacity
+            bytes = .allocate(capacity: byteCapacity)
+        }
+
+        var count: Int { cells.count / columnCount }
+
+        /// Copies the statement's current row.
+        mutating func append(_ statement: SQLiteStatement) {
+            for column in 0..<Int32(columnCount) {
+                let type = statement.columnType(column)
+                switch type {
+                case SQLITE_INTEGER: cells.append(Cell(type: type, count: 0, value: statement.int64(column)))
+                case SQLITE_FLOAT: cells.append(Cell(type: type, count: 0, value: Int64(bitPattern: statement.double(column).bitPattern)))
+                case SQLITE_TEXT, SQLITE_BLOB:
+                    let text = statement.textBytes(column)
+                    reserve(text.count)
+                    if let base = text.baseAddress { (bytes + byteCount).update(from: base, count: text.count) }
+                    cells.append(Cell(type: type, count: Int32(text.count), value: Int64(byteCount)))
+                    byteCount += text.count
+                default: cells.append(Cell(type: type, count: 0, value: 0))
+                }
             }
         }
-    }
 
-    private func reserve(_ extra: Int) {
-        guard byteCount + extra > byteCapacity else { return }
-        let capacity = max(byteCapacity * 2, byteCount + extra)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        grown.update(from: bytes, count: byteCount)
-        bytes.deallocate()
-        bytes = grown
-        byteCapacity = capacity
+        private mutating func reserve(_ extra: Int) {
+            guard byteCount + extra > byteCapacity else { return }
+            let capacity = max(byteCapacity * 2, byteCount + extra)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: bytes, count: byteCount)
+            bytes.deallocate()
+            bytes = grown
+            byteCapacity = capacity
+        }
+
+        /// The batch, for the other core; it owns the bytes from now on.
+        consuming func batch() -> CopiedRowBatch { CopiedRowBatch(columnCount: columnCount, cells: cells, bytes: bytes) }
     }
 
     /// Row `row` of the batch, from 0.
@@ -114,15 +134,26 @@ extension SQLiteDatabase {
         let columnCount = Int(statement.columnCount)
         let rowsPerBatch = 256
         try TwoCorePipeline.run(batchSize: 1, produce: { emit in
-            var batch = CopiedRowBatch(columnCount: columnCount, rows: rowsPerBatch)
-            while try statement.step() {
-                batch.append(statement)
-                if batch.count == rowsPerBatch {
-                    try emit(batch)
-                    batch = CopiedRowBatch(columnCount: columnCount, rows: rowsPerBatch)
+            // Each batch starts with room for a little more than the last one's bytes.
+            var filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: 64 * 1024)
+            while true {
+                let stepped: Bool
+                do {
+                    stepped = try statement.step()
+                } catch {
+                    _ = filling.batch()  // which frees the bytes
+                    throw error
+                }
+                guard stepped else { break }
+                filling.append(statement)
+                if filling.count == rowsPerBatch {
+                    let byteCount = filling.byteCount
+                    try emit(filling.batch())
+                    filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: byteCount + byteCount / 4)
                 }
             }
-            if batch.count > 0 { try emit(batch) }
+            let last = filling.batch()
+            if last.count > 0 { try emit(last) }
         }, consume: { batch in
             for row in 0..<batch.count { try body(batch.row(row)) }
         })
