@@ -75,11 +75,22 @@ public struct Importer {
             var tallies: [String: ImportSummary.TypeCounts] = [:]
             var conflicts = ErrorCollector()
             var produced = Set<String>()
+            // The records of types this run creates need no comparison with stored ones: their flat
+            // rows are inserted as typed, without a CloudRecord (a schema given with the run may
+            // have made more fields than the plan: those keep the long way).
+            let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
+            let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
+            var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
             try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
             }, rejected: { row in
                 tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
                 try rejected(row)
+            }, flatTypes: flatTypes, flatRecord: { record in
+                if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
+                created.changeTag = try transaction.nextChangeTag()
+                try transaction.insertNew(record, fieldNames: fieldNames[record.recordType]!, system: created, in: scope)
+                tallies[record.recordType, default: .init(recordType: record.recordType)].created += 1
             }) { record, position in
                 var record = record
                 record.recordID.zoneID = scope.zoneID

@@ -25,6 +25,12 @@ struct Permissions {
                 + (granted.isEmpty ? "the schema grants \(needed.rawValue.uppercased()) to no role" : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (--user) or give the user a role with cloudseed role assign"))
     }
 
+    /// Whether the user may create records of `recordType`.
+    func mayCreate(_ recordType: String) -> Bool {
+        guard let type = definition.recordType(named: recordType) else { return true }
+        return roles.contains { type.permissions(of: Grant.Role($0)).contains(.create) }
+    }
+
     /// Whether the user may read `record`.
     func canRead(_ record: CloudRecord) -> Bool {
         guard let type = definition.recordType(named: record.recordType) else { return true }

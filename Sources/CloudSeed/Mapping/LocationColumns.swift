@@ -13,11 +13,11 @@ enum LocationColumns {
     static func pair(in fields: [SourceField], facts: (String, Int) -> KeyFacts) -> (latitude: Int, longitude: Int)? {
         var latitude: Int?
         var longitude: Int?
-        for (offset, field) in fields.enumerated() {
-            switch facts(field.key, offset).locationRole {
+        for offset in fields.indices {
+            switch facts(fields[offset].key, offset).locationRole {
             case .location?: return nil
-            case .latitude? where latitude == nil && isScalar(field.value): latitude = offset
-            case .longitude? where longitude == nil && isScalar(field.value): longitude = offset
+            case .latitude? where latitude == nil && isScalar(fields[offset].value): latitude = offset
+            case .longitude? where longitude == nil && isScalar(fields[offset].value): longitude = offset
             default: break
             }
         }

@@ -77,9 +77,13 @@ public struct RecordMapper {
     /// `plan`. Assets are handed to `assets` once each, with their content where it was read from a
     /// file. Errors are collected (up to ``RunFailure/limit``) and thrown at the end; after the first
     /// one `body` is not called again.
+    ///
+    /// The flat rows of `flatTypes` go to `flatRecord` instead, typed on the reading core
+    /// (``FlatRowTyping``): for types whose records are all new, which need no ``CloudRecord``.
     public func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
-        rejected: (RejectedRow) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
+        rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
+        _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
@@ -167,9 +171,20 @@ public struct RecordMapper {
         // Rows are read, prepared, named and mostly typed on one core while the other finishes them
         // and hands them on.
         var rowNumbers: [String: Int] = [:]
+        let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         try TwoCorePipeline.run(produce: { handOn in
             try withoutActuallyEscaping(handOn) { handOn in
-                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }) { row, sourceIndex in
+                let flat: ((SourceRow, String, Int) throws -> Bool)? = flatTyping.map { typing in
+                    { row, type, ordinal in
+                        let number = rowNumbers[type, default: 0]
+                        if !plan.rowErrors.isEmpty, plan.rowErrors[type]?[number] != nil { return false }
+                        guard let record = typing.record(of: row, type: type, ordinal: ordinal, rowNumber: number) else { return false }
+                        rowNumbers[type] = number + 1
+                        try handOn(.flat(record))
+                        return true
+                    }
+                }
+                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }, shortcut: flat) { row, sourceIndex in
                     let number = rowNumbers[row.recordType, default: 0]
                     rowNumbers[row.recordType] = number + 1
                     if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
@@ -186,6 +201,8 @@ public struct RecordMapper {
             case .row(let row, let source, let name, let ahead):
                 folder = folders[source]
                 try emit(row, name: name, ahead: ahead)
+            case .flat(let record):
+                if errors.errors.isEmpty { try flatRecord(record) }
             }
         })
         try errors.throwIfAny()
@@ -203,6 +220,8 @@ public struct RecordMapper {
         /// A row whose name the plan refused (`--skip-bad-rows`).
         case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
+        /// A flat row typed whole on the reading core.
+        case flat(FlatRecord)
     }
 
     /// The folder each source's asset paths start from, by source number.
@@ -216,10 +235,11 @@ public struct RecordMapper {
     }
 
     /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
-    /// row and the number of its source.
+    /// row and the number of its source. A row `shortcut` takes (given its type and ordinal) is
+    /// not prepared.
     private func forEachPreparedRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        _ body: (PreparedRow, Int) throws -> Void
+        shortcut: ((SourceRow, String, Int) throws -> Bool)? = nil, _ body: (PreparedRow, Int) throws -> Void
     ) throws {
         let preparation = RowPreparation(
             nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
@@ -235,6 +255,7 @@ public struct RecordMapper {
                     documentTypes[given] = type
                 }
                 counts[type, default: 0] += 1
+                if let shortcut, try shortcut(row, type, counts[type]!) { return }
                 try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), sourceIndex)
             }
         }

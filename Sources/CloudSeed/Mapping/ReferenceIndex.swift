@@ -127,12 +127,12 @@ enum NaturalKeys {
         var result: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
-        for (offset, field) in fields.enumerated() {
-            guard let role = facts(field.key, offset).naturalKeyRole, let text = RecordNaming.text(of: field.value) else { continue }
+        for offset in fields.indices {
+            guard let role = facts(fields[offset].key, offset).naturalKeyRole, let text = RecordNaming.text(of: fields[offset].value) else { continue }
             switch role {
-            case .key: result.append((field.key, text))
-            case .firstName: first = (field.key, text)
-            case .lastName: last = (field.key, text)
+            case .key: result.append((fields[offset].key, text))
+            case .firstName: first = (fields[offset].key, text)
+            case .lastName: last = (fields[offset].key, text)
             }
         }
         if let first, let last { result.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }

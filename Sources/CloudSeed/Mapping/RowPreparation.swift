@@ -17,22 +17,20 @@ struct RowPreparation {
         // Latitude and longitude columns become one `location` field, put last; in the common case
         // without a copy of the row's fields.
         var locationPair: (latitude: Int, longitude: Int)?
-        if declaredLocations.isEmpty {
-            locationPair = LocationColumns.pair(in: row.fields, facts: keyFacts.facts(of:near:))
-        } else {
-            row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations)
-        }
+        if !declaredLocations.isEmpty { row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations) }
+        // Each key's facts once, by offset.
+        let facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
+        if declaredLocations.isEmpty { locationPair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] } }
         var nameColumn: (column: String, value: String)?
         var nameRank = Int.max
         var builder = PreparedFields(preparation: self, row: row, type: type)
         builder.fields.reserveCapacity(row.fields.count)
-        for (offset, field) in row.fields.enumerated() where offset != locationPair?.latitude && offset != locationPair?.longitude {
-            let facts = keyFacts.facts(of: field.key, near: offset)
-            if let rank = facts.nameColumnRank, rank < nameRank, let text = RecordNaming.text(of: field.value) {
+        for offset in row.fields.indices where offset != locationPair?.latitude && offset != locationPair?.longitude {
+            if let rank = facts[offset].nameColumnRank, rank < nameRank, let text = RecordNaming.text(of: row.fields[offset].value) {
                 nameColumn = (RecordNaming.nameColumns[rank], text)
                 nameRank = rank
             }
-            try builder.add(field, facts: facts)
+            try builder.add(row.fields[offset], facts: facts[offset])
         }
         if let locationPair {
             let location = LocationColumns.combined(row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude)

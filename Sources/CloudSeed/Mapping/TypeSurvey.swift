@@ -40,6 +40,9 @@ struct TypeSurvey {
     var rowCount = 0
     var firstRowPosition: SourcePosition
     private(set) var fields: [String: FieldSurvey] = [:]
+    /// The surveys of the last row's fields by offset: rows of one source repeat their keys in order.
+    private var recentKeys: [String] = []
+    private var recentSurveys: [FieldSurvey] = []
     var naming: NamingSurvey
     /// Field names that differ from their source keys: field → key.
     var renamedKeys: [String: String] = [:]
@@ -68,13 +71,24 @@ struct TypeSurvey {
         rowCount += 1
         if !row.renamedKeys.isEmpty { renamedKeys.merge(row.renamedKeys) { first, _ in first } }
         naming.add(row, isChild: isChild, source: source)
-        for field in row.fields {
+        for (offset, field) in row.fields.enumerated() {
             let survey: FieldSurvey
-            if let known = fields[field.key] {
-                survey = known
+            if offset < recentKeys.count, recentKeys[offset] == field.key {
+                survey = recentSurveys[offset]
             } else {
-                survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
-                fields[field.key] = survey
+                if let known = fields[field.key] {
+                    survey = known
+                } else {
+                    survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
+                    fields[field.key] = survey
+                }
+                if offset < recentKeys.count {
+                    recentKeys[offset] = field.key
+                    recentSurveys[offset] = survey
+                } else if offset == recentKeys.count {
+                    recentKeys.append(field.key)
+                    recentSurveys.append(survey)
+                }
             }
             if let type = field.declaredType {
                 if let (other, position) = survey.declared, other != type {

@@ -104,11 +104,20 @@ public protocol StoreTransaction {
     func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool
     /// Builds the indexes ``deferNameIndex(ofType:in:)`` let wait.
     func buildDeferredNameIndexes() throws
+    /// Saves a record of a type the run created, whose fields are the values of `record` under
+    /// `fieldNames` (the type's field names in byte order, as the schema has them).
+    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws
 }
 
 extension StoreTransaction {
     public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     public func buildDeferredNameIndexes() throws {}
+
+    public func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+        var fields: [String: RecordValue] = [:]
+        for (name, value) in zip(fieldNames, record.values) { fields[name] = value }
+        try save(CloudRecord(recordType: record.recordType, recordID: RecordID(recordName: record.recordName), fields: fields, system: system), in: scope)
+    }
 }
 
 /// Everything a store holds, summarised.

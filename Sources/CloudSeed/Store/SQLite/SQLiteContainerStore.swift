@@ -325,6 +325,25 @@ public final class SQLiteContainerStore: ContainerStore {
         try target.insert.run(values)
     }
 
+    /// Inserts a record of a type the run created, binding its values as they come.
+    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+        let target = try saveTarget(record.recordType, in: scope)
+        var values: [SQLiteValue] = [
+            .integer(target.zone), .text(record.recordName),
+            .text(formatted(system.createdTimestamp)), .text(system.createdUserRecordName),
+            .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
+            .text(system.changeTag),
+        ]
+        values.reserveCapacity(values.count + target.fieldNames.count)
+        if fieldNames == target.fieldNames {
+            for value in record.values { values.append(value.map(SQLiteValueCodec.encode) ?? .null) }
+        } else {
+            let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
+            for name in target.fieldNames { values.append(given[name].flatMap { $0 }.map(SQLiteValueCodec.encode) ?? .null) }
+        }
+        try target.insert.run(values)
+    }
+
     /// The table layout, zone and prepared insert a record of `recordType` in `scope` is saved with.
     private struct SaveTarget {
         var scope: StoreScope
@@ -407,6 +426,10 @@ struct SQLiteStoreTransaction: StoreTransaction {
     }
 
     func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
+
+    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+        try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
+    }
 
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
 }
