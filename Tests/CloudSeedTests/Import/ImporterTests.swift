@@ -37,6 +37,22 @@ import Testing
         #expect(apples.system.changeTag == "1")
     }
 
+    @Test func flatRowsAndRowsThatNeedPreparingMakeTheSameKindOfRecordsInOneRun() throws {
+        // Row 1 is flat; row 2 lacks its latitude, so its longitude stays a field; row 3 is JSON
+        // Lines with a nested dictionary, flattened into fields; row 4 has an empty list, left out.
+        let csv = try folder.write("Place.csv", "title,price,latitude,longitude,tags\nAlpha,1.5,10,20,\nBeta,2,,30,\n")
+        let lines = try folder.write(
+            "Place.jsonl", "{\"title\":\"Gamma\",\"price\":3,\"size\":{\"w\":2}}\n{\"title\":\"Delta\",\"tags\":[],\"price\":4}\n")
+        let summary = try importFiles([csv, lines])
+        #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Place", created: 4)])
+        let byName = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
+        #expect(byName["Alpha"]?.fields == ["title": .string("Alpha"), "price": .double(1.5), "location": .location(Location(latitude: 10, longitude: 20))])
+        #expect(byName["Beta"]?.fields == ["title": .string("Beta"), "price": .double(2), "longitude": .int64(30)])
+        #expect(byName["Gamma"]?.fields == ["title": .string("Gamma"), "price": .double(3), "size_w": .int64(2)])
+        #expect(byName["Delta"]?.fields == ["title": .string("Delta"), "price": .double(4)])
+        #expect(byName.values.map(\.system.changeTag).sorted() == ["1", "2", "3", "4"])
+    }
+
     @Test(arguments: ["ToDoItems/ToDoItems.json", "ToDoItems/ToDoItems.csv", "ToDoItems/ToDoItems.binary.plist"])
     func everyFormatOfTheItemsGivesTheSameRecords(path: String) throws {
         _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
