@@ -80,6 +80,9 @@ public struct Importer {
             // have made more fields than the plan: those keep the long way).
             let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
             let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
+            // Records inserted so far per type; the type of the last one is counted apart.
+            var flatType = (name: "", fieldNames: [String](), count: 0)
+            var flatCreated: [String: Int] = [:]
             var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
             try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
@@ -88,9 +91,13 @@ public struct Importer {
                 try rejected(row)
             }, flatTypes: flatTypes, flatRecord: { record in
                 if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
+                if record.recordType != flatType.name {
+                    flatCreated[flatType.name, default: 0] += flatType.count
+                    flatType = (record.recordType, fieldNames[record.recordType]!, 0)
+                }
                 created.changeTag = try transaction.nextChangeTag()
-                try transaction.insertNew(record, fieldNames: fieldNames[record.recordType]!, system: created, in: scope)
-                tallies[record.recordType, default: .init(recordType: record.recordType)].created += 1
+                try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                flatType.count += 1
             }) { record, position in
                 var record = record
                 record.recordID.zoneID = scope.zoneID
@@ -110,6 +117,8 @@ public struct Importer {
                 }
             }
             try conflicts.throwIfAny()
+            flatCreated[flatType.name, default: 0] += flatType.count
+            for (type, count) in flatCreated where count > 0 { tallies[type, default: .init(recordType: type)].created += count }
             try transaction.buildDeferredNameIndexes()
             if prune {
                 let types = Set(plan.recordTypes.map(\.name))

@@ -44,10 +44,12 @@ public struct RecordMapper {
             for child in row.children { try add(child.row, isChild: true, source: source, folder: folder) }
         }
         let folders = assetFolders(sources)
-        // Rows are read and prepared on one core while the other surveys them. What crosses
-        // between the cores is the row and numbers: no object both would count references to.
-        try TwoCorePipeline.run(produce: { emit in
-            try forEachPreparedRow(sources) { row, sourceIndex in try emit((row, sourceIndex)) }
+        // Rows are read, prepared and surveyed on three threads. What crosses between them is
+        // rows and numbers: no object several would count references to.
+        let preparation = rowPreparation()
+        try readInStages(sources, prepare: { item, emit in
+            guard case .row(let read) = item else { return }
+            try emit((try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source))
         }, consume: { row, source in
             try add(row, isChild: false, source: source, folder: folders[source])
         })
@@ -168,30 +170,26 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        // Rows are read, prepared, named and mostly typed on one core while the other finishes them
-        // and hands them on.
+        // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
+        // handed on by this one.
         var rowNumbers: [String: Int] = [:]
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
-        try TwoCorePipeline.run(produce: { handOn in
-            try withoutActuallyEscaping(handOn) { handOn in
-                let flat: ((SourceRow, String, Int) throws -> Bool)? = flatTyping.map { typing in
-                    { row, type, ordinal in
-                        let number = rowNumbers[type, default: 0]
-                        if !plan.rowErrors.isEmpty, plan.rowErrors[type]?[number] != nil { return false }
-                        guard let record = typing.record(of: row, type: type, ordinal: ordinal, rowNumber: number) else { return false }
-                        rowNumbers[type] = number + 1
-                        try handOn(.flat(record))
-                        return true
-                    }
-                }
-                try forEachPreparedRow(sources, badRow: { try handOn(.unreadable($0)) }, shortcut: flat) { row, sourceIndex in
-                    let number = rowNumbers[row.recordType, default: 0]
-                    rowNumbers[row.recordType] = number + 1
-                    if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
-                    guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
-                    try handOn(.row(row, source: sourceIndex, name: name, ahead: typedAhead(row, planned: planned)))
-                }
+        let preparation = rowPreparation()
+        try readInStages(sources, prepare: { item, handOn in
+            guard case .row(let read) = item else {
+                if case .unreadable(let error) = item { try handOn(.unreadable(error)) }
+                return
             }
+            let number = rowNumbers[read.type, default: 0]
+            rowNumbers[read.type] = number + 1
+            let known = plan.rowErrors.isEmpty ? nil : plan.rowErrors[read.type]?[number]
+            if known == nil, let record = flatTyping?.record(of: read.row, type: read.type, ordinal: read.ordinal, rowNumber: number) {
+                return try handOn(.flat(record))
+            }
+            let row = try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal)
+            if let known { return try handOn(.refused(row, known)) }
+            guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
+            try handOn(.row(row, source: read.source, name: name, ahead: typedAhead(row, planned: planned)))
         }, consume: { (item: PreparedItem) in
             switch item {
             case .unreadable(let error):
@@ -234,15 +232,56 @@ public struct RecordMapper {
         source.recordType ?? options.recordType ?? IdentifierMapping.recordType(forFileStem: source.stem)
     }
 
-    /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
-    /// row and the number of its source. A row `shortcut` takes (given its type and ordinal) is
-    /// not prepared.
-    private func forEachPreparedRow(
-        _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        shortcut: ((SourceRow, String, Int) throws -> Bool)? = nil, _ body: (PreparedRow, Int) throws -> Void
+    /// A row as read, with its record type, its number among its type's rows in its source (from
+    /// 1) and the number of its source.
+    private struct ReadRow {
+        var row: SourceRow
+        var type: String
+        var ordinal: Int
+        var source: Int
+    }
+
+    /// What reading hands on: a row, or (with `--skip-bad-rows`) why a row could not be read.
+    private enum ReadItem {
+        case row(ReadRow)
+        case unreadable(CloudSeedError)
+    }
+
+    private func rowPreparation() -> RowPreparation {
+        RowPreparation(nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
+    }
+
+    /// Reads the sources on one thread and hands each item to `prepare` on a second, which hands
+    /// what it makes of it to `consume` on this one, in order: three stages that the two cores
+    /// share as each is busy.
+    private func readInStages<Output>(
+        _ sources: [SourceFile], prepare: (ReadItem, (Output) throws -> Void) throws -> Void, consume: (Output) throws -> Void
     ) throws {
-        let preparation = RowPreparation(
-            nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
+        try TwoCorePipeline.run(produce: { emit in
+            try TwoCorePipeline.run(produce: { read in
+                try withoutActuallyEscaping(read) { read in
+                    try forEachSourceRow(sources, badRow: { try read(.unreadable($0)) }) { try read(.row($0)) }
+                }
+            }, consume: { item in
+                try withoutActuallyEscaping(emit) { emit in try prepare(item, emit) }
+            })
+        }, consume: consume)
+    }
+
+    /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
+    /// row and the number of its source.
+    private func forEachPreparedRow(_ sources: [SourceFile], only: Set<Int>? = nil, _ body: (PreparedRow, Int) throws -> Void) throws {
+        let preparation = rowPreparation()
+        try forEachSourceRow(sources, only: only) { read in
+            try body(try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source)
+        }
+    }
+
+    /// Reads every source (or the ones numbered in `only`), giving each row its record type.
+    /// With `--skip-bad-rows`, a row that cannot be read goes to `badRow`.
+    private func forEachSourceRow(
+        _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil, _ body: (ReadRow) throws -> Void
+    ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for (sourceIndex, source) in sources.enumerated() where only?.contains(sourceIndex) ?? true {
             var counts: [String: Int] = [:]
@@ -255,8 +294,7 @@ public struct RecordMapper {
                     documentTypes[given] = type
                 }
                 counts[type, default: 0] += 1
-                if let shortcut, try shortcut(row, type, counts[type]!) { return }
-                try body(try preparation.prepare(row, type: type, ordinal: counts[type]!), sourceIndex)
+                try body(ReadRow(row: row, type: type, ordinal: counts[type]!, source: sourceIndex))
             }
         }
     }

@@ -21,7 +21,26 @@ public enum Timestamp {
         let minute = inDay / 60_000 % 60
         let second = inDay / 1000 % 60
         let millis = inDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millis, 3))Z"
+        // Written digit by digit: every stored timestamp goes through here.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int64, _ width: Int, at start: Int) {
+                var rest = value
+                for offset in (start..<start + width).reversed() {
+                    buffer[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            put(month, 2, at: 5)
+            put(day, 2, at: 8)
+            put(hour, 2, at: 11)
+            put(minute, 2, at: 14)
+            put(second, 2, at: 17)
+            put(millis, 3, at: 20)
+            (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16], buffer[19], buffer[23]) =
+                (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
+            return 24
+        }
     }
 
     /// Reads an ISO 8601 / RFC 3339 date or date-time; a missing zone means UTC.
@@ -86,11 +105,6 @@ public enum Timestamp {
         _ = expect(58)
         guard let offsetMinutes = number(2), offsetMinutes < 60, index == bytes.count else { return nil }
         return milliseconds - sign * (offsetHours * 60 + offsetMinutes) * 60_000
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

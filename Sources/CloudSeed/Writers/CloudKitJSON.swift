@@ -50,6 +50,11 @@ public enum CloudKitJSON {
 
     /// A location dictionary with the measurements it has.
     public static func location(_ location: Location) -> String {
+        if location.altitude == nil, location.horizontalAccuracy == nil, location.verticalAccuracy == nil, location.course == nil,
+            location.speed == nil, location.timestamp == nil
+        {
+            return "{\"latitude\":" + JSONText.number(location.latitude) + ",\"longitude\":" + JSONText.number(location.longitude) + "}"
+        }
         var members = [("latitude", JSONText.number(location.latitude)), ("longitude", JSONText.number(location.longitude))]
         let optional: [(String, Double?)] = [
             ("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),

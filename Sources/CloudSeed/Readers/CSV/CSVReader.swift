@@ -202,6 +202,24 @@ struct CSVScanner {
 
     private mutating func quotedCell(startingAt start: SourcePosition) throws -> String {
         index += 1
+        // Most quoted cells hold no doubled quote: their text is the bytes up to the closing quote.
+        var end = index
+        var lines = 0
+        var lastLineStart = lineStart
+        while let byte = byte(at: end), byte != 0x22 {
+            end += 1
+            if byte == 0x0A {
+                lines += 1
+                lastLineStart = end
+            }
+        }
+        if byte(at: end) == 0x22, byte(at: end + 1) != 0x22 {
+            let text = try decode(index..<end, at: start)
+            index = end + 1
+            line += lines
+            lineStart = lastLineStart
+            return text
+        }
         var buffer: [UInt8] = []
         var runStart = index
         while true {

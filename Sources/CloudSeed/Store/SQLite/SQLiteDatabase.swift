@@ -162,7 +162,13 @@ final class SQLiteStatement {
                 case .null: sqlite3_bind_null(pointer, index)
                 case .integer(let number): sqlite3_bind_int64(pointer, index, number)
                 case .real(let number): sqlite3_bind_double(pointer, index, number)
-                case .text(let text): sqlite3_bind_text64(pointer, index, text, sqlite3_uint64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+                case .text(var text):
+                    // The bytes in place (a short string's on the stack), not a copy made to end them with a NUL.
+                    text.withUTF8 { bytes in
+                        sqlite3_bind_text64(
+                            pointer, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self),
+                            sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
+                    }
                 case .blob(let data):
                     data.withUnsafeBytes { buffer in
                         sqlite3_bind_blob64(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), Self.transient)
