@@ -14,13 +14,17 @@ struct RowPreparation {
     func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
         var row = row
         let declaredLocations = locations(type)
-        // Latitude and longitude columns become one `location` field, put last; in the common case
-        // without a copy of the row's fields.
-        var locationPair: (latitude: Int, longitude: Int)?
-        if !declaredLocations.isEmpty { row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations) }
         // Each key's facts once, by offset.
-        let facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
-        if declaredLocations.isEmpty { locationPair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] } }
+        var facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
+        if declaredLocations.isEmpty, !keepsTemplateValues, let flat = preparedFlat(row, type: type, ordinal: ordinal, facts: facts) { return flat }
+        // Latitude and longitude columns become one `location` field, put last.
+        var locationPair: (latitude: Int, longitude: Int)?
+        if !declaredLocations.isEmpty {
+            row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations)
+            facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
+        } else {
+            locationPair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
+        }
         var nameColumn: (column: String, value: String)?
         var nameRank = Int.max
         var builder = PreparedFields(preparation: self, row: row, type: type)
@@ -42,6 +46,45 @@ struct RowPreparation {
             templateValues: builder.templateValues, position: row.position, ordinal: ordinal, children: builder.children,
             renamedKeys: builder.renamedKeys,
             changeTag: row.changeTag ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
+    }
+
+    /// The common row prepared in one go, as the general way would prepare it: scalars and lists
+    /// of scalars under keys that are field names already, kept as they are but for null values
+    /// and empty lists, which are left out, and a latitude and longitude, which become one location.
+    /// `nil` for any other row.
+    private func preparedFlat(_ row: SourceRow, type: String, ordinal: Int, facts: [KeyFacts]) -> PreparedRow? {
+        var leavesOut = false
+        for offset in row.fields.indices {
+            guard facts[offset].isValidIdentifier, !facts[offset].isIdentityOnly else { return nil }
+            switch row.fields[offset].value {
+            case .dictionary: return nil
+            case .array(let items) where items.contains(where: \.isNested): return nil
+            default: break
+            }
+            if !Self.isKept(row.fields[offset]) { leavesOut = true }
+        }
+        let pair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
+        var fields = row.fields  // shared with the source row when nothing changes
+        var nameColumn: (column: String, value: String)?
+        var nameRank = Int.max
+        if leavesOut || pair != nil { fields.removeAll(keepingCapacity: true) }
+        for offset in row.fields.indices where offset != pair?.latitude && offset != pair?.longitude {
+            if let rank = facts[offset].nameColumnRank, rank < nameRank, let text = RecordNaming.text(of: row.fields[offset].value) {
+                nameColumn = (RecordNaming.nameColumns[rank], text)
+                nameRank = rank
+            }
+            if leavesOut || pair != nil, Self.isKept(row.fields[offset]) { fields.append(row.fields[offset]) }
+        }
+        if let pair { fields.append(LocationColumns.combined(row.fields, latitude: pair.latitude, longitude: pair.longitude)) }
+        return PreparedRow(
+            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
+            naturalKeys: NaturalKeys.keys(of: row.fields) { _, offset in facts[offset] }, templateValues: [:],
+            position: row.position, ordinal: ordinal, children: [], changeTag: row.changeTag)
+    }
+
+    /// Whether a flat field is kept: null values and empty lists are not, unless declared references.
+    private static func isKept(_ field: SourceField) -> Bool {
+        (field.value != .null && field.value != .array([])) || field.declaredType == .reference
     }
 
     /// The fields of one prepared row, built a source field at a time.
