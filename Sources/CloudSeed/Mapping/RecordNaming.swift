@@ -58,12 +58,19 @@ enum RecordNaming {
     /// deterministic hash where nothing of it is ASCII, so names stay stable across runs.
     static func recordName(from text: String) -> String {
         var ascii = Transliteration.ascii(text)
-        if ascii.first?.isWhitespace == true || ascii.last?.isWhitespace == true { ascii = ascii.trimmingCharacters(in: .whitespaces) }
+        // The text is ASCII now: a space or a tab is the white space that can start or end it.
+        if let first = ascii.utf8.first, let last = ascii.utf8.last, Self.isBlank(first) || Self.isBlank(last) {
+            ascii = ascii.trimmingCharacters(in: .whitespaces)
+        }
         if !ascii.isEmpty, ascii.utf8.count <= 255, !ascii.hasPrefix("_") { return ascii }
         let digest = SHA256.hexDigest(of: Data(text.utf8))
         if ascii.isEmpty { return "r-" + digest.prefix(16) }
         let kept = ascii.drop { $0 == "_" }
         return String(kept.prefix(200)) + "-" + digest.prefix(16)
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || (0x0A...0x0D).contains(byte)
     }
 
     /// The text of a value as it appears in a record name.

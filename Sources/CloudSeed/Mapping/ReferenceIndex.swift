@@ -54,6 +54,14 @@ struct ReferenceIndex: @unchecked Sendable {
         }
     }
 
+    /// The one record `value` names as written (by record name, or by a natural key only one
+    /// record has), without building a set: what almost every reference value finds.
+    func exactMatch(_ value: String) -> String? {
+        if byName.contains(value) { return value }
+        guard let name = byKey[value], sharedKeys[value] == nil else { return nil }
+        return name
+    }
+
     /// The record names `value` matches, at the first rule that finds any.
     func matches(_ value: String) -> Set<String> {
         if byName.contains(value) { return [value] }

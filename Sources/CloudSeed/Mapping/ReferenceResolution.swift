@@ -13,6 +13,7 @@ enum ReferenceResolution {
         default:
             guard let text = RecordNaming.text(of: value) else { return value }
             let index = plan.indexes[target] ?? ReferenceIndex()
+            if let name = index.exactMatch(text) { return .string(name) }
             let matches = index.matches(text)
             if matches.count == 1 { return .string(matches.first!) }
             if matches.count > 1 {

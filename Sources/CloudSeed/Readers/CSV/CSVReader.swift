@@ -247,7 +247,7 @@ struct CSVScanner {
 
     private func decode(_ range: Range<Int>, at position: SourcePosition) throws -> String {
         let slice = input.buffer[range]
-        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        if let text = String(validating: slice, as: UTF8.self) { return text }
         return try decode(bytes: Array(slice), at: position, offset: input.base + range.lowerBound)
     }
 
