@@ -80,8 +80,9 @@ public struct RecordMapper {
     /// file. Errors are collected (up to ``RunFailure/limit``) and thrown at the end; after the first
     /// one `body` is not called again.
     ///
-    /// The flat rows of `flatTypes` go to `flatRecord` instead, typed on the reading core
-    /// (``FlatRowTyping``): for types whose records are all new, which need no ``CloudRecord``.
+    /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed on the
+    /// reading core (``FlatRowTyping``): for types whose records are all new, which need no
+    /// ``CloudRecord``.
     public func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
@@ -182,13 +183,10 @@ public struct RecordMapper {
             }
             let number = rowNumbers[read.type, default: 0]
             rowNumbers[read.type] = number + 1
-            let known = plan.rowErrors.isEmpty ? nil : plan.rowErrors[read.type]?[number]
-            if known == nil, let record = flatTyping?.record(of: read.row, type: read.type, ordinal: read.ordinal, rowNumber: number) {
-                return try handOn(.flat(record))
-            }
             let row = try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal)
-            if let known { return try handOn(.refused(row, known)) }
+            if !plan.rowErrors.isEmpty, let known = plan.rowErrors[read.type]?[number] { return try handOn(.refused(row, known)) }
             guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
+            if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }
             try handOn(.row(row, source: read.source, name: name, ahead: typedAhead(row, planned: planned)))
         }, consume: { (item: PreparedItem) in
             switch item {
@@ -218,7 +216,7 @@ public struct RecordMapper {
         /// A row whose name the plan refused (`--skip-bad-rows`).
         case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
-        /// A flat row typed whole on the reading core.
+        /// A row of a type the run creates, typed whole on the reading core.
         case flat(FlatRecord)
     }
 

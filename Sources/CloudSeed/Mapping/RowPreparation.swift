@@ -25,15 +25,9 @@ struct RowPreparation {
         } else {
             locationPair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
         }
-        var nameColumn: (column: String, value: String)?
-        var nameRank = Int.max
         var builder = PreparedFields(preparation: self, row: row, type: type)
         builder.fields.reserveCapacity(row.fields.count)
         for offset in row.fields.indices where offset != locationPair?.latitude && offset != locationPair?.longitude {
-            if let rank = facts[offset].nameColumnRank, rank < nameRank, let text = RecordNaming.text(of: row.fields[offset].value) {
-                nameColumn = (RecordNaming.nameColumns[rank], text)
-                nameRank = rank
-            }
             try builder.add(row.fields[offset], facts: facts[offset])
         }
         if let locationPair {
@@ -41,7 +35,7 @@ struct RowPreparation {
             try builder.add(location, facts: keyFacts.facts(of: location.key, near: row.fields.count))
         }
         return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: builder.fields,
+            recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts), fields: builder.fields,
             naturalKeys: NaturalKeys.keys(of: builder.fields, facts: keyFacts.facts(of:near:)),
             templateValues: builder.templateValues, position: row.position, ordinal: ordinal, children: builder.children,
             renamedKeys: builder.renamedKeys,
@@ -65,21 +59,28 @@ struct RowPreparation {
         }
         let pair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
         var fields = row.fields  // shared with the source row when nothing changes
-        var nameColumn: (column: String, value: String)?
-        var nameRank = Int.max
-        if leavesOut || pair != nil { fields.removeAll(keepingCapacity: true) }
-        for offset in row.fields.indices where offset != pair?.latitude && offset != pair?.longitude {
-            if let rank = facts[offset].nameColumnRank, rank < nameRank, let text = RecordNaming.text(of: row.fields[offset].value) {
-                nameColumn = (RecordNaming.nameColumns[rank], text)
-                nameRank = rank
+        if leavesOut || pair != nil {
+            fields.removeAll(keepingCapacity: true)
+            for offset in row.fields.indices where offset != pair?.latitude && offset != pair?.longitude && Self.isKept(row.fields[offset]) {
+                fields.append(row.fields[offset])
             }
-            if leavesOut || pair != nil, Self.isKept(row.fields[offset]) { fields.append(row.fields[offset]) }
         }
         if let pair { fields.append(LocationColumns.combined(row.fields, latitude: pair.latitude, longitude: pair.longitude)) }
         return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
+            recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts), fields: fields,
             naturalKeys: NaturalKeys.keys(of: row.fields) { _, offset in facts[offset] }, templateValues: [:],
             position: row.position, ordinal: ordinal, children: [], changeTag: row.changeTag)
+    }
+
+    /// The best-ranked name column (``RecordNaming/nameColumns``) among the fields that have a value.
+    private static func nameColumn(of fields: [SourceField], facts: [KeyFacts]) -> (column: String, value: String)? {
+        var best: (rank: Int, value: String)?
+        for offset in fields.indices {
+            guard let rank = facts[offset].nameColumnRank, rank < best?.rank ?? Int.max, let text = RecordNaming.text(of: fields[offset].value)
+            else { continue }
+            best = (rank, text)
+        }
+        return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
     }
 
     /// Whether a flat field is kept: null values and empty lists are not, unless declared references.

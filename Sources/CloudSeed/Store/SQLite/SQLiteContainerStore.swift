@@ -51,9 +51,9 @@ public final class SQLiteContainerStore: ContainerStore {
         }
     }
 
-    /// SQLite's page cache, in its terms (negative: KiB): 64 MB, and 16 MB while an index is sorted.
+    /// SQLite's page cache, in its terms (negative: KiB): 64 MB, and 8 MB while an index is sorted.
     static let cacheSize = -65536
-    static let indexingCacheSize = -16384
+    static let indexingCacheSize = -8192
 
     /// Zone row ids by scope, for the length of a transaction.
     private var zoneKeys: [StoreScope: Int64] = [:] {
@@ -330,14 +330,7 @@ public final class SQLiteContainerStore: ContainerStore {
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
-        let system = record.system
-        var values: [SQLiteValue] = [
-            .integer(target.zone), .text(record.recordID.recordName),
-            .text(formatted(system.createdTimestamp)), .text(system.createdUserRecordName),
-            .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
-            .text(system.changeTag),
-        ]
-        values.reserveCapacity(values.count + target.fieldNames.count)
+        var values = systemValues(record.recordID.recordName, system: record.system, target: target)
         for name in target.fieldNames { values.append(record.fields[name].map(SQLiteValueCodec.encode) ?? .null) }
         try target.insert.run(values)
     }
@@ -345,13 +338,7 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Inserts a record of a type the run created, binding its values as they come.
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
-        var values: [SQLiteValue] = [
-            .integer(target.zone), .text(record.recordName),
-            .text(formatted(system.createdTimestamp)), .text(system.createdUserRecordName),
-            .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
-            .text(system.changeTag),
-        ]
-        values.reserveCapacity(values.count + target.fieldNames.count)
+        var values = systemValues(record.recordName, system: system, target: target)
         if fieldNames == target.fieldNames {
             for value in record.values { values.append(value.map(SQLiteValueCodec.encode) ?? .null) }
         } else {
@@ -359,6 +346,18 @@ public final class SQLiteContainerStore: ContainerStore {
             for name in target.fieldNames { values.append(given[name].flatMap { $0 }.map(SQLiteValueCodec.encode) ?? .null) }
         }
         try target.insert.run(values)
+    }
+
+    /// The system columns of a row to insert, with room for its field columns.
+    private func systemValues(_ recordName: String, system: SystemFields, target: SaveTarget) -> [SQLiteValue] {
+        var values: [SQLiteValue] = [
+            .integer(target.zone), .text(recordName),
+            .text(formatted(system.createdTimestamp)), .text(system.createdUserRecordName),
+            .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
+            .text(system.changeTag),
+        ]
+        values.reserveCapacity(values.count + target.fieldNames.count)
+        return values
     }
 
     /// The table layout, zone and prepared insert a record of `recordType` in `scope` is saved with.
