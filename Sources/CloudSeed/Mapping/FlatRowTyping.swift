@@ -5,7 +5,6 @@ public struct FlatRecord {
     public var recordType: String
     public var recordName: String
     public var values: [RecordValue?]
-    public var position: SourcePosition
 }
 
 /// Pass two's short way for the rows of types the run creates, which are inserted as they come
@@ -51,6 +50,6 @@ struct FlatRowTyping {
             }
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
-        return FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
+        return FlatRecord(recordType: row.recordType, recordName: name, values: values)
     }
 }
