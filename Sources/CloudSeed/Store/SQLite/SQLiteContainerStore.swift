@@ -13,8 +13,6 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Where the last record saved went: a run saves its records a type at a time into one zone,
     /// so the layout, zone and insert statement are looked up once, not for every record.
     private var lastSaveTarget: SaveTarget?
-    /// Whether the file is new and still writes without its write-ahead log (until a write ends).
-    private var movesToWriteAheadLog = false
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
     var deferredNameIndexes: Set<String> = []
 
@@ -77,18 +75,7 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        // A file made just now has no reader to keep apart from its first transaction, which then
-        // writes the file itself (a rollback journal holds nothing for pages that did not exist)
-        // instead of writing everything twice, to the log and again when the log is copied back.
-        // The store moves to write-ahead logging once that transaction ends.
-        // A store another process is writing in that way moves later too.
-        if existed {
-            movesToWriteAheadLog = (try? database.rows("PRAGMA journal_mode = WAL")) != [[.text("wal")]]
-        } else if path != ":memory:" {
-            movesToWriteAheadLog = true
-            try database.execute("PRAGMA journal_mode = DELETE")
-        }
-        try database.execute("PRAGMA recursive_triggers = ON; PRAGMA cache_size = \(Self.cacheSize)")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON; PRAGMA cache_size = \(Self.cacheSize)")
         try database.transaction {
             try database.execute(SQLiteLayout.metadataTables)
             try database.rows(
@@ -155,10 +142,6 @@ public final class SQLiteContainerStore: ContainerStore {
             changeTagCounter = nil
             deferredNameIndexes.removeAll()
             database.forgetStatements()
-            if movesToWriteAheadLog {
-                // Another process that opened the file meanwhile keeps it from changing mode: it moves later.
-                movesToWriteAheadLog = (try? database.rows("PRAGMA journal_mode = WAL")) != [[.text("wal")]]
-            }
         }
         return try database.transaction {
             let result = try body(SQLiteStoreTransaction(store: self, database: database))
