@@ -75,9 +75,9 @@ public struct Importer {
             var tallies: [String: ImportSummary.TypeCounts] = [:]
             var conflicts = ErrorCollector()
             var produced = Set<String>()
-            // The records of types this run creates need no comparison with stored ones: their flat
-            // rows are inserted as typed, without a CloudRecord (a schema given with the run may
-            // have made more fields than the plan: those keep the long way).
+            // The records of types this run creates need no comparison with stored ones: their rows
+            // without child records are inserted as typed, without a CloudRecord (a schema given with
+            // the run may have made more fields than the plan: those keep the long way).
             let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
             let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
             // Records inserted so far per type; the type of the last one is counted apart.

@@ -80,9 +80,9 @@ public struct RecordMapper {
     /// file. Errors are collected (up to ``RunFailure/limit``) and thrown at the end; after the first
     /// one `body` is not called again.
     ///
-    /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed on the
-    /// reading core (``FlatRowTyping``): for types whose records are all new, which need no
-    /// ``CloudRecord``.
+    /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed before
+    /// they reach this thread (``FlatRowTyping``): for types whose records are all new, which need
+    /// no ``CloudRecord``.
     public func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
