@@ -17,13 +17,39 @@ struct FlatRowTyping {
     let options: MappingOptions
     let converter: ValueConverter
     /// The record types whose rows may go this way, with where each field goes among the values.
-    private let slots: [String: [String: (slot: Int, field: PlannedField)]]
+    private let slots: [String: [String: Slot]]
+    /// The slots of the last row's keys; a typing is used by one thread.
+    private let recent = RecentSlots()
+
+    private typealias Slot = (slot: Int, field: PlannedField)
+
+    /// The slots of the last row's keys by offset, with its type's: rows of one source repeat
+    /// their keys in order, so a key is mostly found without hashing it.
+    private final class RecentSlots {
+        var recordType = ""
+        var typeSlots: [String: Slot] = [:]
+        var keys: [String] = []
+        var slots: [Slot?] = []
+
+        func slot(of key: String, at offset: Int) -> Slot? {
+            if offset < keys.count, keys[offset] == key { return slots[offset] }
+            let found = typeSlots[key]
+            if offset < keys.count {
+                keys[offset] = key
+                slots[offset] = found
+            } else if offset == keys.count {
+                keys.append(key)
+                slots.append(found)
+            }
+            return found
+        }
+    }
 
     init(plan: ImportPlan, options: MappingOptions, converter: ValueConverter, types: Set<String>) {
         self.plan = plan
         self.options = options
         self.converter = converter
-        var slots: [String: [String: (slot: Int, field: PlannedField)]] = [:]
+        var slots: [String: [String: Slot]] = [:]
         // Assets load files, which the writing core does: those rows keep the long way.
         for type in plan.recordTypes where types.contains(type.name) && !type.fields.values.contains(where: { $0.type.holdsAssets }) {
             slots[type.name] = Dictionary(
@@ -34,11 +60,18 @@ struct FlatRowTyping {
 
     /// The record `row`, named `name`, makes; `nil` for a row the long way must take.
     func record(of row: PreparedRow, name: String) -> FlatRecord? {
-        guard row.children.isEmpty, let slots = slots[row.recordType] else { return nil }
-        var values = [RecordValue?](repeating: nil, count: slots.count)
+        guard row.children.isEmpty else { return nil }
+        if recent.recordType != row.recordType {
+            guard let typeSlots = slots[row.recordType] else { return nil }
+            recent.recordType = row.recordType
+            recent.typeSlots = typeSlots
+            recent.keys.removeAll()
+            recent.slots.removeAll()
+        }
+        var values = [RecordValue?](repeating: nil, count: recent.typeSlots.count)
         var size = 0
-        for field in row.fields {
-            guard let (slot, planned) = slots[field.key] else { continue }
+        for (offset, field) in row.fields.enumerated() {
+            guard let (slot, planned) = recent.slot(of: field.key, at: offset) else { continue }
             do {
                 let resolved = try ReferenceResolution.resolve(field.value, field: planned, in: plan, options: options)
                 var value = try converter.convert(resolved, to: planned.type, at: field.position)

@@ -53,6 +53,8 @@ final class KeyFactsCache {
     /// The facts of `key`, which is likely the key at `offset` of the previous row of its shape.
     func facts(of key: String, near offset: Int) -> KeyFacts {
         if offset < keys.count, keys[offset] == key { return facts[offset] }
+        // A row that leaves a field out (an empty cell) has the keys after it one place earlier.
+        if offset + 1 < keys.count, keys[offset + 1] == key { return facts[offset + 1] }
         if let index = keys.firstIndex(of: key) { return facts[index] }
         if keys.count >= Self.capacity {
             keys.removeAll(keepingCapacity: true)

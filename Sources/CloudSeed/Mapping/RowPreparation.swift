@@ -176,7 +176,7 @@ struct RowPreparation {
     fileprivate func flatten(_ field: SourceField) -> [SourceField] {
         guard field.declaredType == nil else { return [field] }
         switch field.value {
-        case .dictionary(let entries) where !LocationKeys.isLocation(entries.map(\.key)):
+        case .dictionary(let entries) where !LocationKeys.isLocation(entries.lazy.map(\.key)):
             return entries.flatMap { entry in
                 flatten(SourceField(key: "\(field.key)_\(entry.key)", value: entry.value, position: field.position))
             }
@@ -191,7 +191,7 @@ struct RowPreparation {
     }
 
     static func isNonLocationDictionary(_ value: PlainValue) -> Bool {
-        if case .dictionary(let entries) = value { return !LocationKeys.isLocation(entries.map(\.key)) }
+        if case .dictionary(let entries) = value { return !LocationKeys.isLocation(entries.lazy.map(\.key)) }
         return false
     }
 }

@@ -35,7 +35,7 @@ indirect enum InferredKind: Hashable {
         case .bool: self = .boolean
         case .date: self = .timestamp
         case .data: self = .bytes
-        case .dictionary(let entries): self = LocationKeys.isLocation(entries.map(\.key)) ? .location : .string
+        case .dictionary(let entries): self = LocationKeys.isLocation(entries.lazy.map(\.key)) ? .location : .string
         case .array(let items):
             var element: InferredKind?
             for item in items {

@@ -83,7 +83,7 @@ struct ValueConverter {
         case .real: "DOUBLE"
         case .date: "TIMESTAMP"
         case .data: "BYTES"
-        case .dictionary(let entries): LocationKeys.isLocation(entries.map(\.key)) ? "LOCATION" : "STRING"
+        case .dictionary(let entries): LocationKeys.isLocation(entries.lazy.map(\.key)) ? "LOCATION" : "STRING"
         case .array(let items): InferredKind(of: .array(items))?.fieldType.wireName ?? "LIST"
         case .null: "NULL"
         }
@@ -108,8 +108,8 @@ struct ValueConverter {
         return milliseconds
     }
 
-    private func number(_ entries: [PlainEntry], _ keys: Set<String>) throws -> Double? {
-        guard let entry = entries.first(where: { keys.contains($0.key.lowercased()) }) else { return nil }
+    private func number<Names: Sequence<String>>(_ entries: [PlainEntry], _ keys: Names) throws -> Double? {
+        guard let entry = entries.first(where: { CaseInsensitiveNames.matchesAny($0.key, keys) }) else { return nil }
         switch entry.value {
         case .integer(let number): return Double(number)
         case .real(let number): return number
@@ -125,12 +125,15 @@ struct ValueConverter {
             let longitude = try number(entries, LocationKeys.longitude)
         else { throw Mismatch(valueType: "STRING", detail: "a LOCATION needs latitude and longitude") }
         var location = Location(latitude: latitude, longitude: longitude)
-        location.altitude = try number(entries, ["altitude"])
-        location.horizontalAccuracy = try number(entries, ["horizontalaccuracy"])
-        location.verticalAccuracy = try number(entries, ["verticalaccuracy"])
-        location.course = try number(entries, ["course"])
-        location.speed = try number(entries, ["speed"])
-        location.timestamp = try number(entries, ["timestamp"]).map { Int64($0) }
+        // Most locations are a latitude and a longitude alone.
+        if entries.count > 2 {
+            location.altitude = try number(entries, CollectionOfOne("altitude"))
+            location.horizontalAccuracy = try number(entries, CollectionOfOne("horizontalaccuracy"))
+            location.verticalAccuracy = try number(entries, CollectionOfOne("verticalaccuracy"))
+            location.course = try number(entries, CollectionOfOne("course"))
+            location.speed = try number(entries, CollectionOfOne("speed"))
+            location.timestamp = try number(entries, CollectionOfOne("timestamp")).map { Int64($0) }
+        }
         guard (-90...90).contains(latitude) else {
             throw Mismatch(valueType: "LOCATION", detail: "latitude \(latitude) is outside -90 to 90")
         }

@@ -12,35 +12,36 @@ struct CSVReader: SourceReader {
     func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         var scanner = try CSVScanner(input: input(), file: file)
         let separator = options.delimiter ?? scanner.sniffDelimiter()
-        let header: [CSVCell]
+        var header: [CSVCell] = []
         if let columns = options.columns {
             header = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
         } else {
-            guard let record = try scanner.nextRecord(delimiter: separator) else {
+            guard try scanner.nextRecord(delimiter: separator, into: &header) != nil else {
                 throw CloudSeedError("the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
             }
-            header = record.cells
         }
         try Self.checkHeader(header)
         let columns = header.map(Self.column)
-        while let record = try scanner.nextRecord(delimiter: separator) {
-            if record.cells.count == 1, record.cells[0].text.isEmpty { continue }
-            if record.cells.count > header.count {
+        // One array of cells serves every record.
+        var cells: [CSVCell] = []
+        while let position = try scanner.nextRecord(delimiter: separator, into: &cells) {
+            if cells.count == 1, cells[0].text.isEmpty { continue }
+            if cells.count > header.count {
                 let error = CloudSeedError(
-                    "this row has \(record.cells.count) fields but the header has \(header.count); quote fields that contain the delimiter",
-                    at: record.cells[header.count].position)
+                    "this row has \(cells.count) fields but the header has \(header.count); quote fields that contain the delimiter",
+                    at: cells[header.count].position)
                 guard let badRow else { throw error }
                 try badRow(error)
                 scanner.releaseConsumed()
                 continue
             }
             var fields: [SourceField] = []
-            fields.reserveCapacity(record.cells.count)
-            for (cell, column) in zip(record.cells, columns) where !cell.text.isEmpty || cell.wasQuoted {
+            fields.reserveCapacity(cells.count)
+            for (cell, column) in zip(cells, columns) where !cell.text.isEmpty || cell.wasQuoted {
                 fields.append(SourceField(
                     key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
             }
-            try body(SourceRow(fields: fields, position: record.position))
+            try body(SourceRow(fields: fields, position: position))
             scanner.releaseConsumed()
         }
     }
@@ -159,11 +160,12 @@ struct CSVScanner {
         return counts[best, default: 0] > 0 ? best : 0x2C
     }
 
-    /// The next record, or `nil` at the end of the input.
-    mutating func nextRecord(delimiter: UInt8) throws -> (cells: [CSVCell], position: SourcePosition)? {
+    /// Reads the next record's cells into `cells`; returns where the record starts, or `nil` at
+    /// the end of the input.
+    mutating func nextRecord(delimiter: UInt8, into cells: inout [CSVCell]) throws -> SourcePosition? {
         guard byte(at: index) != nil else { return nil }
         let recordPosition = position
-        var cells: [CSVCell] = []
+        cells.removeAll(keepingCapacity: true)
         while true {
             let cellPosition = position
             let text: String
@@ -183,7 +185,7 @@ struct CSVScanner {
                 text = try decode(start..<index, at: cellPosition)
             }
             cells.append(CSVCell(text: text, position: cellPosition, wasQuoted: quoted))
-            guard let next = byte(at: index) else { return (cells, recordPosition) }
+            guard let next = byte(at: index) else { return recordPosition }
             if next == delimiter {
                 index += 1
                 continue
@@ -196,7 +198,7 @@ struct CSVScanner {
             if byte(at: index) == 0x0A { index += 1 }
             line += 1
             lineStart = index
-            return (cells, recordPosition)
+            return recordPosition
         }
     }
 
@@ -246,9 +248,14 @@ struct CSVScanner {
     }
 
     private func decode(_ range: Range<Int>, at position: SourcePosition) throws -> String {
-        let slice = input.buffer[range]
-        if let text = String(validating: slice, as: UTF8.self) { return text }
-        return try decode(bytes: Array(slice), at: position, offset: input.base + range.lowerBound)
+        // Checked here and then decoded, rather than by `String(validating:)`, whose generic
+        // checking looks its types up at run time for every cell.
+        let text = input.buffer.withUnsafeBufferPointer { all -> String? in
+            let bytes = UnsafeBufferPointer(rebasing: all[range])
+            return UTF8Validation.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+        }
+        if let text { return text }
+        return try decode(bytes: Array(input.buffer[range]), at: position, offset: input.base + range.lowerBound)
     }
 
     private func decode(bytes: [UInt8], at position: SourcePosition, offset: Int? = nil) throws -> String {
@@ -263,6 +270,42 @@ struct CSVScanner {
 
 /// Finds where bytes stop being UTF-8.
 enum UTF8Validation {
+    /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code
+    /// points past U+10FFFF), eight ASCII bytes at a time where it can.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var offset = 0
+        while offset < count {
+            if offset + 8 <= count, UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                offset += 8
+                continue
+            }
+            let lead = base[offset]
+            if lead < 0x80 {
+                offset += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard offset + length <= count, (low...high).contains(base[offset + 1]) else { return false }
+            for next in 2..<length where base[offset + next] & 0xC0 != 0x80 { return false }
+            offset += length
+        }
+        return true
+    }
+
     /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
     static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
         var offset = 0

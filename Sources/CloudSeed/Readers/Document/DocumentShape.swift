@@ -107,7 +107,7 @@ enum DocumentShape {
     /// object, not a location, and at least one of its values is not itself an object.
     private static func isRecordLike(_ node: DocumentNode) -> Bool {
         guard let members = node.members, !members.isEmpty else { return false }
-        return !LocationKeys.isLocation(members.map(\.key))
+        return !LocationKeys.isLocation(members.lazy.map(\.key))
     }
 
     /// One row from an element node.
@@ -185,7 +185,7 @@ enum LocationKeys {
     static let longitude: Set<String> = ["longitude", "lng", "lon", "long"]
 
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
-    static func isLocation(_ keys: [String]) -> Bool {
+    static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
         keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) } && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
     }
 }
