@@ -47,7 +47,7 @@ public struct RecordMapper {
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to.
         let preparation = rowPreparation()
-        try readInStages(sources, prepare: { item, emit in
+        try readInStages(sources, read: { $0 }, prepare: { item, emit in
             guard case .row(let read) = item else { return }
             try emit((try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source))
         }, consume: { row, source in
@@ -171,23 +171,28 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
-        // handed on by this one.
+        // Rows are read and prepared on one thread, named and mostly typed on another, and finished
+        // and handed on by this one: the naming and typing thread has the most to do.
         var rowNumbers: [String: Int] = [:]
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparation = rowPreparation()
-        try readInStages(sources, prepare: { item, handOn in
-            guard case .row(let read) = item else {
-                if case .unreadable(let error) = item { try handOn(.unreadable(error)) }
-                return
+        try readInStages(sources, read: { item -> Result<(row: PreparedRow, source: Int), CloudSeedError> in
+            switch item {
+            case .row(let read): .success((try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source))
+            case .unreadable(let error): .failure(error)
             }
-            let number = rowNumbers[read.type, default: 0]
-            rowNumbers[read.type] = number + 1
-            let row = try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal)
-            if !plan.rowErrors.isEmpty, let known = plan.rowErrors[read.type]?[number] { return try handOn(.refused(row, known)) }
+        }, prepare: { item, handOn in
+            let (row, source): (PreparedRow, Int)
+            switch item {
+            case .success(let prepared): (row, source) = prepared
+            case .failure(let error): return try handOn(.unreadable(error))
+            }
+            let number = rowNumbers[row.recordType, default: 0]
+            rowNumbers[row.recordType] = number + 1
+            if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
             guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
             if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }
-            try handOn(.row(row, source: read.source, name: name, ahead: typedAhead(row, planned: planned)))
+            try handOn(.row(row, source: source, name: name, ahead: typedAhead(row, planned: planned)))
         }, consume: { (item: PreparedItem) in
             switch item {
             case .unreadable(let error):
@@ -249,16 +254,19 @@ public struct RecordMapper {
         RowPreparation(nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
     }
 
-    /// Reads the sources on one thread and hands each item to `prepare` on a second, which hands
-    /// what it makes of it to `consume` on this one, in order: three stages that the two cores
-    /// share as each is busy.
-    private func readInStages<Output>(
-        _ sources: [SourceFile], prepare: (ReadItem, (Output) throws -> Void) throws -> Void, consume: (Output) throws -> Void
+    /// Reads the sources on one thread, where `read` turns each item into what it hands to
+    /// `prepare` on a second, which hands what it makes of it to `consume` on this one, in order:
+    /// three stages that the two cores share as each is busy.
+    private func readInStages<Read, Output>(
+        _ sources: [SourceFile], read transform: (ReadItem) throws -> Read, prepare: (Read, (Output) throws -> Void) throws -> Void,
+        consume: (Output) throws -> Void
     ) throws {
         try TwoCorePipeline.run(produce: { emit in
             try TwoCorePipeline.run(produce: { read in
                 try withoutActuallyEscaping(read) { read in
-                    try forEachSourceRow(sources, badRow: { try read(.unreadable($0)) }) { try read(.row($0)) }
+                    try withoutActuallyEscaping(transform) { transform in
+                        try forEachSourceRow(sources, badRow: { try read(transform(.unreadable($0))) }) { try read(transform(.row($0))) }
+                    }
                 }
             }, consume: { item in
                 try withoutActuallyEscaping(emit) { emit in try prepare(item, emit) }
