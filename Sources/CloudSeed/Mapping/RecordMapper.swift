@@ -171,21 +171,24 @@ public struct RecordMapper {
                 try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
             }
         }
-        // Rows are read and prepared on one thread, named and mostly typed on another, and finished
-        // and handed on by this one: the naming and typing thread has the most to do.
+        // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
+        // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
+        // thread that names and types rows, the busiest, has less to do; documents take longer to
+        // read than to prepare.
         var rowNumbers: [String: Int] = [:]
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
+        let readingPreparation = rowPreparation()
         let preparation = rowPreparation()
-        try readInStages(sources, read: { item -> Result<(row: PreparedRow, source: Int), CloudSeedError> in
-            switch item {
-            case .row(let read): .success((try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source))
-            case .unreadable(let error): .failure(error)
-            }
+        try readInStages(sources, read: { item -> ReadOrPrepared in
+            guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
+            return .prepared(try readingPreparation.prepare(read.row, type: read.type, ordinal: read.ordinal), source: read.source)
         }, prepare: { item, handOn in
             let (row, source): (PreparedRow, Int)
             switch item {
-            case .success(let prepared): (row, source) = prepared
-            case .failure(let error): return try handOn(.unreadable(error))
+            case .prepared(let prepared, let from): (row, source) = (prepared, from)
+            case .read(.row(let read)): (row, source) = (try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source)
+            case .read(.unreadable(let error)): return try handOn(.unreadable(error))
             }
             let number = rowNumbers[row.recordType, default: 0]
             rowNumbers[row.recordType] = number + 1
@@ -248,6 +251,12 @@ public struct RecordMapper {
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
+    }
+
+    /// What pass two's reading hands on: an item as read, or a row prepared where it was read.
+    private enum ReadOrPrepared {
+        case read(ReadItem)
+        case prepared(PreparedRow, source: Int)
     }
 
     private func rowPreparation() -> RowPreparation {

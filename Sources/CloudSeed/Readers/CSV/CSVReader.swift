@@ -248,13 +248,7 @@ struct CSVScanner {
     }
 
     private func decode(_ range: Range<Int>, at position: SourcePosition) throws -> String {
-        // Checked here and then decoded, rather than by `String(validating:)`, whose generic
-        // checking looks its types up at run time for every cell.
-        let text = input.buffer.withUnsafeBufferPointer { all -> String? in
-            let bytes = UnsafeBufferPointer(rebasing: all[range])
-            return UTF8Validation.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
-        }
-        if let text { return text }
+        if let text = UTF8Validation.string(input.buffer, range) { return text }
         return try decode(bytes: Array(input.buffer[range]), at: position, offset: input.base + range.lowerBound)
     }
 
@@ -265,65 +259,5 @@ struct CSVScanner {
             throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position)
         }
         return text
-    }
-}
-
-/// Finds where bytes stop being UTF-8.
-enum UTF8Validation {
-    /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code
-    /// points past U+10FFFF), eight ASCII bytes at a time where it can.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
-        var offset = 0
-        while offset < count {
-            if offset + 8 <= count, UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                offset += 8
-                continue
-            }
-            let lead = base[offset]
-            if lead < 0x80 {
-                offset += 1
-                continue
-            }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard offset + length <= count, (low...high).contains(base[offset + 1]) else { return false }
-            for next in 2..<length where base[offset + next] & 0xC0 != 0x80 { return false }
-            offset += length
-        }
-        return true
-    }
-
-    /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
-    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
-        var offset = 0
-        while offset < bytes.count {
-            let lead = bytes[offset]
-            let length: Int
-            switch lead {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
-            default: return offset
-            }
-            guard offset + length <= bytes.count,
-                String(validating: bytes[offset..<offset + length], as: UTF8.self) != nil
-            else { return offset }
-            offset += length
-        }
-        return nil
     }
 }

@@ -4,12 +4,19 @@ struct DistinctKeys {
     private var few: [String] = []
     private var many: Set<String>?
 
-    func contains(_ key: String) -> Bool { many?.contains(key) ?? few.contains(key) }
+    func contains(_ key: String) -> Bool { many?.contains(key) ?? containsFew(key) }
+
+    /// Whether `few` holds `key`; lengths are compared first, as most keys differ in length and
+    /// comparing those takes no call into the standard library.
+    private func containsFew(_ key: String) -> Bool {
+        let length = key.utf8.count
+        return few.contains { $0.utf8.count == length && $0 == key }
+    }
 
     /// Adds `key`; `false` if it was there already.
     mutating func insert(_ key: String) -> Bool {
         if many != nil { return many!.insert(key).inserted }
-        if few.contains(key) { return false }
+        if containsFew(key) { return false }
         few.append(key)
         if few.count > 16 {
             many = Set(few)

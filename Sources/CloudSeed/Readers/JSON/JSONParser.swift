@@ -285,11 +285,10 @@ struct JSONParser: DocumentCursor {
             if byte == UInt8(ascii: "\"") {
                 let text: String?
                 if buffer.isEmpty {
-                    let run = input.buffer[runStart..<index]
-                    text = isASCII ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                    text = isASCII ? String(decoding: input.buffer[runStart..<index], as: UTF8.self) : UTF8Validation.string(input.buffer, runStart..<index)
                 } else {
                     buffer.append(contentsOf: input.buffer[runStart..<index])
-                    text = String(validating: buffer, as: UTF8.self)
+                    text = UTF8Validation.string(buffer, buffer.indices)
                 }
                 index += 1
                 guard let text else {

@@ -16,6 +16,8 @@ struct BinaryPropertyListCursor: DocumentCursor {
         var keys: [String]?
     }
 
+    /// The containers being walked, innermost last; the parser's ``BinaryPropertyListParser/visiting``
+    /// holds their objects, in the same order.
     private var frames: [Frame] = []
     /// The object to be read next, with its key path and depth.
     private var pending: (object: Int, path: String, depth: Int)?
@@ -33,7 +35,6 @@ struct BinaryPropertyListCursor: DocumentCursor {
     /// The pending object's marker and start, checked with the containers around it as ancestors.
     private mutating func header() throws -> (marker: UInt8, start: Int) {
         let (index, path, depth) = try current()
-        parser.visiting = Set(frames.map(\.object))
         return try parser.header(of: index, path: path, depth: depth)
     }
 
@@ -59,9 +60,14 @@ struct BinaryPropertyListCursor: DocumentCursor {
         let (count, content) = try parser.length(marker: marker, at: start, path: path)
         try parser.checkRange(content, (isObject ? 2 : 1) * count * parser.referenceSize, path: path)
         var frame = Frame(object: index, content: content, count: count, path: path, depth: depth)
+        parser.visiting.append(index)
         if isObject {
-            parser.visiting.insert(index)
-            frame.keys = try parser.dictionaryKeys(count: count, content: content, path: path, depth: depth)
+            do {
+                frame.keys = try parser.dictionaryKeys(count: count, content: content, path: path, depth: depth)
+            } catch {
+                parser.visiting.removeLast()
+                throw error
+            }
         }
         frames.append(frame)
         pending = nil
@@ -71,7 +77,7 @@ struct BinaryPropertyListCursor: DocumentCursor {
     mutating func nextElement() throws -> Bool {
         guard let frame = frames.last, frame.keys == nil else { return false }
         guard frame.next < frame.count else {
-            frames.removeLast()
+            endFrame()
             return false
         }
         frames[frames.count - 1].next += 1
@@ -85,7 +91,7 @@ struct BinaryPropertyListCursor: DocumentCursor {
     mutating func nextKey() throws -> (key: String, position: SourcePosition)? {
         guard let frame = frames.last, let keys = frame.keys else { return nil }
         guard frame.next < frame.count else {
-            frames.removeLast()
+            endFrame()
             return nil
         }
         frames[frames.count - 1].next += 1
@@ -98,8 +104,12 @@ struct BinaryPropertyListCursor: DocumentCursor {
     mutating func readValue() throws -> DocumentNode {
         let (index, path, depth) = try current()
         pending = nil
-        parser.visiting = Set(frames.map(\.object))
         return try parser.object(index, path: path, depth: depth)
+    }
+
+    private mutating func endFrame() {
+        frames.removeLast()
+        parser.visiting.removeLast()
     }
 
     mutating func finish() throws {}

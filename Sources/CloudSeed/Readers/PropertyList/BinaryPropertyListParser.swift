@@ -16,8 +16,9 @@ struct BinaryPropertyListParser {
     private(set) var referenceSize = 0
     private(set) var objectCount = 0
     private var offsetTableStart = 0
-    /// The containers being read around the current object, to refuse cycles.
-    var visiting = Set<Int>()
+    /// The containers being read around the current object, outermost first, to refuse cycles:
+    /// a short stack, searched faster than a set is hashed.
+    var visiting: [Int] = []
     /// How many values may still be built: shared objects referenced many times cannot blow up memory.
     private var budget = 0
 
@@ -125,8 +126,8 @@ struct BinaryPropertyListParser {
     /// Builds object `index` and everything in it.
     mutating func object(_ index: Int, path: String, depth: Int) throws -> DocumentNode {
         let (marker, start) = try header(of: index, path: path, depth: depth)
-        visiting.insert(index)
-        defer { visiting.remove(index) }
+        visiting.append(index)
+        defer { visiting.removeLast() }
         budget -= 1
         guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path) }
         let position = self.position(path)
@@ -183,8 +184,7 @@ struct BinaryPropertyListParser {
         case 0x6:
             let (count, content) = try length(marker: marker, at: start, path: path)
             try checkRange(content, count * 2, path: path)
-            let units = (0..<count).map { UInt16(bytes[content + 2 * $0]) << 8 | UInt16(bytes[content + 2 * $0 + 1]) }
-            return .scalar(.string(String(decoding: units, as: UTF16.self)), position)
+            return .scalar(.string(Self.string(utf16BigEndian: bytes[content..<content + 2 * count])), position)
         case 0x8:
             throw CloudSeedError(
                 "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
@@ -210,6 +210,34 @@ struct BinaryPropertyListParser {
         default:
             throw error("unknown marker 0x\(String(marker, radix: 16))", path)
         }
+    }
+
+    /// The text of big-endian UTF-16 code units, a lone surrogate read as U+FFFD (as
+    /// `String(decoding:as:)` reads it), transcoded here to UTF-8 rather than through the
+    /// standard library's generic transcoding.
+    static func string(utf16BigEndian bytes: ArraySlice<UInt8>) -> String {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 3 / 2)
+        var index = bytes.startIndex
+        func unit(at index: Int) -> UInt32 { UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) }
+        while index < bytes.endIndex {
+            var scalar = unit(at: index)
+            index += 2
+            if (0xD800...0xDBFF).contains(scalar), index < bytes.endIndex, (0xDC00...0xDFFF).contains(unit(at: index)) {
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index) - 0xDC00)
+                index += 2
+            } else if (0xD800...0xDFFF).contains(scalar) {
+                scalar = 0xFFFD
+            }
+            switch scalar {
+            case 0..<0x80: utf8.append(UInt8(scalar))
+            case 0x80..<0x800: utf8 += [UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F)]
+            case 0x800..<0x10000: utf8 += [UInt8(0xE0 | scalar >> 12), UInt8(0x80 | scalar >> 6 & 0x3F), UInt8(0x80 | scalar & 0x3F)]
+            default:
+                utf8 += [UInt8(0xF0 | scalar >> 18), UInt8(0x80 | scalar >> 12 & 0x3F), UInt8(0x80 | scalar >> 6 & 0x3F), UInt8(0x80 | scalar & 0x3F)]
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// The key path of a dictionary's value.

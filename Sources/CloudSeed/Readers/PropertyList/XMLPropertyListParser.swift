@@ -153,7 +153,7 @@ struct XMLPropertyListParser: DocumentCursor {
             }
             if bytes.isEmpty, byte(at: index) == UInt8(ascii: "<"), byte(at: index + 1) == UInt8(ascii: "/") {
                 // The common case: text without references, CDATA or comments, then the end tag.
-                let text = String(validating: input.buffer[runStart..<index], as: UTF8.self)
+                let text = UTF8Validation.string(input.buffer, runStart..<index)
                 let tag = try readTag(at: position)
                 guard tag.isEnd, tag.name == name else {
                     throw CloudSeedError("expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
@@ -185,7 +185,7 @@ struct XMLPropertyListParser: DocumentCursor {
                 guard tag.isEnd, tag.name == name else {
                     throw CloudSeedError("expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
                 }
-                guard let text = String(validating: bytes, as: UTF8.self) else {
+                guard let text = UTF8Validation.string(bytes, bytes.indices) else {
                     throw CloudSeedError("the text is not valid UTF-8; re-save the file as UTF-8", at: start)
                 }
                 return text

@@ -1,0 +1,69 @@
+/// Checks that bytes are UTF-8, and finds where they stop being so.
+enum UTF8Validation {
+    /// The text of `bytes[range]`, or `nil` where they are not UTF-8: checked by ``isValid(_:)``
+    /// and then decoded, rather than by `String(validating:)`, whose generic checking looks its
+    /// types up at run time for every call (a cell, a JSON string).
+    static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        bytes.withUnsafeBufferPointer { all in
+            let slice = UnsafeBufferPointer(rebasing: all[range])
+            return isValid(slice) ? String(decoding: slice, as: UTF8.self) : nil
+        }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code
+    /// points past U+10FFFF), eight ASCII bytes at a time where it can.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var offset = 0
+        while offset < count {
+            if offset + 8 <= count, UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                offset += 8
+                continue
+            }
+            let lead = base[offset]
+            if lead < 0x80 {
+                offset += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard offset + length <= count, (low...high).contains(base[offset + 1]) else { return false }
+            for next in 2..<length where base[offset + next] & 0xC0 != 0x80 { return false }
+            offset += length
+        }
+        return true
+    }
+
+    /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
+    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            let lead = bytes[offset]
+            let length: Int
+            switch lead {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return offset
+            }
+            guard offset + length <= bytes.count,
+                String(validating: bytes[offset..<offset + length], as: UTF8.self) != nil
+            else { return offset }
+            offset += length
+        }
+        return nil
+    }
+}
