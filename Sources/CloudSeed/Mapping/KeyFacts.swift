@@ -42,27 +42,42 @@ struct KeyFacts {
 }
 
 /// The facts of the keys one reading thread has met. Rows of one source repeat their keys in
-/// the same order, so the key at a field's offset is tried first, and a key held in the same
-/// string storage compares at once.
+/// the same order, so the key at a field's offset in the previous row is tried first, and a key
+/// held in the same string storage compares at once.
 final class KeyFactsCache {
+    /// The distinct keys met, and their facts.
     private var keys: [String] = []
     private var facts: [KeyFacts] = []
+    /// The key at each offset of the last row, and where its facts are.
+    private var recentKeys: [String] = []
+    private var recentIndices: [Int] = []
     /// Past this many distinct keys (documents whose keys are data), the cache starts afresh.
     private static let capacity = 512
 
     /// The facts of `key`, which is likely the key at `offset` of the previous row of its shape.
     func facts(of key: String, near offset: Int) -> KeyFacts {
-        if offset < keys.count, keys[offset] == key { return facts[offset] }
-        // A row that leaves a field out (an empty cell) has the keys after it one place earlier.
-        if offset + 1 < keys.count, keys[offset + 1] == key { return facts[offset + 1] }
-        if let index = keys.firstIndex(of: key) { return facts[index] }
+        if offset < recentKeys.count, recentKeys[offset] == key { return facts[recentIndices[offset]] }
+        let index = keys.firstIndex(of: key) ?? add(key)
+        if offset < recentKeys.count {
+            recentKeys[offset] = key
+            recentIndices[offset] = index
+        } else if offset == recentKeys.count {
+            recentKeys.append(key)
+            recentIndices.append(index)
+        }
+        return facts[index]
+    }
+
+    /// Works out the facts of a key not met before; returns where they are.
+    private func add(_ key: String) -> Int {
         if keys.count >= Self.capacity {
             keys.removeAll(keepingCapacity: true)
             facts.removeAll(keepingCapacity: true)
+            recentKeys.removeAll(keepingCapacity: true)
+            recentIndices.removeAll(keepingCapacity: true)
         }
-        let found = KeyFacts(of: key)
         keys.append(key)
-        facts.append(found)
-        return found
+        facts.append(KeyFacts(of: key))
+        return keys.count - 1
     }
 }
