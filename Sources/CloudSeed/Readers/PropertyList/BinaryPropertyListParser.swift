@@ -21,6 +21,9 @@ struct BinaryPropertyListParser {
     var visiting: [Int] = []
     /// How many values may still be built: shared objects referenced many times cannot blow up memory.
     private var budget = 0
+    /// Dictionary keys read so far, by object: a file written by `plistlib` or Foundation keeps
+    /// each key once, and every record's dictionary refers to it.
+    private var keyTexts: [Int: String] = [:]
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -110,8 +113,7 @@ struct BinaryPropertyListParser {
         var result: [String] = []
         result.reserveCapacity(count)
         for item in 0..<count {
-            let keyNode = try object(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
-            guard case .scalar(.string(let key), _) = keyNode else { throw error("a dictionary key that is not a string", path) }
+            let key = try keyText(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
             guard keys.insert(key) else { throw error("the key \"\(key)\" twice in one dictionary", path) }
             result.append(key)
         }
@@ -121,6 +123,23 @@ struct BinaryPropertyListParser {
                 at: position(path))
         }
         return result
+    }
+
+    /// The text of the string object `index`, a dictionary's key, read once and then remembered;
+    /// it counts against the budget each time, as a value built anew would.
+    private mutating func keyText(_ index: Int, path: String, depth: Int) throws -> String {
+        if let known = keyTexts[index] {
+            // The checks ``header(of:path:depth:)`` makes that can differ from the first time.
+            guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path) }
+            budget -= 1
+            guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path) }
+            return known
+        }
+        guard case .scalar(.string(let key), _) = try object(index, path: path, depth: depth) else {
+            throw error("a dictionary key that is not a string", path)
+        }
+        if keyTexts.count < 4096 { keyTexts[index] = key }
+        return key
     }
 
     /// Builds object `index` and everything in it.
