@@ -23,24 +23,16 @@ struct FlatRowTyping {
 
     private typealias Slot = (slot: Int, field: PlannedField)
 
-    /// The slots of the last row's keys by offset, with its type's: rows of one source repeat
-    /// their keys in order, so a key is mostly found without hashing it.
+    /// The slots of the last row's keys by offset (``RecentKeys``), with its type's.
     private final class RecentSlots {
         var recordType = ""
         var typeSlots: [String: Slot] = [:]
-        var keys: [String] = []
-        var slots: [Slot?] = []
+        var keys = RecentKeys<Slot?>()
 
         func slot(of key: String, at offset: Int) -> Slot? {
-            if offset < keys.count, keys[offset] == key { return slots[offset] }
+            if let known = keys.value(of: key, at: offset) { return known }
             let found = typeSlots[key]
-            if offset < keys.count {
-                keys[offset] = key
-                slots[offset] = found
-            } else if offset == keys.count {
-                keys.append(key)
-                slots.append(found)
-            }
+            keys.remember(found, for: key, at: offset)
             return found
         }
     }
@@ -66,7 +58,6 @@ struct FlatRowTyping {
             recent.recordType = row.recordType
             recent.typeSlots = typeSlots
             recent.keys.removeAll()
-            recent.slots.removeAll()
         }
         var values = [RecordValue?](repeating: nil, count: recent.typeSlots.count)
         var size = 0

@@ -41,30 +41,22 @@ struct KeyFacts {
     }
 }
 
-/// The facts of the keys one reading thread has met. Rows of one source repeat their keys in
-/// the same order, so the key at a field's offset in the previous row is tried first, and a key
-/// held in the same string storage compares at once.
+/// The facts of the keys one reading thread has met; the key at a field's offset in the previous
+/// row is tried first (``RecentKeys``).
 final class KeyFactsCache {
     /// The distinct keys met, and their facts.
     private var keys: [String] = []
     private var facts: [KeyFacts] = []
-    /// The key at each offset of the last row, and where its facts are.
-    private var recentKeys: [String] = []
-    private var recentIndices: [Int] = []
+    /// Where the facts of the key at each offset of the last row are.
+    private var recent = RecentKeys<Int>()
     /// Past this many distinct keys (documents whose keys are data), the cache starts afresh.
     private static let capacity = 512
 
     /// The facts of `key`, which is likely the key at `offset` of the previous row of its shape.
     func facts(of key: String, near offset: Int) -> KeyFacts {
-        if offset < recentKeys.count, recentKeys[offset] == key { return facts[recentIndices[offset]] }
+        if let index = recent.value(of: key, at: offset) { return facts[index] }
         let index = keys.firstIndex(of: key) ?? add(key)
-        if offset < recentKeys.count {
-            recentKeys[offset] = key
-            recentIndices[offset] = index
-        } else if offset == recentKeys.count {
-            recentKeys.append(key)
-            recentIndices.append(index)
-        }
+        recent.remember(index, for: key, at: offset)
         return facts[index]
     }
 
@@ -73,8 +65,7 @@ final class KeyFactsCache {
         if keys.count >= Self.capacity {
             keys.removeAll(keepingCapacity: true)
             facts.removeAll(keepingCapacity: true)
-            recentKeys.removeAll(keepingCapacity: true)
-            recentIndices.removeAll(keepingCapacity: true)
+            recent.removeAll()
         }
         keys.append(key)
         facts.append(KeyFacts(of: key))

@@ -40,9 +40,8 @@ struct TypeSurvey {
     var rowCount = 0
     var firstRowPosition: SourcePosition
     private(set) var fields: [String: FieldSurvey] = [:]
-    /// The surveys of the last row's fields by offset: rows of one source repeat their keys in order.
-    private var recentKeys: [String] = []
-    private var recentSurveys: [FieldSurvey] = []
+    /// The surveys of the last row's fields by offset.
+    private var recent = RecentKeys<FieldSurvey>()
     var naming: NamingSurvey
     /// Field names that differ from their source keys: field → key.
     var renamedKeys: [String: String] = [:]
@@ -73,8 +72,8 @@ struct TypeSurvey {
         naming.add(row, isChild: isChild, source: source)
         for (offset, field) in row.fields.enumerated() {
             let survey: FieldSurvey
-            if offset < recentKeys.count, recentKeys[offset] == field.key {
-                survey = recentSurveys[offset]
+            if let known = recent.value(of: field.key, at: offset) {
+                survey = known
             } else {
                 if let known = fields[field.key] {
                     survey = known
@@ -82,13 +81,7 @@ struct TypeSurvey {
                     survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
                     fields[field.key] = survey
                 }
-                if offset < recentKeys.count {
-                    recentKeys[offset] = field.key
-                    recentSurveys[offset] = survey
-                } else if offset == recentKeys.count {
-                    recentKeys.append(field.key)
-                    recentSurveys.append(survey)
-                }
+                recent.remember(survey, for: field.key, at: offset)
             }
             if let type = field.declaredType {
                 if let (other, position) = survey.declared, other != type {
