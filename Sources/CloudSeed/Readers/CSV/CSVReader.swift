@@ -253,7 +253,7 @@ struct CSVScanner {
     }
 
     private func decode(bytes: [UInt8], at position: SourcePosition, offset: Int? = nil) throws -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = UTF8Validation.string(bytes, bytes.indices) else {
             let bad = UTF8Validation.firstInvalidOffset(bytes) ?? 0
             let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
             throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position)

@@ -10,10 +10,17 @@ enum UTF8Validation {
         }
     }
 
-    /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code
-    /// points past U+10FFFF), eight ASCII bytes at a time where it can.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+    /// Whether `bytes` are well-formed UTF-8.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { firstInvalidOffset(bytes) == nil }
+
+    /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
+    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBufferPointer(firstInvalidOffset) }
+
+    /// The offset of the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629: no
+    /// overlong forms, surrogates or code points past U+10FFFF), or `nil`; eight ASCII bytes at a
+    /// time where it can.
+    static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var offset = 0
         while offset < count {
@@ -37,31 +44,10 @@ enum UTF8Validation {
             case 0xF0: length = 4; low = 0x90
             case 0xF1...0xF3: length = 4
             case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard offset + length <= count, (low...high).contains(base[offset + 1]) else { return false }
-            for next in 2..<length where base[offset + next] & 0xC0 != 0x80 { return false }
-            offset += length
-        }
-        return true
-    }
-
-    /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
-    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
-        var offset = 0
-        while offset < bytes.count {
-            let lead = bytes[offset]
-            let length: Int
-            switch lead {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
             default: return offset
             }
-            guard offset + length <= bytes.count,
-                String(validating: bytes[offset..<offset + length], as: UTF8.self) != nil
-            else { return offset }
+            guard offset + length <= count, (low...high).contains(base[offset + 1]) else { return offset }
+            for next in 2..<length where base[offset + next] & 0xC0 != 0x80 { return offset }
             offset += length
         }
         return nil
