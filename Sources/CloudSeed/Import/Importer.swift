@@ -79,29 +79,19 @@ public struct Importer {
             // without child records are inserted as typed, without a CloudRecord (a schema given with
             // the run may have made more fields than the plan: those keep the long way).
             let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
+            // Those of the types the store has are first compared with the stored row, column by
+            // column, where the fields decide a save (changed keys) and the permissions at most ask
+            // who created it: an unchanged record is never read back. The others take the long way.
+            let comparedTypes: Set<String> =
+                schemaDefinition == nil && mode == .changedKeys ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
             let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
-            // Records inserted so far per type; the type of the last one is counted apart.
-            var flatType = (name: "", fieldNames: [String](), count: 0)
-            var flatCreated: [String: Int] = [:]
+            // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
+            var flatType = (name: "", fieldNames: [String](), isCompared: false, isUnchangeable: false, creator: String?.none, count: 0)
+            var flatCounts: [String: Int] = [:]
             var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
-            try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
-                try transaction.saveAsset(asset, content: content)
-            }, rejected: { row in
-                tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
-                try rejected(row)
-            }, flatTypes: flatTypes, flatRecord: { record in
-                if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
-                if record.recordType != flatType.name {
-                    flatCreated[flatType.name, default: 0] += flatType.count
-                    flatType = (record.recordType, fieldNames[record.recordType]!, 0)
-                }
-                created.changeTag = try transaction.nextChangeTag()
-                try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
-                flatType.count += 1
-            }) { record, position in
+            func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
                 var record = record
                 record.recordID.zoneID = scope.zoneID
-                if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
                 do {
                     try save(
                         record, isNewType: newTypes.contains(record.recordType), transaction: transaction, permissions: permissions,
@@ -116,9 +106,46 @@ public struct Importer {
                     }
                 }
             }
+            try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
+                try transaction.saveAsset(asset, content: content)
+            }, rejected: { row in
+                tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
+                try rejected(row)
+            }, flatTypes: flatTypes.union(comparedTypes), flatRecord: { record in
+                if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
+                if record.recordType != flatType.name {
+                    flatCounts[flatType.name, default: 0] += flatType.count
+                    // A user who may change only the records they created saves no other quickly.
+                    let changeable = permissions?.changeableRecords(of: record.recordType) ?? .all
+                    flatType = (
+                        record.recordType, fieldNames[record.recordType]!, comparedTypes.contains(record.recordType),
+                        changeable == .none, changeable == .own ? userRecordName : nil, 0
+                    )
+                }
+                if flatType.isCompared {
+                    guard !flatType.isUnchangeable,
+                        try transaction.holdsUnchanged(record, fieldNames: flatType.fieldNames, createdBy: flatType.creator, in: scope)
+                    else {
+                        return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                    }
+                } else {
+                    created.changeTag = try transaction.nextChangeTag()
+                    try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                }
+                flatType.count += 1
+            }) { record, position in
+                if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
+                try saveTheLongWay(record, at: position)
+            }
             try conflicts.throwIfAny()
-            flatCreated[flatType.name, default: 0] += flatType.count
-            for (type, count) in flatCreated where count > 0 { tallies[type, default: .init(recordType: type)].created += count }
+            flatCounts[flatType.name, default: 0] += flatType.count
+            for (type, count) in flatCounts where count > 0 {
+                if comparedTypes.contains(type) {
+                    tallies[type, default: .init(recordType: type)].unchanged += count
+                } else {
+                    tallies[type, default: .init(recordType: type)].created += count
+                }
+            }
             try transaction.buildDeferredNameIndexes()
             if prune {
                 let types = Set(plan.recordTypes.map(\.name))

@@ -31,6 +31,21 @@ struct Permissions {
         return roles.contains { type.permissions(of: Grant.Role($0)).contains(.create) }
     }
 
+    /// Which stored records of a type the user may change.
+    enum ChangeableRecords {
+        case all
+        /// Those they created (the role `_creator`).
+        case own
+        case none
+    }
+
+    /// Which stored records of `recordType` the user may change.
+    func changeableRecords(of recordType: String) -> ChangeableRecords {
+        guard let type = definition.recordType(named: recordType) else { return .all }
+        if roles.contains(where: { type.permissions(of: Grant.Role($0)).contains(.write) }) { return .all }
+        return type.permissions(of: Grant.Role("_creator")).contains(.write) ? .own : .none
+    }
+
     /// Whether the user may read `record`.
     func canRead(_ record: CloudRecord) -> Bool {
         guard let type = definition.recordType(named: record.recordType) else { return true }

@@ -1,14 +1,24 @@
-/// A record of a type the run creates, typed on the reading core: its values in the order of the
-/// type's field names in byte order (``PlannedRecordType/sortedFieldNames``), `nil` where the row
-/// leaves a field unset. What most rows of a first import become in pass two.
+/// A record typed on the reading core: its values in the order of the type's field names in byte
+/// order (``PlannedRecordType/sortedFieldNames``), `nil` where the row leaves a field unset. What
+/// most rows of an import become in pass two: inserted as they are into a type the run creates,
+/// compared with the stored record otherwise.
 public struct FlatRecord {
     public var recordType: String
     public var recordName: String
     public var values: [RecordValue?]
+    /// The row the record comes from.
+    public var position: SourcePosition
+
+    /// The record as a ``CloudRecord`` of `fieldNames` (the order of ``values``), for the long way.
+    public func cloudRecord(fieldNames: [String]) -> CloudRecord {
+        var fields: [String: RecordValue] = [:]
+        for (name, value) in zip(fieldNames, values) { fields[name] = value }
+        return CloudRecord(recordType: recordType, recordID: RecordID(recordName: recordName), fields: fields)
+    }
 }
 
-/// Pass two's short way for the rows of types the run creates, which are inserted as they come
-/// (no stored record to compare with, no ``CloudRecord`` to build): a prepared row without child
+/// Pass two's short way for the rows of the types it is given (no ``CloudRecord`` to build; a
+/// type the run creates has no stored record to compare with either): a prepared row without child
 /// records, typed field by field by the functions the long way uses. A row it cannot take whole
 /// (a value of the wrong type, a reference that finds no record, a record over CloudKit's size) is
 /// left to the long way, which words the errors.
@@ -74,6 +84,6 @@ struct FlatRowTyping {
             }
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
-        return FlatRecord(recordType: row.recordType, recordName: name, values: values)
+        return FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
     }
 }

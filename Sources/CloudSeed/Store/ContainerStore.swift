@@ -107,16 +107,24 @@ public protocol StoreTransaction {
     /// Saves a record of a type the run created, whose fields are the values of `record` under
     /// `fieldNames` (the type's field names in byte order, as the schema has them).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws
+    /// Whether the store holds a record named as `record` (created by `creator`, if given) whose
+    /// fields of `fieldNames` already hold each value `record` sets, so that saving it with changed
+    /// keys would change nothing. `false` where the store cannot tell quickly: the caller then
+    /// reads the record and compares.
+    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool
 }
 
 extension StoreTransaction {
     public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     public func buildDeferredNameIndexes() throws {}
+    public func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+        false
+    }
 
     public func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
-        var fields: [String: RecordValue] = [:]
-        for (name, value) in zip(fieldNames, record.values) { fields[name] = value }
-        try save(CloudRecord(recordType: record.recordType, recordID: RecordID(recordName: record.recordName), fields: fields, system: system), in: scope)
+        var saved = record.cloudRecord(fieldNames: fieldNames)
+        saved.system = system
+        try save(saved, in: scope)
     }
 }
 

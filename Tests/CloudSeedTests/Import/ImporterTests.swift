@@ -74,6 +74,22 @@ import Testing
         #expect(try records() == before)
     }
 
+    @Test func importingAgainSavesOnlyTheRowsThatChanged() throws {
+        let first = try folder.write("Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.5\nc,Cherry,3,3.5\n")
+        _ = try importFiles([first])
+        let before = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
+        // b's price changes; c leaves its count out, which changed keys keep.
+        let again = try folder.write("Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.75\nc,Cherry,,3.5\n")
+        let summary = try Importer(store: store, scope: scope, now: 1_800_000_000_000).run([SourceFile(path: again)])
+        #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Item", updated: 1, unchanged: 2)])
+        let after = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
+        #expect(after["a"] == before["a"])
+        #expect(after["c"] == before["c"])
+        #expect(after["b"]?.fields == ["title": .string("Banana"), "count": .int64(2), "price": .double(2.75)])
+        #expect(after["b"]?.system.modifiedTimestamp == 1_800_000_000_000)
+        #expect(after["b"]?.system.changeTag == "4")
+    }
+
     @Test func changedKeysUpdatesOnlyTheGivenFields() throws {
         _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
         let change = try folder.write("ToDoItems.csv", "recordName,title\nWater the plants,Water the roses\n")

@@ -24,6 +24,23 @@ import Testing
         #expect(try importing("recordName,text\np1,Edited\n", as: "_alice").counts.map(\.updated) == [1])
     }
 
+    @Test func savingARecordUnchangedStillNeedsWrite() throws {
+        _ = try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_alice")
+        #expect(try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_alice").counts.map(\.unchanged) == [2])
+        #expect(errorMessages { _ = try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_bob") } == [
+            "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _bob may not change record 'p1' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
+            "\(folder.path("Post.csv")):3:1: WRITE operation not permitted: user _bob may not change record 'p2' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
+        ])
+        var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
+        var post = try #require(definition.recordType(named: "Post"))
+        post.grants = [Grant([.read], to: .world), Grant([.create], to: .icloud)]
+        definition.recordTypes.append(post)
+        try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
+        #expect(errorMessages { _ = try importing("recordName,text\np1,Hello\n", as: "_alice") } == [
+            "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _alice may not change record 'p1' of type Post; the schema grants WRITE to no role"
+        ])
+    }
+
     @Test func customRolesGrantWrites() throws {
         _ = try importing("recordName,text\np1,Hello\n", as: "_alice")
         var definition = try store.schemaDefinition(of: StoreScope().schemaScope)

@@ -8,11 +8,13 @@ public final class SQLiteContainerStore: ContainerStore {
     let database: SQLiteDatabase
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:] {
-        didSet { lastSaveTarget = nil }
+        didSet { forgetTargets() }
     }
     /// Where the last record saved went: a run saves its records a type at a time into one zone,
     /// so the layout, zone and insert statement are looked up once, not for every record.
     private var lastSaveTarget: SaveTarget?
+    /// What the last record compared with its stored row was compared by (``holdsUnchanged(_:fieldNames:in:)``).
+    var lastComparison: Comparison?
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
     var deferredNameIndexes: Set<String> = []
 
@@ -55,7 +57,12 @@ public final class SQLiteContainerStore: ContainerStore {
 
     /// Zone row ids by scope, for the length of a transaction.
     private var zoneKeys: [StoreScope: Int64] = [:] {
-        didSet { lastSaveTarget = nil }
+        didSet { forgetTargets() }
+    }
+
+    private func forgetTargets() {
+        lastSaveTarget = nil
+        lastComparison = nil
     }
     /// The last change tag given in this transaction, written to `_cloudseed_meta` when it commits.
     private var changeTagCounter: Int64?
@@ -428,6 +435,10 @@ struct SQLiteStoreTransaction: StoreTransaction {
 
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
+    }
+
+    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+        try store.holdsUnchanged(record, fieldNames: fieldNames, createdBy: creator, in: scope)
     }
 
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }

@@ -1,0 +1,86 @@
+import CSQLite
+import Foundation
+
+/// A re-import's quick answer for a record it would leave as it is: the stored row's columns are
+/// compared with the values the source gives, in their stored form, without reading the record
+/// back into a ``CloudRecord`` (for a million unchanged rows, that was the writing core's busiest work).
+extension SQLiteContainerStore {
+    /// How the records of one type and field order are compared: looked up once for a run's records.
+    struct Comparison {
+        var scope: StoreScope
+        var recordType: String
+        var fieldNames: [String]
+        var zone: Int64
+        /// The stored type and column number (in ``select``'s row) of each of `fieldNames`; `nil`
+        /// for a field the type does not have.
+        var columns: [(type: FieldType, column: Int32)?]
+        /// Reads the stored fields of a record, in the order of the type's field names, then its
+        /// creator, by record name.
+        var select: SQLiteStatement
+        /// The creator's column in `select`'s row.
+        var creatorColumn: Int32
+        var statementGeneration: Int
+    }
+
+    /// Whether the zone holds a record named as `record` (created by `creator`, if given) whose
+    /// fields of `fieldNames` hold, as stored, each value `record` sets (a `nil` value is not
+    /// compared): saving it with changed keys would change nothing. `false` also where the
+    /// comparison cannot tell; the record is then read and compared the usual way.
+    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+        guard let comparison = try comparison(record.recordType, fieldNames: fieldNames, in: scope) else { return false }
+        let statement = comparison.select
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind([.integer(comparison.zone), .text(record.recordName)])
+        guard try statement.step() else { return false }
+        if let creator, !Self.column(comparison.creatorColumn, of: statement, holds: .text(creator)) { return false }
+        for (offset, value) in record.values.enumerated() {
+            guard let value else { continue }
+            guard let (type, column) = comparison.columns[offset], type == value.fieldType,
+                Self.column(column, of: statement, holds: SQLiteValueCodec.encode(value))
+            else { return false }
+        }
+        return true
+    }
+
+    private func comparison(_ recordType: String, fieldNames: [String], in scope: StoreScope) throws -> Comparison? {
+        if let last = lastComparison, last.recordType == recordType, last.scope == scope, last.fieldNames == fieldNames,
+            last.statementGeneration == database.statementGeneration
+        {
+            return last
+        }
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return nil }
+        if deferredNameIndexes.contains(layout.table) { try buildDeferredNameIndexes() }
+        let stored = layout.sortedFieldNames
+        let columns = fieldNames.map { name in
+            stored.firstIndex(of: name).map { (type: layout.fields[name]!.type, column: Int32($0)) }
+        }
+        let read = stored.map { layout.fields[$0]!.column } + ["___createdBy"]
+        let select = "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM "
+            + "\(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ?"
+        let comparison = Comparison(
+            scope: scope, recordType: recordType, fieldNames: fieldNames, zone: zone, columns: columns, select: try database.statement(select),
+            creatorColumn: Int32(stored.count),
+            statementGeneration: database.statementGeneration)
+        lastComparison = comparison
+        return comparison
+    }
+
+    /// Whether a column of the current row holds `value` exactly: the same storage class and the same bytes.
+    private static func column(_ column: Int32, of statement: SQLiteStatement, holds value: SQLiteValue) -> Bool {
+        switch (value, statement.columnType(column)) {
+        case (.integer(let number), SQLITE_INTEGER): return statement.int64(column) == number
+        case (.real(let number), SQLITE_FLOAT): return statement.double(column) == number
+        case (.text(var text), SQLITE_TEXT): return text.withUTF8 { same($0, statement.textBytes(column)) }
+        case (.blob(let data), SQLITE_BLOB): return data.withUnsafeBytes { same($0.assumingMemoryBound(to: UInt8.self), statement.textBytes(column)) }
+        default: return false
+        }
+    }
+
+    private static func same(_ some: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard some.count == other.count else { return false }
+        guard some.count > 0, let first = some.baseAddress, let second = other.baseAddress else { return true }
+        return memcmp(first, second, some.count) == 0
+    }
+}
