@@ -11,10 +11,10 @@ enum TwoCorePipeline {
     static func run<Item>(
         batchSize: Int = 256, produce: (_ emit: (Item) throws -> Void) throws -> Void, consume: (Item) throws -> Void
     ) throws {
-        let channel = Channel<Item>()
+        let channel = BatchChannel<Item>()
         let finished = DispatchSemaphore(value: 0)
         try withoutActuallyEscaping(produce) { produce in
-            let producer = Unchecked(produce)
+            let producer = UncheckedBox(produce)
             let thread = Thread {
                 var batch: [Item] = []
                 batch.reserveCapacity(batchSize)
@@ -49,62 +49,6 @@ enum TwoCorePipeline {
                 channel.cancel()
                 throw error
             }
-        }
-    }
-
-    /// Thrown to the producer when the consumer has stopped.
-    private struct Cancelled: Error {}
-
-    /// A value handed to the producer thread; only that thread uses it until the pipeline ends.
-    private final class Unchecked<Value>: @unchecked Sendable {
-        var value: Value?
-        init(_ value: Value) { self.value = value }
-    }
-
-    /// The batches between the threads, at most ``capacity`` waiting.
-    private final class Channel<Item>: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var batches: [[Item]] = []
-        private var isFinished = false
-        private var failure: (any Error)?
-        private var isCancelled = false
-        private let capacity = 8
-
-        func put(_ batch: [Item]) throws {
-            condition.lock()
-            defer { condition.unlock() }
-            while batches.count >= capacity && !isCancelled { condition.wait() }
-            if isCancelled { throw Cancelled() }
-            batches.append(batch)
-            condition.broadcast()
-        }
-
-        /// The next batch, `nil` once the producer finished and everything was taken, or its error.
-        func take() throws -> [Item]? {
-            condition.lock()
-            defer { condition.unlock() }
-            while batches.isEmpty && !isFinished { condition.wait() }
-            if !batches.isEmpty {
-                condition.broadcast()
-                return batches.removeFirst()
-            }
-            if let failure { throw failure }
-            return nil
-        }
-
-        func finish(_ error: (any Error)?) {
-            condition.lock()
-            isFinished = true
-            failure = error
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func cancel() {
-            condition.lock()
-            isCancelled = true
-            condition.broadcast()
-            condition.unlock()
         }
     }
 }

@@ -115,4 +115,49 @@ import Testing
         #expect(compared == 18)
         #expect(copied > 2)
     }
+
+    /// A table big enough to be read by two connections over alternate ranges of names: each
+    /// record comes out once, in name order, as one connection reads them; the records of another
+    /// zone in the same table stay out.
+    @Test func aBigTableReadByTwoConnectionsComesOutWholeAndInNameOrder() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteContainerStore(path: folder.path("big.sqlite"))
+        let scope = StoreScope()
+        let other = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Other"))
+        let count = 30_000
+        // Names in another order than the rows', so that name order is not the table's.
+        var csv = "recordName,number\n"
+        for index in 0..<count { csv += "item\((index * 7919) % count),\(index)\n" }
+        _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: folder.write("Item.csv", csv))])
+        _ = try Importer(store: store, scope: other, now: 0).run([SourceFile(path: folder.write("Item.csv", "recordName,number\nitem5,5\nzz,1\n"))])
+        let layout = try #require(try store.typeLayouts(scope.schemaScope)["Item"])
+        let zone = try #require(try store.zoneKey(scope, create: false))
+        let bounds = try #require(try store.nameBounds(of: layout, zone: zone))
+        #expect(bounds.count > 500)
+        #expect(zip(bounds, bounds.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+
+        var expected: [String] = []
+        try store.forEachRecord(in: scope, recordType: nil) { expected.append(CloudKitJSON.record($0) + "\n") }
+        var lines: [String] = []
+        try store.forEachRecordJSONLine(in: scope, recordType: nil) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(expected.count == count)
+        #expect(lines == expected)
+
+        var names: [String] = []
+        try store.forEachRecordCSVLine(
+            in: scope, recordType: "Item", columns: { _ in ["number"] },
+            line: { _, line in names.append(String(decoding: line.prefix { $0 != UInt8(ascii: ",") }, as: UTF8.self)) },
+            record: { _ in Issue.record("a record the long way") })
+        #expect(names == (0..<count).map { "item\($0)" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(store.database.snapshotReaders(2)?.count == 2)
+
+        // While another run writes, the export reads alone, at once, what was committed before.
+        let writer = try SQLiteDatabase(path: folder.path("big.sqlite"))
+        try writer.execute("BEGIN IMMEDIATE; DELETE FROM \"Item\"")
+        #expect(store.database.snapshotReaders(2) == nil)
+        lines = []
+        try store.forEachRecordJSONLine(in: scope, recordType: nil) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(lines == expected)
+        try writer.execute("ROLLBACK")
+    }
 }

@@ -128,34 +128,39 @@ extension SQLiteDatabase {
     /// that copies rows out in batches while `body` runs on this one: an export formats on one
     /// core while SQLite reads on the other.
     func forEachCopiedRow(_ sql: String, _ arguments: [SQLiteValue], _ body: (CopiedRow) throws -> Void) throws {
+        try TwoCorePipeline.run(batchSize: 1, produce: { emit in
+            try copyRows(sql, arguments, emit)
+        }, consume: { batch in
+            for row in 0..<batch.count { try body(batch.row(row)) }
+        })
+    }
+
+    /// Runs `sql` and hands its rows to `emit`, copied out in batches of a few hundred, on the calling thread.
+    func copyRows(_ sql: String, _ arguments: [SQLiteValue], _ emit: (CopiedRowBatch) throws -> Void) throws {
         let statement = try self.statement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         let columnCount = Int(statement.columnCount)
         let rowsPerBatch = 256
-        try TwoCorePipeline.run(batchSize: 1, produce: { emit in
-            // Each batch starts with room for a little more than the last one's bytes.
-            var filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: 64 * 1024)
-            while true {
-                let stepped: Bool
-                do {
-                    stepped = try statement.step()
-                } catch {
-                    _ = filling.batch()  // which frees the bytes
-                    throw error
-                }
-                guard stepped else { break }
-                filling.append(statement)
-                if filling.count == rowsPerBatch {
-                    let byteCount = filling.byteCount
-                    try emit(filling.batch())
-                    filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: byteCount + byteCount / 4)
-                }
+        // Each batch starts with room for a little more than the last one's bytes.
+        var filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: 64 * 1024)
+        while true {
+            let stepped: Bool
+            do {
+                stepped = try statement.step()
+            } catch {
+                _ = filling.batch()  // which frees the bytes
+                throw error
             }
-            let last = filling.batch()
-            if last.count > 0 { try emit(last) }
-        }, consume: { batch in
-            for row in 0..<batch.count { try body(batch.row(row)) }
-        })
+            guard stepped else { break }
+            filling.append(statement)
+            if filling.count == rowsPerBatch {
+                let byteCount = filling.byteCount
+                try emit(filling.batch())
+                filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: byteCount + byteCount / 4)
+            }
+        }
+        let last = filling.batch()
+        if last.count > 0 { try emit(last) }
     }
 }

@@ -33,7 +33,7 @@ extension SQLiteContainerStore {
                 }
                 var direct: Bool?  // asked at the type's first record, as a type without records has no columns
                 // The other core reads the store meanwhile: nothing here may use the database.
-                try database.forEachCopiedRow(layout.selectNamesAndFields, [.integer(zone)]) { row in
+                try forEachRowByName(layout.selectNamesAndFields, of: layout, zone: zone) { row in
                     if direct == nil { direct = try columns(name) == layout.sortedFieldNames }
                     bytes.removeAll(keepingCapacity: true)
                     if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }

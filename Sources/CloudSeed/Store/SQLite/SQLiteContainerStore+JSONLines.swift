@@ -40,7 +40,7 @@ extension SQLiteContainerStore {
                     continue
                 }
                 // The other core reads the store meanwhile: nothing here may use the database.
-                try database.forEachCopiedRow(layout.selectAll, [.integer(zone)]) { row in
+                try forEachRowByName(layout.selectAll, of: layout, zone: zone) { row in
                     bytes.removeAll(keepingCapacity: true)
                     if Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {
                         return try line(bytes)

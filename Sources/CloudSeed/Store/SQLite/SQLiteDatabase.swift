@@ -19,9 +19,9 @@ final class SQLiteDatabase {
     /// How long a writer waits for another run's transaction before giving up.
     static let busyTimeoutMilliseconds: Int32 = 600_000
 
-    init(path: String) throws {
+    init(path: String, readOnly: Bool = false) throws {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
@@ -58,6 +58,24 @@ final class SQLiteDatabase {
     }
 
     private static let mappedReadSize: Int64 = 1 << 40
+
+    /// `count` more connections to the file, read-only and memory-mapped, each in a read
+    /// transaction on one snapshot: they start reading while this connection holds the write lock,
+    /// so that no run can commit between them. `nil` where the lock cannot be had at once (a run is
+    /// writing) or the database has no file: the caller then reads on this connection alone.
+    func snapshotReaders(_ count: Int) -> [SQLiteDatabase]? {
+        guard path != ":memory:", !path.isEmpty else { return nil }
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        guard (try? execute("BEGIN IMMEDIATE")) != nil else { return nil }
+        defer { try? execute("ROLLBACK") }
+        return try? (0..<count).map { _ in
+            let reader = try SQLiteDatabase(path: path, readOnly: true)
+            try reader.execute("PRAGMA mmap_size = \(Self.mappedReadSize); BEGIN")
+            try reader.rows("SELECT count(*) FROM sqlite_master")  // the first read fixes the snapshot
+            return reader
+        }
+    }
 
     /// A prepared statement for `sql`, reused for the same text.
     func statement(_ sql: String) throws -> SQLiteStatement {

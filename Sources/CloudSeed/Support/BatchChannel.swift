@@ -1,0 +1,61 @@
+import Foundation
+
+/// Batches handed from a producing thread to a consuming one, in order, at most ``capacity``
+/// waiting: a producer that runs ahead waits, so memory stays bounded.
+final class BatchChannel<Item>: @unchecked Sendable {
+    /// Thrown to the producer when the consumer has stopped.
+    struct Cancelled: Error {}
+
+    private let condition = NSCondition()
+    private var batches: [[Item]] = []
+    private var isFinished = false
+    private var failure: (any Error)?
+    private var isCancelled = false
+    private let capacity = 8
+
+    /// Hands a batch over, waiting while ``capacity`` batches wait; throws ``Cancelled`` once the consumer has stopped.
+    func put(_ batch: [Item]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= capacity && !isCancelled { condition.wait() }
+        if isCancelled { throw Cancelled() }
+        batches.append(batch)
+        condition.broadcast()
+    }
+
+    /// The next batch, `nil` once the producer finished and everything was taken, or its error.
+    func take() throws -> [Item]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty && !isFinished { condition.wait() }
+        if !batches.isEmpty {
+            condition.broadcast()
+            return batches.removeFirst()
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Ends the producer's side: with its error, which the consumer gets after the batches before it.
+    func finish(_ error: (any Error)?) {
+        condition.lock()
+        isFinished = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the producer at its next ``put(_:)``.
+    func cancel() {
+        condition.lock()
+        isCancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// A value handed to another thread; only that thread uses it until the work ends.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: Value) { self.value = value }
+}
