@@ -77,6 +77,7 @@ final class BufferedOutput {
     }
 
     func write(_ bytes: [UInt8]) {
+        if buffer.isEmpty && bytes.count >= Self.capacity { return sink.write(bytes) }
         buffer += bytes
         if buffer.count >= Self.capacity { flush() }
     }

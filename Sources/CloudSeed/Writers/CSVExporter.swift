@@ -18,8 +18,9 @@ public final class CSVExporter {
     private let schema: Schema
     private var files: [String: FileHandle] = [:]
     private var headers: [String: [String]] = [:]
-    /// What is waiting to be written, per record type (one buffer for standard output).
-    private var pending: [String: [UInt8]] = [:]
+    /// What is waiting to be written, and where: a record type's file (`""` for standard output).
+    /// Records come a type at a time, so one buffer serves, written out when the type changes.
+    private var pending: (key: String, bytes: [UInt8]) = ("", [])
     private let standardOutput: ([UInt8]) -> Void
     private static let bufferSize = 1 << 16
 
@@ -58,19 +59,24 @@ public final class CSVExporter {
     /// Writes a record's line, made of cells in the order of ``columns(of:otherwise:)``.
     public func append(line: [UInt8], recordType: String) throws {
         let key = folder == nil ? "" : recordType
-        pending[key, default: []] += line
-        if pending[key]!.count >= Self.bufferSize { try flush(key) }
+        if key != pending.key {
+            try flush()
+            pending.key = key
+        }
+        pending.bytes += line
+        if pending.bytes.count >= Self.bufferSize { try flush() }
     }
 
     /// Writes what is pending and closes the files.
     public func finish() throws {
-        for key in pending.keys.sorted() { try flush(key) }
+        try flush()
         for handle in files.values { try? handle.close() }
     }
 
-    private func flush(_ recordType: String) throws {
-        guard let bytes = pending[recordType], !bytes.isEmpty else { return }
-        pending[recordType]!.removeAll(keepingCapacity: true)
+    private func flush() throws {
+        guard !pending.bytes.isEmpty else { return }
+        let (recordType, bytes) = pending
+        pending.bytes.removeAll(keepingCapacity: true)
         guard let folder else { return standardOutput(bytes) }
         if files[recordType] == nil {
             let path = folder.appendingPathComponent("\(recordType).csv").path
