@@ -122,6 +122,7 @@ import Testing
     @Test func aBigTableReadByTwoConnectionsComesOutWholeAndInNameOrder() throws {
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("big.sqlite"))
+        store.twoReadersFrom = 20_000
         let scope = StoreScope()
         let other = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Other"))
         let count = 30_000

@@ -6,8 +6,6 @@
 /// connections at once, on one snapshot, over alternate ranges of names, while this thread takes
 /// their rows in order.
 extension SQLiteContainerStore {
-    /// Tables with fewer rows (by their last rowid) are read by one connection.
-    static let twoReadersFrom: Int64 = 20_000
     /// How many ranges of names a table is cut into: about a thousand records each for a million.
     static let nameRangeCount = 1024
 
@@ -37,7 +35,7 @@ extension SQLiteContainerStore {
     /// order: those of records at evenly spaced rowids. `nil` for a small table.
     func nameBounds(of layout: TypeLayout, zone: Int64) throws -> [String]? {
         let table = SQLiteLayout.quoted(layout.table)
-        guard case .integer(let last)? = try database.rows("SELECT max(rowid) FROM \(table)").first?.first, last >= Self.twoReadersFrom
+        guard case .integer(let last)? = try database.rows("SELECT max(rowid) FROM \(table)").first?.first, last >= twoReadersFrom
         else { return nil }
         let step = last / Int64(Self.nameRangeCount)
         var names: [String] = []
