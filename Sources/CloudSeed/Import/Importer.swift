@@ -86,7 +86,7 @@ public struct Importer {
                 schemaDefinition == nil && mode == .changedKeys ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
             let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
             // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
-            var flatType = (name: "", fieldNames: [String](), isCompared: false, isUnchangeable: false, creator: String?.none, count: 0)
+            var flatType = (name: "", fieldNames: [String](), way: FlatWay.insert, count: 0)
             var flatCounts: [String: Int] = [:]
             var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
             func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
@@ -115,22 +115,18 @@ public struct Importer {
                 if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
                 if record.recordType != flatType.name {
                     flatCounts[flatType.name, default: 0] += flatType.count
-                    // A user who may change only the records they created saves no other quickly.
-                    let changeable = permissions?.changeableRecords(of: record.recordType) ?? .all
-                    flatType = (
-                        record.recordType, fieldNames[record.recordType]!, comparedTypes.contains(record.recordType),
-                        changeable == .none, changeable == .own ? userRecordName : nil, 0
-                    )
+                    flatType = (record.recordType, fieldNames[record.recordType]!, flatWay(of: record.recordType, compared: comparedTypes, permissions: permissions), 0)
                 }
-                if flatType.isCompared {
-                    guard !flatType.isUnchangeable,
-                        try transaction.holdsUnchanged(record, fieldNames: flatType.fieldNames, createdBy: flatType.creator, in: scope)
-                    else {
-                        return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
-                    }
-                } else {
+                switch flatType.way {
+                case .insert:
                     created.changeTag = try transaction.nextChangeTag()
                     try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                case .compare(let creator):
+                    guard try transaction.holdsUnchanged(record, fieldNames: flatType.fieldNames, createdBy: creator, in: scope) else {
+                        return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                    }
+                case .longWay:
+                    return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
                 }
                 flatType.count += 1
             }) { record, position in
@@ -160,6 +156,28 @@ public struct Importer {
             let summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
             if dryRun { throw DryRunRollback(summary: summary) }
             return summary
+        }
+    }
+
+    /// What becomes of a record typed on the reading core (``FlatRecord``).
+    private enum FlatWay {
+        /// A record of a type the run creates: inserted as it is.
+        case insert
+        /// A record of a type the store has: compared with the stored one (created by `creator`,
+        /// if given), saved the long way only if it differs.
+        case compare(creator: String?)
+        /// Saved the long way: its type's records may not be changed, so the save must word the refusal.
+        case longWay
+    }
+
+    /// The way of the flat records of `recordType`: a user who may change only the records they
+    /// created has the others saved the long way, which refuses them.
+    private func flatWay(of recordType: String, compared: Set<String>, permissions: Permissions?) -> FlatWay {
+        guard compared.contains(recordType) else { return .insert }
+        switch permissions?.changeableRecords(of: recordType) ?? .all {
+        case .all: return .compare(creator: nil)
+        case .own: return .compare(creator: userRecordName)
+        case .none: return .longWay
         }
     }
 

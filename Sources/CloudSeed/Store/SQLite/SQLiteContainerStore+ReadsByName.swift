@@ -37,7 +37,7 @@ extension SQLiteContainerStore {
         let table = SQLiteLayout.quoted(layout.table)
         guard case .integer(let last)? = try database.rows("SELECT max(rowid) FROM \(table)").first?.first, last >= twoReadersFrom
         else { return nil }
-        let step = last / Int64(Self.nameRangeCount)
+        let step = max(1, last / Int64(Self.nameRangeCount))
         var names: [String] = []
         for rowid in stride(from: step, to: last, by: Int(step)) {
             let row = try database.rows("SELECT \"___recordID\" FROM \(table) WHERE rowid = ? AND \"___zone\" = ?", [.integer(rowid), .integer(zone)])
