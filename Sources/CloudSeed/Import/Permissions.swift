@@ -17,8 +17,8 @@ struct Permissions {
         guard let type = definition.recordType(named: record.recordType) else { return }
         let needed: Grant.Permission = existing == nil ? .create : .write
         var held = roles
-        if let existing, existing.system.createdUserRecordName == user { held.insert("_creator") }
-        guard !held.contains(where: { type.permissions(of: Grant.Role($0)).contains(needed) }) else { return }
+        if let existing, existing.system.createdUserRecordName == user { held.insert(Grant.Role.creator.name) }
+        guard !Self.anyOf(held, holds: needed, on: type) else { return }
         let granted = type.grants.filter { $0.permissions.contains(needed) }.map(\.role.name).sorted()
         throw CloudSeedError(
             "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
@@ -28,7 +28,7 @@ struct Permissions {
     /// Whether the user may create records of `recordType`.
     func mayCreate(_ recordType: String) -> Bool {
         guard let type = definition.recordType(named: recordType) else { return true }
-        return roles.contains { type.permissions(of: Grant.Role($0)).contains(.create) }
+        return Self.anyOf(roles, holds: .create, on: type)
     }
 
     /// Which stored records of a type the user may change.
@@ -42,15 +42,20 @@ struct Permissions {
     /// Which stored records of `recordType` the user may change.
     func changeableRecords(of recordType: String) -> ChangeableRecords {
         guard let type = definition.recordType(named: recordType) else { return .all }
-        if roles.contains(where: { type.permissions(of: Grant.Role($0)).contains(.write) }) { return .all }
-        return type.permissions(of: Grant.Role("_creator")).contains(.write) ? .own : .none
+        if Self.anyOf(roles, holds: .write, on: type) { return .all }
+        return type.permissions(of: .creator).contains(.write) ? .own : .none
     }
 
     /// Whether the user may read `record`.
     func canRead(_ record: CloudRecord) -> Bool {
         guard let type = definition.recordType(named: record.recordType) else { return true }
         var held = roles
-        if record.system.createdUserRecordName == user { held.insert("_creator") }
-        return held.contains { type.permissions(of: Grant.Role($0)).contains(.read) }
+        if record.system.createdUserRecordName == user { held.insert(Grant.Role.creator.name) }
+        return Self.anyOf(held, holds: .read, on: type)
+    }
+
+    /// Whether one of `roles` is granted `permission` on `type`.
+    private static func anyOf(_ roles: Set<String>, holds permission: Grant.Permission, on type: RecordTypeDefinition) -> Bool {
+        roles.contains { type.permissions(of: Grant.Role($0)).contains(permission) }
     }
 }
