@@ -65,6 +65,65 @@ import Testing
         #expect(throws: CloudSeedError.self) { try rows(bytes: Array(binary.prefix(20)), format: .propertyList) }
     }
 
+    /// Rows of a binary property list as Foundation writes them (keys shared by every row, text
+    /// with non-ASCII characters as UTF-16), read field by field.
+    @Test func readsBinaryRowsWithSharedKeysAndUTF16Text() throws {
+        let source: [[String: Any]] = [
+            ["title": "Zoë 漢字 🌊", "copies": 3, "price": 12.5, "onDisplay": true, "created": Date(timeIntervalSince1970: 1_700_000_000.25),
+             "location": ["latitude": 48.5], "tags": ["oil", "水墨"], "thumbnail": Data([1, 2, 3])],
+            ["title": "plain", "copies": 4, "price": 1.5, "onDisplay": false, "created": Date(timeIntervalSince1970: 0),
+             "location": ["latitude": 1.25], "tags": [String](), "thumbnail": Data()],
+            ["title": "fewer keys", "tags": [["nested": "dictionary"]]],
+        ]
+        let read = try rows(bytes: Array(PropertyListSerialization.data(fromPropertyList: source, format: .binary, options: 0)), format: .propertyList)
+        #expect(read.map(\.values) == [
+            ["title": .string("Zoë 漢字 🌊"), "copies": .integer(3), "price": .real(12.5), "onDisplay": .bool(true), "created": .date(1_700_000_000_250),
+             "location": .dictionary([PlainEntry("latitude", .real(48.5))]), "tags": .array([.string("oil"), .string("水墨")]), "thumbnail": .data(Data([1, 2, 3]))],
+            ["title": .string("plain"), "copies": .integer(4), "price": .real(1.5), "onDisplay": .bool(false), "created": .date(0),
+             "location": .dictionary([PlainEntry("latitude", .real(1.25))]), "tags": .array([]), "thumbnail": .data(Data())],
+            ["title": .string("fewer keys"), "tags": .array([.dictionary([PlainEntry("nested", .string("dictionary"))])])],
+        ])
+        #expect(read[1].position == SourcePosition(file: "test", keyPath: "[1]"))
+        #expect(read[1].fields.first { $0.key == "title" }?.position == SourcePosition(file: "test", keyPath: "[1].title"))
+    }
+
+    /// A binary property list of hand-made objects: `[{"t": <UTF-16 text>, "list": [1, <UID>]}]`.
+    private static func handMadeRows(text utf16: [UInt8]) -> [UInt8] {
+        BadInputCorpusTests.binaryPlist(objects: [
+            [0xA1, 0x01],  // 0: [object 1]
+            [0xD2, 0x02, 0x03, 0x04, 0x05],  // 1: {object 2: object 4, object 3: object 5}
+            [0x51, 0x74],  // 2: "t"
+            [0x54] + Array("list".utf8),  // 3: "list"
+            [0x60 | UInt8(utf16.count / 2)] + utf16,  // 4: UTF-16 text
+            [0xA2, 0x06, 0x07],  // 5: [object 6, object 7]
+            [0x10, 0x01],  // 6: 1
+            [0x80, 0x00],  // 7: a UID, as keyed archives hold
+        ])
+    }
+
+    @Test func readsUTF16TextAndNamesTheKeyPathOfAnErrorInsideAValue() throws {
+        // "é", a lone high surrogate (read as U+FFFD, as the standard library reads it), "A".
+        let bytes = Self.handMadeRows(text: [0x00, 0xE9, 0xD8, 0x00, 0x00, 0x41])
+        #expect(String(decoding: [0x00E9, 0xD800, 0x0041] as [UInt16], as: UTF16.self) == "é\u{FFFD}A")
+        #expect(throws: CloudSeedError(
+            "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+            at: SourcePosition(file: "test", keyPath: "[0].list[1]"))) {
+            try rows(bytes: bytes, format: .propertyList)
+        }
+        var readable = bytes
+        readable[readable.firstIndex(of: 0x80)!] = 0x09  // the UID made `true`
+        let read = try rows(bytes: readable, format: .propertyList)
+        #expect(read.map(\.values) == [["t": .string("é\u{FFFD}A"), "list": .array([.integer(1), .bool(true)])]])
+    }
+
+    @Test func readsCloudKitRecordsFromABinaryPropertyList() throws {
+        let records: [[String: Any]] = [["recordType": "Artist", "recordName": "mei", "fields": ["name": ["value": "Mei Chen", "type": "STRING"]]]]
+        let read = try rows(bytes: Array(PropertyListSerialization.data(fromPropertyList: records, format: .binary, options: 0)), format: .propertyList)
+        #expect(read.map(\.recordType) == ["Artist"])
+        #expect(read.map(\.recordName) == ["mei"])
+        #expect(read[0].values == ["name": .string("Mei Chen")])
+    }
+
     @Test func refusesCyclesInBinaryPropertyLists() {
         // bplist00 with one array (object 0) that holds itself.
         var bytes = Array("bplist00".utf8) + [0xA1, 0x00]

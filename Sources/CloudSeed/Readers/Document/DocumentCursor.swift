@@ -19,10 +19,18 @@ protocol DocumentCursor {
     mutating func nextKey() throws -> (key: String, position: SourcePosition)?
     /// Reads one whole value.
     mutating func readValue() throws -> DocumentNode
+    /// Reads the next value as the fields of one plain record, where the cursor has a quicker way
+    /// than ``readValue()``; `nil`, having read nothing, where it has not or the value may be a
+    /// record of another shape (see ``DocumentShape``).
+    mutating func readPlainRecord() throws -> (fields: [SourceField], position: SourcePosition)?
     /// Checks that nothing but white space (or comments) follows the document.
     mutating func finish() throws
     /// Lets go of the input read so far; called between records.
     mutating func releaseConsumed()
+}
+
+extension DocumentCursor {
+    mutating func readPlainRecord() throws -> (fields: [SourceField], position: SourcePosition)? { nil }
 }
 
 /// A cursor over a document already in memory (binary and OpenStep property lists).

@@ -35,8 +35,7 @@ enum DocumentShape {
         _ = try cursor.beginArray()
         var index = 0
         while try cursor.nextElement() {
-            let node = try cursor.readValue()
-            try body(try row(from: node, recordType: recordType, recordName: nil, keyPath: "\(keyPrefix)[\(index)]"))
+            try body(try nextRow(&cursor, recordType: recordType, keyPath: "\(keyPrefix)[\(index)]"))
             cursor.releaseConsumed()
             index += 1
         }
@@ -63,8 +62,7 @@ enum DocumentShape {
                     let type = IdentifierMapping.recordType(forFileStem: key)
                     var index = 0
                     repeat {
-                        let node = try cursor.readValue()
-                        try body(try row(from: node, recordType: type, recordName: nil, keyPath: "\(key)[\(index)]"))
+                        try body(try nextRow(&cursor, recordType: type, keyPath: "\(key)[\(index)]"))
                         cursor.releaseConsumed()
                         index += 1
                     } while try cursor.nextElement()
@@ -76,6 +74,14 @@ enum DocumentShape {
             plain.append((key, .array(items, arrayPosition)))
         }
         try emitMembers(plain, at: position, streamedRecords: streamedRecords, body)
+    }
+
+    /// The row the cursor's next element makes, an array's element at `keyPath`.
+    private static func nextRow<Cursor: DocumentCursor>(_ cursor: inout Cursor, recordType: String?, keyPath: @autoclosure () -> String) throws -> SourceRow {
+        if let plain = try cursor.readPlainRecord() {
+            return SourceRow(recordType: recordType, fields: plain.fields, position: plain.position)
+        }
+        return try row(from: try cursor.readValue(), recordType: recordType, recordName: nil, keyPath: keyPath())
     }
 
     /// Applies the object rules to the members that were not streamed.

@@ -107,6 +107,13 @@ struct BinaryPropertyListCursor: DocumentCursor {
         return try parser.object(index, path: path, depth: depth)
     }
 
+    mutating func readPlainRecord() throws -> (fields: [SourceField], position: SourcePosition)? {
+        let (index, path, depth) = try current()
+        guard let fields = try parser.plainRecord(index, path: path, depth: depth) else { return nil }
+        pending = nil
+        return (fields, parser.position(path))
+    }
+
     private mutating func endFrame() {
         frames.removeLast()
         parser.visiting.removeLast()

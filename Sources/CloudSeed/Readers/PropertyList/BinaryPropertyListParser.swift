@@ -24,6 +24,8 @@ struct BinaryPropertyListParser {
     /// Dictionary keys read so far, by object: a file written by `plistlib` or Foundation keeps
     /// each key once, and every record's dictionary refers to it.
     private var keyTexts: [Int: String] = [:]
+    /// The keys of the last dictionary read at each depth, and where its key references start.
+    private var lastKeys: [(content: Int, keys: [String])?] = []
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -31,8 +33,9 @@ struct BinaryPropertyListParser {
         origin = SourcePosition(file: file)
     }
 
-    func error(_ message: String, _ path: String = "") -> CloudSeedError {
-        CloudSeedError("damaged binary property list: \(message)", at: position(path))
+    /// `path` is worked out only here, when something is wrong: values read as plain values carry no path.
+    func error(_ message: String, _ path: @autoclosure () -> String = "") -> CloudSeedError {
+        CloudSeedError("damaged binary property list: \(message)", at: position(path()))
     }
 
     /// Where the value at `path` is (the top level when `path` is empty).
@@ -67,29 +70,29 @@ struct BinaryPropertyListParser {
         return value
     }
 
-    func offset(of object: Int, path: String) throws -> Int {
+    func offset(of object: Int, path: @autoclosure () -> String) throws -> Int {
         let entry = offsetTableStart + object * offsetSize
         let offset = readUInt(at: entry, size: offsetSize)
-        guard offset >= 8, offset < UInt64(offsetTableStart) else { throw error("object \(object) lies outside the file", path) }
+        guard offset >= 8, offset < UInt64(offsetTableStart) else { throw error("object \(object) lies outside the file", path()) }
         return Int(offset)
     }
 
     /// Reads a length that follows a marker whose low nibble is 0xF; returns it and where the content starts.
-    func length(marker: UInt8, at offset: Int, path: String) throws -> (Int, Int) {
+    func length(marker: UInt8, at offset: Int, path: @autoclosure () -> String) throws -> (Int, Int) {
         let nibble = Int(marker & 0x0F)
         guard nibble == 0x0F else { return (nibble, offset + 1) }
-        guard offset + 1 < offsetTableStart else { throw error("a length lies outside the file", path) }
+        guard offset + 1 < offsetTableStart else { throw error("a length lies outside the file", path()) }
         let intMarker = bytes[offset + 1]
-        guard intMarker >> 4 == 0x1 else { throw error("a length is not an integer", path) }
+        guard intMarker >> 4 == 0x1 else { throw error("a length is not an integer", path()) }
         let size = 1 << Int(intMarker & 0x0F)
-        guard size <= 8, offset + 2 + size <= offsetTableStart else { throw error("a length lies outside the file", path) }
+        guard size <= 8, offset + 2 + size <= offsetTableStart else { throw error("a length lies outside the file", path()) }
         let value = readUInt(at: offset + 2, size: size)
-        guard value <= UInt64(bytes.count) else { throw error("a length of \(value) is larger than the file", path) }
+        guard value <= UInt64(bytes.count) else { throw error("a length of \(value) is larger than the file", path()) }
         return (Int(value), offset + 2 + size)
     }
 
-    func checkRange(_ start: Int, _ count: Int, path: String) throws {
-        guard count >= 0, start + count <= offsetTableStart else { throw error("an object's content runs past the end of the file", path) }
+    func checkRange(_ start: Int, _ count: Int, path: @autoclosure () -> String) throws {
+        guard count >= 0, start + count <= offsetTableStart else { throw error("an object's content runs past the end of the file", path()) }
     }
 
     func reference(at offset: Int) -> Int {
@@ -98,30 +101,43 @@ struct BinaryPropertyListParser {
 
     /// The marker byte of object `index` and where the object starts, after the checks every
     /// object passes: a known object, not too deep, not one of the containers around it.
-    func header(of index: Int, path: String, depth: Int) throws -> (marker: UInt8, start: Int) {
-        guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path) }
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path) }
-        guard !visiting.contains(index) else { throw error("object \(index) contains itself (a cycle)", path) }
-        let start = try offset(of: index, path: path)
+    func header(of index: Int, path: @autoclosure () -> String, depth: Int) throws -> (marker: UInt8, start: Int) {
+        guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path()) }
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path()) }
+        guard !visiting.contains(index) else { throw error("object \(index) contains itself (a cycle)", path()) }
+        let start = try offset(of: index, path: path())
         return (bytes[start], start)
     }
 
     /// The keys of the dictionary whose references start at `content`, checked: strings, each once,
     /// and not an NSKeyedArchiver archive.
-    mutating func dictionaryKeys(count: Int, content: Int, path: String, depth: Int) throws -> [String] {
+    mutating func dictionaryKeys(count: Int, content: Int, path: @autoclosure () -> String, depth: Int) throws -> [String] {
+        let width = count * referenceSize
+        if depth < lastKeys.count, let last = lastKeys[depth], last.keys.count == count,
+            bytes[last.content..<last.content + width].elementsEqual(bytes[content..<content + width])
+        {
+            // The same key objects as the dictionary before at this depth (every record of a file
+            // written by `plistlib` or Foundation): already read and checked; the checks that
+            // depend on where the dictionary is, again.
+            guard depth + 1 <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path()) }
+            try spend(count, at: path())
+            return last.keys
+        }
         var keys = DistinctKeys()
         var result: [String] = []
         result.reserveCapacity(count)
         for item in 0..<count {
-            let key = try keyText(reference(at: content + item * referenceSize), path: path, depth: depth + 1)
-            guard keys.insert(key) else { throw error("the key \"\(key)\" twice in one dictionary", path) }
+            let key = try keyText(reference(at: content + item * referenceSize), path: path(), depth: depth + 1)
+            guard keys.insert(key) else { throw error("the key \"\(key)\" twice in one dictionary", path()) }
             result.append(key)
         }
         if keys.contains("$archiver"), keys.contains("$objects") {
             throw CloudSeedError(
                 "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
-                at: position(path))
+                at: position(path()))
         }
+        if depth >= lastKeys.count { lastKeys += Array(repeating: nil, count: depth + 1 - lastKeys.count) }
+        lastKeys[depth] = (content, result)
         return result
     }
 
@@ -131,8 +147,7 @@ struct BinaryPropertyListParser {
         if let known = keyTexts[index] {
             // The checks ``header(of:path:depth:)`` makes that can differ from the first time.
             guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path) }
-            budget -= 1
-            guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path) }
+            try spend(at: path)
             return known
         }
         guard case .scalar(.string(let key), _) = try object(index, path: path, depth: depth) else {
@@ -147,67 +162,9 @@ struct BinaryPropertyListParser {
         let (marker, start) = try header(of: index, path: path, depth: depth)
         visiting.append(index)
         defer { visiting.removeLast() }
-        budget -= 1
-        guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path) }
+        try spend(at: path)
         let position = self.position(path)
         switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x00: return .scalar(.null, position)
-            case 0x08: return .scalar(.bool(false), position)
-            case 0x09: return .scalar(.bool(true), position)
-            default: throw error("unknown marker 0x\(String(marker, radix: 16))", path)
-            }
-        case 0x1:
-            let size = 1 << Int(marker & 0x0F)
-            try checkRange(start + 1, size, path: path)
-            if size == 16 {
-                let high = readUInt(at: start + 1, size: 8)
-                let value = Int64(bitPattern: readUInt(at: start + 9, size: 8))
-                guard (high == 0 && value >= 0) || (high == .max && value < 0) else {
-                    throw error("an integer beyond 64 bits", path)
-                }
-                return .scalar(.integer(value), position)
-            }
-            guard size <= 8 else { throw error("an integer of \(size) bytes", path) }
-            let raw = readUInt(at: start + 1, size: size)
-            return .scalar(.integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw)), position)
-        case 0x2:
-            let size = 1 << Int(marker & 0x0F)
-            try checkRange(start + 1, size, path: path)
-            let raw = readUInt(at: start + 1, size: size)
-            let value: Double =
-                switch size {
-                case 4: Double(Float(bitPattern: UInt32(raw)))
-                case 8: Double(bitPattern: raw)
-                default: throw error("a real of \(size) bytes", path)
-                }
-            guard value.isFinite else { throw error("a real that is not a finite number", path) }
-            return .scalar(.real(value), position)
-        case 0x3:
-            try checkRange(start + 1, 8, path: path)
-            let seconds = Double(bitPattern: readUInt(at: start + 1, size: 8)) + Self.referenceDateOffset
-            let milliseconds = (seconds * 1000).rounded()
-            guard milliseconds.isFinite, let value = Int64(exactly: milliseconds), Timestamp.range.contains(value) else {
-                throw error("a date outside the years 1 to 9999", path)
-            }
-            return .scalar(.date(value), position)
-        case 0x4:
-            let (count, content) = try length(marker: marker, at: start, path: path)
-            try checkRange(content, count, path: path)
-            return .scalar(.data(Data(bytes[content..<content + count])), position)
-        case 0x5:
-            let (count, content) = try length(marker: marker, at: start, path: path)
-            try checkRange(content, count, path: path)
-            return .scalar(.string(String(decoding: bytes[content..<content + count], as: UTF8.self)), position)
-        case 0x6:
-            let (count, content) = try length(marker: marker, at: start, path: path)
-            try checkRange(content, count * 2, path: path)
-            return .scalar(.string(Self.string(utf16BigEndian: bytes[content..<content + 2 * count])), position)
-        case 0x8:
-            throw CloudSeedError(
-                "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
-                at: position)
         case 0xA, 0xC:
             let (count, content) = try length(marker: marker, at: start, path: path)
             try checkRange(content, count * referenceSize, path: path)
@@ -227,36 +184,181 @@ struct BinaryPropertyListParser {
             }
             return .object(members, position)
         default:
-            throw error("unknown marker 0x\(String(marker, radix: 16))", path)
+            return .scalar(try scalar(marker: marker, start: start, path: path), position)
+        }
+    }
+
+    /// The fields of a record from dictionary `index`, each at its key path, its values read as
+    /// plain values: no node or key path for what is inside them. `nil`, having read nothing, when
+    /// the object is not a dictionary or its keys may mark a record of another shape (`fields`,
+    /// `record`): ``DocumentShape`` reads those from nodes.
+    mutating func plainRecord(_ index: Int, path: String, depth: Int) throws -> [SourceField]? {
+        let (marker, start) = try header(of: index, path: path, depth: depth)
+        guard marker >> 4 == 0xD else { return nil }
+        let (count, content) = try length(marker: marker, at: start, path: path)
+        try checkRange(content, 2 * count * referenceSize, path: path)
+        let unspent = budget
+        let keys = try dictionaryKeys(count: count, content: content, path: path, depth: depth)
+        if keys.contains("fields") || keys.contains("record") {
+            budget = unspent
+            return nil
+        }
+        visiting.append(index)
+        defer { visiting.removeLast() }
+        try spend(at: path)
+        var fields: [SourceField] = []
+        fields.reserveCapacity(count)
+        for (item, key) in keys.enumerated() {
+            let keyPath = Self.path(path, key)
+            let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) { keyPath }
+            fields.append(SourceField(key: key, value: value, position: position(keyPath)))
+        }
+        return fields
+    }
+
+    /// Builds object `index` and everything in it as a plain value; `path` is worked out only for
+    /// an error.
+    private mutating func plainValue(_ index: Int, depth: Int, path: () -> String) throws -> PlainValue {
+        let (marker, start) = try header(of: index, path: path(), depth: depth)
+        visiting.append(index)
+        defer { visiting.removeLast() }
+        try spend(at: path())
+        switch marker >> 4 {
+        case 0xA, 0xC:
+            let (count, content) = try length(marker: marker, at: start, path: path())
+            try checkRange(content, count * referenceSize, path: path())
+            var items: [PlainValue] = []
+            items.reserveCapacity(min(count, 4096))
+            for item in 0..<count {
+                items.append(try plainValue(reference(at: content + item * referenceSize), depth: depth + 1) { Self.path(path(), item) })
+            }
+            return .array(items)
+        case 0xD:
+            let (count, content) = try length(marker: marker, at: start, path: path())
+            try checkRange(content, 2 * count * referenceSize, path: path())
+            var entries: [PlainEntry] = []
+            for (item, key) in try dictionaryKeys(count: count, content: content, path: path(), depth: depth).enumerated() {
+                let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) { Self.path(path(), key) }
+                entries.append(PlainEntry(key, value))
+            }
+            return .dictionary(entries)
+        default:
+            return try scalar(marker: marker, start: start, path: path())
+        }
+    }
+
+    /// Counts `values` against the budget.
+    private mutating func spend(_ values: Int = 1, at path: @autoclosure () -> String) throws {
+        budget -= values
+        guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path()) }
+    }
+
+    /// The value of a scalar object (anything but an array or a dictionary) whose marker is at `start`.
+    private func scalar(marker: UInt8, start: Int, path: @autoclosure () -> String) throws -> PlainValue {
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return .null
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default: throw error("unknown marker 0x\(String(marker, radix: 16))", path())
+            }
+        case 0x1:
+            let size = 1 << Int(marker & 0x0F)
+            try checkRange(start + 1, size, path: path())
+            if size == 16 {
+                let high = readUInt(at: start + 1, size: 8)
+                let value = Int64(bitPattern: readUInt(at: start + 9, size: 8))
+                guard (high == 0 && value >= 0) || (high == .max && value < 0) else {
+                    throw error("an integer beyond 64 bits", path())
+                }
+                return .integer(value)
+            }
+            guard size <= 8 else { throw error("an integer of \(size) bytes", path()) }
+            let raw = readUInt(at: start + 1, size: size)
+            return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
+        case 0x2:
+            let size = 1 << Int(marker & 0x0F)
+            try checkRange(start + 1, size, path: path())
+            let raw = readUInt(at: start + 1, size: size)
+            let value: Double =
+                switch size {
+                case 4: Double(Float(bitPattern: UInt32(raw)))
+                case 8: Double(bitPattern: raw)
+                default: throw error("a real of \(size) bytes", path())
+                }
+            guard value.isFinite else { throw error("a real that is not a finite number", path()) }
+            return .real(value)
+        case 0x3:
+            try checkRange(start + 1, 8, path: path())
+            let seconds = Double(bitPattern: readUInt(at: start + 1, size: 8)) + Self.referenceDateOffset
+            let milliseconds = (seconds * 1000).rounded()
+            guard milliseconds.isFinite, let value = Int64(exactly: milliseconds), Timestamp.range.contains(value) else {
+                throw error("a date outside the years 1 to 9999", path())
+            }
+            return .date(value)
+        case 0x4:
+            let (count, content) = try length(marker: marker, at: start, path: path())
+            try checkRange(content, count, path: path())
+            return .data(Data(bytes[content..<content + count]))
+        case 0x5:
+            let (count, content) = try length(marker: marker, at: start, path: path())
+            try checkRange(content, count, path: path())
+            return .string(String(decoding: bytes[content..<content + count], as: UTF8.self))
+        case 0x6:
+            let (count, content) = try length(marker: marker, at: start, path: path())
+            try checkRange(content, count * 2, path: path())
+            return .string(Self.string(utf16BigEndian: bytes[content..<content + 2 * count]))
+        case 0x8:
+            throw CloudSeedError(
+                "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+                at: position(path()))
+        default:
+            throw error("unknown marker 0x\(String(marker, radix: 16))", path())
         }
     }
 
     /// The text of big-endian UTF-16 code units, a lone surrogate read as U+FFFD (as
-    /// `String(decoding:as:)` reads it), transcoded here to UTF-8 rather than through the
-    /// standard library's generic transcoding.
+    /// `String(decoding:as:)` reads it), transcoded here straight into the string's storage
+    /// rather than through the standard library's generic transcoding and a second buffer.
     static func string(utf16BigEndian bytes: ArraySlice<UInt8>) -> String {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(bytes.count * 3 / 2)
-        var index = bytes.startIndex
-        func unit(at index: Int) -> UInt32 { UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) }
-        while index < bytes.endIndex {
-            var scalar = unit(at: index)
-            index += 2
-            if (0xD800...0xDBFF).contains(scalar), index < bytes.endIndex, (0xDC00...0xDFFF).contains(unit(at: index)) {
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index) - 0xDC00)
+        // A code unit makes at most three bytes of UTF-8; a surrogate pair (two units) makes four.
+        String(unsafeUninitializedCapacity: bytes.count / 2 * 3) { utf8 in
+            var written = 0
+            func put(_ byte: UInt32) {
+                utf8[written] = UInt8(truncatingIfNeeded: byte)
+                written += 1
+            }
+            var index = bytes.startIndex
+            func unit(at index: Int) -> UInt32 { UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) }
+            while index < bytes.endIndex {
+                var scalar = unit(at: index)
                 index += 2
-            } else if (0xD800...0xDFFF).contains(scalar) {
-                scalar = 0xFFFD
+                if (0xD800...0xDBFF).contains(scalar), index < bytes.endIndex, (0xDC00...0xDFFF).contains(unit(at: index)) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index) - 0xDC00)
+                    index += 2
+                } else if (0xD800...0xDFFF).contains(scalar) {
+                    scalar = 0xFFFD
+                }
+                switch scalar {
+                case 0..<0x80:
+                    put(scalar)
+                case 0x80..<0x800:
+                    put(0xC0 | scalar >> 6)
+                    put(0x80 | scalar & 0x3F)
+                case 0x800..<0x10000:
+                    put(0xE0 | scalar >> 12)
+                    put(0x80 | scalar >> 6 & 0x3F)
+                    put(0x80 | scalar & 0x3F)
+                default:
+                    put(0xF0 | scalar >> 18)
+                    put(0x80 | scalar >> 12 & 0x3F)
+                    put(0x80 | scalar >> 6 & 0x3F)
+                    put(0x80 | scalar & 0x3F)
+                }
             }
-            switch scalar {
-            case 0..<0x80: utf8.append(UInt8(scalar))
-            case 0x80..<0x800: utf8 += [UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F)]
-            case 0x800..<0x10000: utf8 += [UInt8(0xE0 | scalar >> 12), UInt8(0x80 | scalar >> 6 & 0x3F), UInt8(0x80 | scalar & 0x3F)]
-            default:
-                utf8 += [UInt8(0xF0 | scalar >> 18), UInt8(0x80 | scalar >> 12 & 0x3F), UInt8(0x80 | scalar >> 6 & 0x3F), UInt8(0x80 | scalar & 0x3F)]
-            }
+            return written
         }
-        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// The key path of a dictionary's value.
