@@ -26,7 +26,9 @@ let package = Package(
         ),
         .target(
             name: "CloudSeed",
-            dependencies: ["CSQLite", "CPostgres", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CSQLite", "CPostgres", .product(name: "Yams", package: "Yams")],
+            // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "cloudseed",

@@ -6,7 +6,7 @@ import Foundation
 /// itself filled and a memory of the other runs it has transliterated: many times faster than ICU
 /// on every string, and the same text (a test checks the two agree).
 enum Transliteration {
-    private static let toASCII = StringTransform("Any-Latin; Latin-ASCII")
+    private static let toASCII = ICUTransliterator("Any-Latin; Latin-ASCII")
 
     /// The ASCII form of `text`; characters with no ASCII form are left out.
     ///
@@ -96,7 +96,7 @@ enum Transliteration {
 
     /// What ICU makes of `text`, with what is still not ASCII left out.
     static func icuASCII(_ text: String) -> String {
-        let latin = text.applyingTransform(toASCII, reverse: false) ?? text
+        let latin = toASCII.apply(text)
         return String(String.UnicodeScalarView(latin.unicodeScalars.filter { $0.isASCII }))
     }
 

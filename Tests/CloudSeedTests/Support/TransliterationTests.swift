@@ -10,6 +10,18 @@ import Testing
         #expect(Transliteration.ascii("🔥") == "")
     }
 
+    /// The transform kept open gives what Foundation's, opened for each text, gives.
+    @Test func aTransformKeptOpenAgreesWithFoundation() {
+        let transform = ICUTransliterator("Any-Latin; Latin-ASCII")
+        let texts = [
+            "", "plain", "Zoë Müller", "漢字", "京都の海 12", "Skagen漢字Boat", "美咲 山田", "Москва", "Ἀθῆναι", "서울", "القاهرة",
+            "Hội An", "ß Æ Œuvre", "e\u{301}", "ｶﾀｶﾅ", "🖼️ ⛵", "静かな Harbour, 京都 No. 100002", String(repeating: "漢", count: 300),
+        ]
+        for text in texts {
+            #expect(transform.apply(text) == text.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false), "\(text)")
+        }
+    }
+
     /// The table and the remembered runs are only shortcuts: every text must come out exactly as
     /// ICU makes it of the whole text.
     @Test func agreesWithICUOnWholeTexts() {
