@@ -30,6 +30,26 @@ import Testing
         #expect(read[1].fields[0].position.description == "x.jsonl:3:7")
     }
 
+    /// Plain records are read field by field; a line with `fields` among its keys, after keys
+    /// already read, is still read as a CloudKit record.
+    @Test func readsPlainAndCloudKitRecordsInOneJSONLinesFile() throws {
+        let text = """
+            {"title": "A", "tags": ["x", {"k": [1, 2.5]}], "n": null}
+            {"recordType": "Artist", "recordName": "mei", "fields": {"name": {"value": "Mei", "type": "STRING"}}}
+            {"title": "B"}
+            """
+        let read = try rows(text, format: .jsonLines, file: "x.jsonl")
+        #expect(read.map(\.recordType) == [nil, "Artist", nil])
+        #expect(read.map(\.recordName) == [nil, "mei", nil])
+        #expect(read[0].values == [
+            "title": .string("A"), "tags": .array([.string("x"), .dictionary([PlainEntry("k", .array([.integer(1), .real(2.5)]))])]), "n": .null,
+        ])
+        #expect(read[1].values == ["name": .string("Mei")])
+        #expect(read[1].fields[0].declaredType == .string)
+        #expect(read[2].position == SourcePosition(file: "x.jsonl", line: 3, column: 1, keyPath: "[2]"))
+        #expect(read[2].fields[0].position.description == "x.jsonl:3:11")
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         let read = try rows(#"[{"s": "a\"b\\c\n\u00e9\ud83c\udfa8"}]"#, format: .json)
         #expect(read[0].values["s"] == .string("a\"b\\c\né🎨"))
@@ -48,6 +68,9 @@ import Testing
         ("[{}] [2]", "x.json:1:6: unexpected '[' after the end of the JSON value"),
         ("[1]", "x.json:1:2: expected an object (one record), found a number"),
         ("\n\n  [{\"a\": tru}]", "x.json:3:10: unexpected 't'; expected a JSON value"),
+        ("[{\"a\": {\"b\": 1, \"b\": 2}}]", "x.json:1:17: duplicate key \"b\" in one object; keep one of them"),
+        ("[{\"a\": [1, {\"b\": tru}]}]", "x.json:1:18: unexpected 't'; expected a JSON value"),
+        ("[{\"a\": 1}, {\"fields\": 1, \"fields\": 2}]", "x.json:1:26: duplicate key \"fields\" in one object; keep one of them"),
     ])
     func reportsMalformedJSONWithItsPosition(text: String, message: String) {
         #expect(readError(text, format: .json, file: "x.json") == message)

@@ -19,10 +19,9 @@ protocol DocumentCursor {
     mutating func nextKey() throws -> (key: String, position: SourcePosition)?
     /// Reads one whole value.
     mutating func readValue() throws -> DocumentNode
-    /// Reads the next value as the fields of one plain record, where the cursor has a quicker way
-    /// than ``readValue()``; `nil`, having read nothing, where it has not or the value may be a
-    /// record of another shape (see ``DocumentShape``).
-    mutating func readPlainRecord() throws -> (fields: [SourceField], position: SourcePosition)?
+    /// Reads the next value, an array's element that should be a record: as the fields of a plain
+    /// record where the cursor has a quicker way than ``readValue()``, else as a node.
+    mutating func readRecord() throws -> RecordRead
     /// Checks that nothing but white space (or comments) follows the document.
     mutating func finish() throws
     /// Lets go of the input read so far; called between records.
@@ -30,7 +29,17 @@ protocol DocumentCursor {
 }
 
 extension DocumentCursor {
-    mutating func readPlainRecord() throws -> (fields: [SourceField], position: SourcePosition)? { nil }
+    mutating func readRecord() throws -> RecordRead { .node(try readValue()) }
+}
+
+/// A record as a cursor read it.
+enum RecordRead {
+    /// The fields of a plain object, each value read as a plain value, and where the object is:
+    /// no node for the values or what is in them.
+    case fields([SourceField], at: SourcePosition)
+    /// A value that ``DocumentShape`` looks at as a node: not an object, or an object whose keys
+    /// may make it a record of another shape (`fields`, `record`).
+    case node(DocumentNode)
 }
 
 /// A cursor over a document already in memory (binary and OpenStep property lists).

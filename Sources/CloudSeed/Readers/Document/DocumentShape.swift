@@ -35,7 +35,7 @@ enum DocumentShape {
         _ = try cursor.beginArray()
         var index = 0
         while try cursor.nextElement() {
-            try body(try nextRow(&cursor, recordType: recordType, keyPath: "\(keyPrefix)[\(index)]"))
+            try body(try row(from: cursor.readRecord(), recordType: recordType, keyPath: "\(keyPrefix)[\(index)]"))
             cursor.releaseConsumed()
             index += 1
         }
@@ -62,7 +62,7 @@ enum DocumentShape {
                     let type = IdentifierMapping.recordType(forFileStem: key)
                     var index = 0
                     repeat {
-                        try body(try nextRow(&cursor, recordType: type, keyPath: "\(key)[\(index)]"))
+                        try body(try row(from: cursor.readRecord(), recordType: type, keyPath: "\(key)[\(index)]"))
                         cursor.releaseConsumed()
                         index += 1
                     } while try cursor.nextElement()
@@ -76,12 +76,15 @@ enum DocumentShape {
         try emitMembers(plain, at: position, streamedRecords: streamedRecords, body)
     }
 
-    /// The row the cursor's next element makes, an array's element at `keyPath`.
-    private static func nextRow<Cursor: DocumentCursor>(_ cursor: inout Cursor, recordType: String?, keyPath: @autoclosure () -> String) throws -> SourceRow {
-        if let plain = try cursor.readPlainRecord() {
-            return SourceRow(recordType: recordType, fields: plain.fields, position: plain.position)
+    /// One row from an array's element at `keyPath`, as a cursor read it.
+    static func row(from read: RecordRead, recordType: String?, keyPath: String) throws -> SourceRow {
+        switch read {
+        case .fields(let fields, var position):
+            position.keyPath = keyPath
+            return SourceRow(recordType: recordType, fields: fields, position: position)
+        case .node(let node):
+            return try row(from: node, recordType: recordType, recordName: nil, keyPath: keyPath)
         }
-        return try row(from: try cursor.readValue(), recordType: recordType, recordName: nil, keyPath: keyPath())
     }
 
     /// Applies the object rules to the members that were not streamed.

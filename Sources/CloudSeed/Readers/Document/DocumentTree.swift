@@ -4,6 +4,15 @@ indirect enum DocumentNode {
     case array([DocumentNode], SourcePosition)
     case object([(key: String, node: DocumentNode)], SourcePosition)
 
+    /// The node of a plain value, every value in it at `position`.
+    init(plain value: PlainValue, at position: SourcePosition) {
+        switch value {
+        case .array(let items): self = .array(items.map { DocumentNode(plain: $0, at: position) }, position)
+        case .dictionary(let entries): self = .object(entries.map { ($0.key, DocumentNode(plain: $0.value, at: position)) }, position)
+        default: self = .scalar(value, position)
+        }
+    }
+
     var position: SourcePosition {
         switch self {
         case .scalar(_, let position), .array(_, let position), .object(_, let position): position

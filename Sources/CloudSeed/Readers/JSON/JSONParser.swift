@@ -107,6 +107,26 @@ struct JSONParser: DocumentCursor {
 
     mutating func readValue() throws -> DocumentNode { try parseValue() }
 
+    mutating func readRecord() throws -> RecordRead {
+        guard try peekValue() == .object else { return .node(try parseValue()) }
+        let start = try beginObject()
+        var keys = DistinctKeys()
+        var fields: [SourceField] = []
+        while let key = try nextMember(&keys) {
+            if key == "fields" || key == "record" {
+                // Maybe a CloudKit record or a Django entry: the rest as nodes, for DocumentShape.
+                var members = fields.map { (key: $0.key, node: DocumentNode(plain: $0.value, at: $0.position)) }
+                members.append((key, try parseValue()))
+                while let key = try nextMember(&keys) { members.append((key, try parseValue())) }
+                return .node(.object(members, start))
+            }
+            skipWhitespace()
+            let valuePosition = position
+            fields.append(SourceField(key: key, value: try parsePlainValue(), position: valuePosition))
+        }
+        return .fields(fields, at: start)
+    }
+
     mutating func finish() throws {
         skipWhitespace()
         guard current() == nil else { throw error("unexpected \(describeCurrent()) after the end of the JSON value") }
@@ -132,6 +152,16 @@ struct JSONParser: DocumentCursor {
             skipWhitespace()
             guard current() != nil else { return }
             try body(try parseValue())
+            releaseConsumed()
+        }
+    }
+
+    /// Reads JSON values one after another until the input ends (JSON Lines), each as a record.
+    mutating func forEachRecord(_ body: (RecordRead) throws -> Void) throws {
+        while true {
+            skipWhitespace()
+            guard current() != nil else { return }
+            try body(try readRecord())
             releaseConsumed()
         }
     }
@@ -178,13 +208,50 @@ struct JSONParser: DocumentCursor {
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(start)
         case UInt8(ascii: "["): return try parseArray(start)
-        case UInt8(ascii: "\""): return .scalar(.string(try parseString()), start)
-        case UInt8(ascii: "t"): try expectWord("true"); return .scalar(.bool(true), start)
-        case UInt8(ascii: "f"): try expectWord("false"); return .scalar(.bool(false), start)
-        case UInt8(ascii: "n"): try expectWord("null"); return .scalar(.null, start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .scalar(try parseNumber(), start)
+        default: return .scalar(try parseScalar(byte), start)
+        }
+    }
+
+    /// A value without the positions of what is in it.
+    private mutating func parsePlainValue() throws -> PlainValue {
+        skipWhitespace()
+        guard let byte = current() else { throw error("unexpected end of file; expected a JSON value") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            _ = try beginObject()
+            var keys = DistinctKeys()
+            var entries: [PlainEntry] = []
+            while let key = try nextMember(&keys) { entries.append(PlainEntry(key, try parsePlainValue())) }
+            return .dictionary(entries)
+        case UInt8(ascii: "["):
+            _ = try beginArray()
+            var items: [PlainValue] = []
+            while try nextElement() { items.append(try parsePlainValue()) }
+            return .array(items)
+        default:
+            return try parseScalar(byte)
+        }
+    }
+
+    /// A string, number, boolean or null starting with `byte`.
+    private mutating func parseScalar(_ byte: UInt8) throws -> PlainValue {
+        switch byte {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected \(describeCurrent()); expected a JSON value")
         }
+    }
+
+    /// The next key of the innermost open object, refused if `keys` has it already; `nil` at its end.
+    private mutating func nextMember(_ keys: inout DistinctKeys) throws -> String? {
+        guard let (key, keyPosition) = try nextKey() else { return nil }
+        guard keys.insert(key) else {
+            throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
+        }
+        return key
     }
 
     private mutating func enter() throws {
@@ -199,12 +266,7 @@ struct JSONParser: DocumentCursor {
         _ = try beginObject()
         var members: [(key: String, node: DocumentNode)] = []
         var keys = DistinctKeys()
-        while let (key, keyPosition) = try nextKey() {
-            guard keys.insert(key) else {
-                throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
-            }
-            members.append((key, try parseValue()))
-        }
+        while let key = try nextMember(&keys) { members.append((key, try parseValue())) }
         return .object(members, start)
     }
 

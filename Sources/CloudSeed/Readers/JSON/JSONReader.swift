@@ -13,8 +13,8 @@ struct JSONReader: SourceReader {
             return
         }
         var index = 0
-        try parser.forEachValue { node in
-            try body(try DocumentShape.row(from: node, recordType: nil, recordName: nil, keyPath: "[\(index)]"))
+        try parser.forEachRecord { read in
+            try body(try DocumentShape.row(from: read, recordType: nil, keyPath: "[\(index)]"))
             index += 1
         }
     }

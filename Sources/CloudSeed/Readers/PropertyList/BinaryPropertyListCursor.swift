@@ -107,11 +107,11 @@ struct BinaryPropertyListCursor: DocumentCursor {
         return try parser.object(index, path: path, depth: depth)
     }
 
-    mutating func readPlainRecord() throws -> (fields: [SourceField], position: SourcePosition)? {
+    mutating func readRecord() throws -> RecordRead {
         let (index, path, depth) = try current()
-        guard let fields = try parser.plainRecord(index, path: path, depth: depth) else { return nil }
+        guard let fields = try parser.plainRecord(index, path: path, depth: depth) else { return .node(try readValue()) }
         pending = nil
-        return (fields, parser.position(path))
+        return .fields(fields, at: parser.position(path))
     }
 
     private mutating func endFrame() {
