@@ -71,19 +71,23 @@ struct FlatRowTyping {
         }
         var values = [RecordValue?](repeating: nil, count: recent.typeSlots.count)
         var size = 0
-        for (offset, field) in row.fields.enumerated() {
-            guard let (slot, planned) = recent.slot(of: field.key, at: offset) else { continue }
-            do {
-                let resolved = try ReferenceResolution.resolve(field.value, field: planned, in: plan, options: options)
-                var value = try converter.convert(resolved, to: planned.type, at: field.position)
-                if planned.action != .none { value = value.withReferenceAction(planned.action) }
-                size += value.encodedSize
-                values[slot] = value
-            } catch {
-                return nil
-            }
+        // Each field is lent in place: a copy of it would count references to its texts.
+        for offset in row.fields.indices {
+            guard let (slot, planned) = recent.slot(of: row.fields[offset].key, at: offset) else { continue }
+            guard let value = typed(row.fields[offset], as: planned) else { return nil }
+            size += value.encodedSize
+            values[slot] = value
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
         return FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
+    }
+
+    /// The value of `field` as `planned` types it; `nil` where the long way must word an error.
+    private func typed(_ field: borrowing SourceField, as planned: PlannedField) -> RecordValue? {
+        guard let resolved = try? ReferenceResolution.resolve(field.value, field: planned, in: plan, options: options),
+            var value = try? converter.convert(resolved, to: planned.type, at: field.position)
+        else { return nil }
+        if planned.action != .none { value = value.withReferenceAction(planned.action) }
+        return value
     }
 }

@@ -70,39 +70,47 @@ struct TypeSurvey {
         rowCount += 1
         if !row.renamedKeys.isEmpty { renamedKeys.merge(row.renamedKeys) { first, _ in first } }
         naming.add(row, isChild: isChild, source: source)
-        for (offset, field) in row.fields.enumerated() {
-            let survey: FieldSurvey
-            if let known = recent.value(of: field.key, at: offset) {
+        // Each field is lent in place: a copy of it would count references to its texts.
+        for offset in row.fields.indices {
+            try add(row.fields[offset], at: offset, of: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+        }
+    }
+
+    /// Takes in the field at `offset` of a row of `recordType`.
+    private mutating func add(
+        _ field: borrowing SourceField, at offset: Int, of recordType: String, assetFolder: String, mayPointToType: (String) -> Bool
+    ) throws {
+        let survey: FieldSurvey
+        if let known = recent.value(of: field.key, at: offset) {
+            survey = known
+        } else {
+            if let known = fields[field.key] {
                 survey = known
             } else {
-                if let known = fields[field.key] {
-                    survey = known
-                } else {
-                    survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
-                    fields[field.key] = survey
-                }
-                recent.remember(survey, for: field.key, at: offset)
+                survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
+                fields[field.key] = survey
             }
-            if let type = field.declaredType {
-                if let (other, position) = survey.declared, other != type {
-                    throw CloudSeedError(
-                        "field '\(field.key)' of type \(row.recordType) is declared \(type.wireName) here but \(other.wireName) at \(position); make them agree",
-                        at: field.position)
-                }
-                survey.declared = (type, field.position)
-                continue
+            recent.remember(survey, for: field.key, at: offset)
+        }
+        if let type = field.declaredType {
+            if let (other, position) = survey.declared, other != type {
+                throw CloudSeedError(
+                    "field '\(field.key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(position); make them agree",
+                    at: field.position)
             }
-            // Text merged with anything stays text: a field already STRING needs its values only to keep them.
-            if survey.inferred == .string, !survey.keepsValues || survey.overflowing, survey.assetPaths == false { continue }
-            guard let kind = InferredKind(of: field.value) else { continue }
-            survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
-            let keepsTexts = kind.isTextual && survey.keepsValues && !survey.overflowing
-            guard keepsTexts || survey.assetPaths != false else { continue }
-            let texts = Self.texts(of: field.value)
-            if keepsTexts { survey.addDistinct(texts) }
-            if survey.assetPaths != false {
-                survey.assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
-            }
+            survey.declared = (type, field.position)
+            return
+        }
+        // Text merged with anything stays text: a field already STRING needs its values only to keep them.
+        if survey.inferred == .string, !survey.keepsValues || survey.overflowing, survey.assetPaths == false { return }
+        guard let kind = InferredKind(of: field.value) else { return }
+        survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
+        let keepsTexts = kind.isTextual && survey.keepsValues && !survey.overflowing
+        guard keepsTexts || survey.assetPaths != false else { return }
+        let texts = Self.texts(of: field.value)
+        if keepsTexts { survey.addDistinct(texts) }
+        if survey.assetPaths != false {
+            survey.assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
         }
     }
 

@@ -190,8 +190,8 @@ enum DocumentShape {
 
 /// The key names that make a dictionary a location.
 enum LocationKeys {
-    static let latitude: Set<String> = ["latitude", "lat"]
-    static let longitude: Set<String> = ["longitude", "lng", "lon", "long"]
+    static let latitude = ["latitude", "lat"]
+    static let longitude = ["longitude", "lng", "lon", "long"]
 
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
     static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
