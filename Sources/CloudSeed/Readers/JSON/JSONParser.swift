@@ -148,20 +148,20 @@ struct JSONParser: DocumentCursor {
 
     /// Reads JSON values one after another until the input ends (JSON Lines).
     mutating func forEachValue(_ body: (DocumentNode) throws -> Void) throws {
-        while true {
-            skipWhitespace()
-            guard current() != nil else { return }
-            try body(try parseValue())
-            releaseConsumed()
-        }
+        try forEachLine({ try $0.parseValue() }, body)
     }
 
     /// Reads JSON values one after another until the input ends (JSON Lines), each as a record.
     mutating func forEachRecord(_ body: (RecordRead) throws -> Void) throws {
+        try forEachLine({ try $0.readRecord() }, body)
+    }
+
+    /// Reads values with `read` one after another until the input ends.
+    private mutating func forEachLine<Value>(_ read: (inout JSONParser) throws -> Value, _ body: (Value) throws -> Void) throws {
         while true {
             skipWhitespace()
             guard current() != nil else { return }
-            try body(try readRecord())
+            try body(try read(&self))
             releaseConsumed()
         }
     }
