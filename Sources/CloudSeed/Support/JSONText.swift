@@ -57,7 +57,7 @@ struct JSONText {
 
     /// A JSON number for a finite double that reads back as a double: `1.0`, `-0.5`, `1e-300`.
     static func number(_ value: Double) -> String {
-        let text = "\(value)"
+        let text = value.description
         if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { return text }
         return text + ".0"
     }

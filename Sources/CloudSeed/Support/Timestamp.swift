@@ -14,6 +14,28 @@ public enum Timestamp {
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, or `nil` when the time is outside ``range``.
     public static func format(_ milliseconds: Int64) -> String? {
         guard range.contains(milliseconds) else { return nil }
+        return String(unsafeUninitializedCapacity: formattedLength) { buffer in
+            write(milliseconds, into: buffer)
+            return formattedLength
+        }
+    }
+
+    /// Appends ``format(_:)``'s text to `bytes`, without making a string of it; `false` (and nothing
+    /// appended) when the time is outside ``range``.
+    static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) -> Bool {
+        guard range.contains(milliseconds) else { return false }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: formattedLength))
+        bytes.withUnsafeMutableBufferPointer { write(milliseconds, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        return true
+    }
+
+    /// The length of ``format(_:)``'s text.
+    private static let formattedLength = 24
+
+    /// Writes the text of a time in ``range`` into the first ``formattedLength`` bytes of `buffer`,
+    /// digit by digit: every stored timestamp goes through here.
+    private static func write(_ milliseconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) {
         let days = floorDivide(milliseconds, millisecondsPerDay)
         let inDay = milliseconds - days * millisecondsPerDay
         let (year, month, day) = civil(fromDays: days)
@@ -21,26 +43,22 @@ public enum Timestamp {
         let minute = inDay / 60_000 % 60
         let second = inDay / 1000 % 60
         let millis = inDay % 1000
-        // Written digit by digit: every stored timestamp goes through here.
-        return String(unsafeUninitializedCapacity: 24) { buffer in
-            func put(_ value: Int64, _ width: Int, at start: Int) {
-                var rest = value
-                for offset in (start..<start + width).reversed() {
-                    buffer[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
+        func put(_ value: Int64, _ width: Int, at start: Int) {
+            var rest = value
+            for offset in (start..<start + width).reversed() {
+                buffer[offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
             }
-            put(year, 4, at: 0)
-            put(month, 2, at: 5)
-            put(day, 2, at: 8)
-            put(hour, 2, at: 11)
-            put(minute, 2, at: 14)
-            put(second, 2, at: 17)
-            put(millis, 3, at: 20)
-            (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16], buffer[19], buffer[23]) =
-                (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
-            return 24
         }
+        put(year, 4, at: 0)
+        put(month, 2, at: 5)
+        put(day, 2, at: 8)
+        put(hour, 2, at: 11)
+        put(minute, 2, at: 14)
+        put(second, 2, at: 17)
+        put(millis, 3, at: 20)
+        (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16], buffer[19], buffer[23]) =
+            (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
     }
 
     /// Reads an ISO 8601 / RFC 3339 date or date-time; a missing zone means UTC.

@@ -50,11 +50,28 @@ public enum CloudKitJSON {
 
     /// A location dictionary with the measurements it has.
     public static func location(_ location: Location) -> String {
+        var bytes: [UInt8] = []
+        appendLocation(location, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``location(_:)``'s text to `bytes`; a latitude and longitude alone without making strings of them.
+    static func appendLocation(_ location: Location, to bytes: inout [UInt8]) {
         if location.altitude == nil, location.horizontalAccuracy == nil, location.verticalAccuracy == nil, location.course == nil,
             location.speed == nil, location.timestamp == nil
         {
-            return "{\"latitude\":" + JSONText.number(location.latitude) + ",\"longitude\":" + JSONText.number(location.longitude) + "}"
+            bytes += #"{"latitude":"#.utf8
+            bytes += JSONText.number(location.latitude).utf8
+            bytes += #","longitude":"#.utf8
+            bytes += JSONText.number(location.longitude).utf8
+            bytes.append(UInt8(ascii: "}"))
+            return
         }
+        bytes += measuredLocation(location).utf8
+    }
+
+    /// A location with more than a latitude and longitude.
+    private static func measuredLocation(_ location: Location) -> String {
         var members = [("latitude", JSONText.number(location.latitude)), ("longitude", JSONText.number(location.longitude))]
         let optional: [(String, Double?)] = [
             ("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),

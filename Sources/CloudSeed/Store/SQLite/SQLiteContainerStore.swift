@@ -15,6 +15,8 @@ public final class SQLiteContainerStore: ContainerStore {
     private var lastSaveTarget: SaveTarget?
     /// What the last record compared with its stored row was compared by (``holdsUnchanged(_:fieldNames:in:)``).
     var lastComparison: Comparison?
+    /// The buffer ``insertNew(_:fieldNames:system:in:)`` writes the text of timestamps, locations and lists in.
+    private var bindingScratch: [UInt8] = []
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
     var deferredNameIndexes: Set<String> = []
     /// The CSV export reads a table with fewer rows (by its last rowid) on one connection
@@ -332,14 +334,26 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Inserts a record of a type the run created, binding its values as they come.
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
-        var values = systemValues(record.recordName, system: system, target: target)
+        // Bound value by value, not gathered into an array of values first; a parameter left
+        // unbound after the reset is NULL, an unset field.
+        target.insert.reset()
+        for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
+            try target.insert.bind(value, at: Int32(offset + 1))
+        }
+        let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
         if fieldNames == target.fieldNames {
-            for value in record.values { values.append(value.map(SQLiteValueCodec.encode) ?? .null) }
+            for (offset, value) in record.values.enumerated() {
+                guard let value else { continue }
+                try SQLiteValueCodec.bind(value, to: target.insert, at: firstField + Int32(offset), scratch: &bindingScratch)
+            }
         } else {
             let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
-            for name in target.fieldNames { values.append(given[name].flatMap { $0 }.map(SQLiteValueCodec.encode) ?? .null) }
+            for (offset, name) in target.fieldNames.enumerated() {
+                guard let value = given[name].flatMap({ $0 }) else { continue }
+                try SQLiteValueCodec.bind(value, to: target.insert, at: firstField + Int32(offset), scratch: &bindingScratch)
+            }
         }
-        try target.insert.run(values)
+        try target.insert.runBound()
     }
 
     /// The system columns of a row to insert, with room for its field columns.

@@ -173,27 +173,38 @@ final class SQLiteStatement {
     }
 
     func bind(_ values: [SQLiteValue]) throws {
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let status: Int32 =
-                switch value {
-                case .null: sqlite3_bind_null(pointer, index)
-                case .integer(let number): sqlite3_bind_int64(pointer, index, number)
-                case .real(let number): sqlite3_bind_double(pointer, index, number)
-                case .text(var text):
-                    // The bytes in place (a short string's on the stack), not a copy made to end them with a NUL.
-                    text.withUTF8 { bytes in
-                        sqlite3_bind_text64(
-                            pointer, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self),
-                            sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
-                    }
-                case .blob(let data):
-                    data.withUnsafeBytes { buffer in
-                        sqlite3_bind_blob64(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), Self.transient)
-                    }
-                }
-            guard status == SQLITE_OK else { throw database.storeError(database.lastError) }
+        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+    }
+
+    /// Binds one value to the parameter at `index` (from 1).
+    func bind(_ value: SQLiteValue, at index: Int32) throws {
+        switch value {
+        case .null: try check(sqlite3_bind_null(pointer, index))
+        case .integer(let number): try check(sqlite3_bind_int64(pointer, index, number))
+        case .real(let number): try check(sqlite3_bind_double(pointer, index, number))
+        case .text(let text): try bindText(text, at: index)
+        case .blob(let data):
+            try data.withUnsafeBytes { buffer in
+                try check(sqlite3_bind_blob64(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), Self.transient))
+            }
         }
+    }
+
+    /// Binds text to the parameter at `index`: the bytes in place (a short string's on the stack),
+    /// not a copy made to end them with a NUL.
+    func bindText(_ text: String, at index: Int32) throws {
+        var text = text
+        try text.withUTF8 { try bindText(bytes: $0, at: index) }
+    }
+
+    /// Binds UTF-8 bytes as text to the parameter at `index`; SQLite copies them.
+    func bindText(bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        try check(sqlite3_bind_text64(pointer, index, start, sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8)))
+    }
+
+    private func check(_ status: Int32) throws {
+        guard status == SQLITE_OK else { throw database.storeError(database.lastError) }
     }
 
     /// Steps once: `true` while there is a row to read.
@@ -209,6 +220,11 @@ final class SQLiteStatement {
     func run(_ values: [SQLiteValue]) throws {
         reset()
         try bind(values)
+        while try step() {}
+    }
+
+    /// Runs the statement to completion with the values bound to it since the last ``reset()``.
+    func runBound() throws {
         while try step() {}
     }
 

@@ -52,22 +52,58 @@ enum SQLiteValueCodec {
         }
     }
 
+    /// Binds `value` to the parameter at `index` in the form ``encode(_:)`` gives it, without making
+    /// a ``SQLiteValue`` of it first, nor a string of a timestamp, a location or a list: their text is
+    /// written into `scratch`, a buffer kept from value to value.
+    static func bind(_ value: RecordValue, to statement: SQLiteStatement, at index: Int32, scratch: inout [UInt8]) throws {
+        switch value {
+        case .string(let text): try statement.bindText(text, at: index)
+        case .int64(let number): try statement.bind(.integer(number), at: index)
+        case .double(let number): try statement.bind(.real(number), at: index)
+        case .timestamp(let milliseconds):
+            scratch.removeAll(keepingCapacity: true)
+            guard Timestamp.append(milliseconds, to: &scratch) else { return try statement.bind(encode(value), at: index) }
+            try scratch.withUnsafeBufferPointer { try statement.bindText(bytes: $0, at: index) }
+        case .location, .list:
+            scratch.removeAll(keepingCapacity: true)
+            appendJSONElement(value, to: &scratch)
+            try scratch.withUnsafeBufferPointer { try statement.bindText(bytes: $0, at: index) }
+        case .bytes, .reference, .asset: try statement.bind(encode(value), at: index)
+        }
+    }
+
     /// The JSON form of a value inside a list (or a location or non-plain reference column).
     static func jsonElement(_ value: RecordValue) -> String {
+        var bytes: [UInt8] = []
+        appendJSONElement(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``jsonElement(_:)``'s text to `bytes`.
+    static func appendJSONElement(_ value: RecordValue, to bytes: inout [UInt8]) {
         switch value {
-        case .string(let text): return JSONText.quoted(text)
-        case .int64(let number): return String(number)
-        case .double(let number): return JSONText.number(number)
-        case .bytes(let data): return JSONText.quoted(data.base64EncodedString())
-        case .timestamp(let milliseconds): return JSONText.quoted(Timestamp.format(milliseconds) ?? "")
-        case .location(let location): return CloudKitJSON.location(location)
+        case .string(let text): JSONText.appendQuoted(text.utf8, to: &bytes)
+        case .int64(let number): bytes += String(number).utf8
+        case .double(let number): bytes += JSONText.number(number).utf8
+        case .bytes(let data): JSONText.appendQuoted(data.base64EncodedString().utf8, to: &bytes)
+        case .timestamp(let milliseconds):
+            bytes.append(UInt8(ascii: "\""))
+            _ = Timestamp.append(milliseconds, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        case .location(let location): CloudKitJSON.appendLocation(location, to: &bytes)
         case .reference(let reference):
-            if reference.action == .none && !reference.recordName.hasPrefix("{") { return JSONText.quoted(reference.recordName) }
-            return JSONText.object([
+            if reference.action == .none && !reference.recordName.hasPrefix("{") { return JSONText.appendQuoted(reference.recordName.utf8, to: &bytes) }
+            bytes += JSONText.object([
                 ("recordName", JSONText.quoted(reference.recordName)), ("action", JSONText.quoted(reference.action.rawValue)),
-            ])
-        case .asset(let asset): return JSONText.quoted(asset.fileChecksum)
-        case .list(_, let items): return JSONText.array(items.map(jsonElement))
+            ]).utf8
+        case .asset(let asset): JSONText.appendQuoted(asset.fileChecksum.utf8, to: &bytes)
+        case .list(_, let items):
+            bytes.append(UInt8(ascii: "["))
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendJSONElement(item, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
         }
     }
 
