@@ -5,7 +5,11 @@ import Foundation
 /// Each record type is a table named after it with a column per field; metadata tables hold the
 /// zones, the schema of each container environment and the assets (see `docs/STORE.md`).
 public final class SQLiteContainerStore: ContainerStore {
-    let database: SQLiteDatabase
+    private(set) var database: SQLiteDatabase
+    /// The file being created, until its first write (or the store's end) puts it in place.
+    private var creation: StoreCreation?
+    /// Whether a write failed before any wrote the new file: it is then dropped, not put in place.
+    private var creationFailed = false
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:] {
         didSet { forgetTargets() }
@@ -78,8 +82,14 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
     /// cloudseed store is refused, not modified.
     public init(path: String) throws {
-        let existed = FileManager.default.fileExists(atPath: path)
-        database = try SQLiteDatabase(path: path)
+        creation = StoreCreation.begin(path)
+        let existed = creation == nil && FileManager.default.fileExists(atPath: path)
+        do {
+            database = try SQLiteDatabase(path: creation?.sidePath ?? path)
+        } catch {
+            creation?.abandon()
+            throw error
+        }
         if existed {
             let tables = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.isEmpty || tables.contains([.text("_cloudseed_meta")]) else {
@@ -88,7 +98,8 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA recursive_triggers = ON; PRAGMA cache_size = \(Self.cacheSize)")
+        // A file being created keeps SQLite's rollback journal until it is put in place (``StoreCreation``).
+        try database.execute((creation == nil ? "PRAGMA journal_mode = WAL; " : "") + Self.connectionSettings)
         try database.transaction {
             try database.execute(SQLiteLayout.metadataTables)
             try database.rows(
@@ -101,6 +112,30 @@ public final class SQLiteContainerStore: ContainerStore {
                 "this store was written by another version of cloudseed (format \(format)); use that version",
                 at: SourcePosition(file: path))
         }
+    }
+
+    deinit {
+        guard let creation else { return }
+        if creationFailed {
+            database.close()
+            creation.abandon()
+        } else {
+            try? publishCreatedFile()
+        }
+    }
+
+    private static let connectionSettings = "PRAGMA recursive_triggers = ON; PRAGMA cache_size = \(cacheSize)"
+
+    /// Puts the file being created in place, in WAL mode, and goes on with a connection to it there.
+    private func publishCreatedFile() throws {
+        guard let creation else { return }
+        self.creation = nil
+        forgetTargets()
+        try database.execute("PRAGMA journal_mode = WAL")
+        database.close()
+        try creation.publish()
+        database = try SQLiteDatabase(path: creation.path)
+        try database.execute(Self.connectionSettings)
     }
 
     /// A store that lives in memory only, for commands that need no file.
@@ -156,12 +191,20 @@ public final class SQLiteContainerStore: ContainerStore {
             deferredNameIndexes.removeAll()
             database.forgetStatements()
         }
-        return try database.transaction {
-            let result = try body(SQLiteStoreTransaction(store: self, database: database))
-            try buildDeferredNameIndexes()
-            try flushChangeTagCounter()
-            return result
+        let result: T
+        do {
+            result = try database.transaction {
+                let result = try body(SQLiteStoreTransaction(store: self, database: database))
+                try buildDeferredNameIndexes()
+                try flushChangeTagCounter()
+                return result
+            }
+        } catch {
+            if creation != nil { creationFailed = true }
+            throw error
         }
+        try publishCreatedFile()
+        return result
     }
 
     /// The zone's row id, created on first use when `create` is set.

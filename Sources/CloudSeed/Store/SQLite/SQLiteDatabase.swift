@@ -30,9 +30,13 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Closes the connection (once its statements are finalized); it cannot be used afterwards.
+    func close() {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        handle = nil
     }
 
     /// Runs SQL that returns no rows (one or several statements).

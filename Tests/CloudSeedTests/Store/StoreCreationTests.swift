@@ -1,0 +1,82 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// A new store file is built under a hidden name and put in place whole (``StoreCreation``).
+@Suite struct StoreCreationTests {
+    private func files(in folder: TemporaryFolder) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+    }
+
+    @Test func aNewStoreAppearsWholeAtItsFirstWriteInWALMode() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let store = try SQLiteContainerStore(path: path)
+        #expect(try files(in: folder) == [".store.sqlite.new", ".store.sqlite.new.lock"])
+        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        #expect(summary.counts.map(\.created) == [3])
+        #expect(try files(in: folder) == ["store.sqlite", "store.sqlite-shm", "store.sqlite-wal"])
+        let reader = try SQLiteDatabase(path: path)
+        #expect(try reader.rows("PRAGMA journal_mode") == [[.text("wal")]])
+        #expect(try reader.rows("SELECT count(*) FROM ToDoItem") == [[.integer(3)]])
+        // The store goes on writing to the file in place.
+        let again = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        #expect(again.counts.map(\.unchanged) == [3])
+    }
+
+    @Test func aStoreOpenedAndNeverWrittenIsStillCreated() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        do {
+            let store = try SQLiteContainerStore(path: path)
+            #expect(try store.inventory().zones.isEmpty)
+        }
+        #expect(try files(in: folder) == ["store.sqlite"])
+        #expect(try SQLiteContainerStore(path: path).inventory().zones.isEmpty)
+    }
+
+    @Test func aFailedFirstWriteLeavesNoFile() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+            #expect(throws: CloudSeedError("refused")) {
+                try store.write { transaction in
+                    try transaction.createRecordType("Note", in: StoreScope().schemaScope)
+                    throw CloudSeedError("refused")
+                }
+            }
+        }
+        #expect(try files(in: folder) == [])
+    }
+
+    @Test func filesLeftByAKilledCreationAreClearedByTheNext() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write(".store.sqlite.new", "half a store")
+        _ = try folder.write(".store.sqlite.new-journal", "its journal")
+        _ = try folder.write(".store.sqlite.new.lock", "")
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        #expect(try files(in: folder) == ["store.sqlite", "store.sqlite-shm", "store.sqlite-wal"])
+    }
+
+    @Test func aSecondOpenerWaitsForTheFileToBePutInPlace() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let first = try SQLiteContainerStore(path: path)
+        let opened = DispatchSemaphore(value: 0)
+        let seen = UncheckedBox<Result<[String: Int], any Error>>(.success([:]))
+        Thread {
+            seen.value = Result {
+                let second = try SQLiteContainerStore(path: path)
+                return try second.inventory().zones.first?.recordCounts ?? [:]
+            }
+            opened.signal()
+        }.start()
+        #expect(opened.wait(timeout: .now() + 0.5) == .timedOut)
+        _ = try Importer(store: first, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        #expect(opened.wait(timeout: .now() + 60) == .success)
+        #expect(try seen.value?.get() == ["ToDoItem": 3])
+    }
+}
