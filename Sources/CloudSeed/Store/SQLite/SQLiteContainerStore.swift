@@ -82,7 +82,7 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
     /// cloudseed store is refused, not modified.
     public init(path: String) throws {
-        creation = StoreCreation.begin(path)
+        creation = try StoreCreation.begin(path)
         let existed = creation == nil && FileManager.default.fileExists(atPath: path)
         do {
             database = try SQLiteDatabase(path: creation?.sidePath ?? path)

@@ -33,17 +33,28 @@ final class StoreCreation {
     /// Starts creating the store at `path`, waiting while another run creates it; `nil` when there
     /// is a file there (now, or once the other run is done), for a store in memory, or where the
     /// lock file cannot be made (the store is then opened in place, which reports what is wrong).
-    static func begin(_ path: String) -> StoreCreation? {
+    /// Refused while another store object of this process is creating the same file: it would wait
+    /// for itself.
+    static func begin(_ path: String) throws -> StoreCreation? {
         guard path != ":memory:", !path.isEmpty, !FileManager.default.fileExists(atPath: path) else { return nil }
         let url = URL(fileURLWithPath: path)
         let hidden = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".new").path
         let lockPath = hidden + ".lock"
+        guard claimInProcess(lockPath) else {
+            throw CloudSeedError(
+                "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
+                at: SourcePosition(file: path))
+        }
         while true {
             let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard lock >= 0 else { return nil }
+            guard lock >= 0 else {
+                releaseInProcess(lockPath)
+                return nil
+            }
             while flock(lock, LOCK_EX) != 0 {
                 guard errno == EINTR else {
                     close(lock)
+                    releaseInProcess(lockPath)
                     return nil
                 }
             }
@@ -96,6 +107,23 @@ final class StoreCreation {
         unlink(lockPath)
         close(lock)
         lock = -1
+        Self.releaseInProcess(lockPath)
+    }
+
+    /// The lock files of the stores this process is creating.
+    nonisolated(unsafe) private static var creatingHere: Set<String> = []
+    private static let creatingHereLock = NSLock()
+
+    private static func claimInProcess(_ lockPath: String) -> Bool {
+        creatingHereLock.lock()
+        defer { creatingHereLock.unlock() }
+        return creatingHere.insert(lockPath).inserted
+    }
+
+    private static func releaseInProcess(_ lockPath: String) {
+        creatingHereLock.lock()
+        defer { creatingHereLock.unlock() }
+        creatingHere.remove(lockPath)
     }
 
     deinit { end() }
