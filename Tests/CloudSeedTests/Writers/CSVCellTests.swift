@@ -16,4 +16,24 @@ import Testing
         CSVExporter.appendCell([UInt8](), setButEmpty: true, to: &line)
         #expect(line == Array(#""""#.utf8))
     }
+
+    @Test func aCommaQuoteOrLineBreakAnywhereInALongCellQuotesIt() {
+        func cell(_ text: String) -> String {
+            var line: [UInt8] = []
+            CSVExporter.appendCell(text.utf8, setButEmpty: false, to: &line)
+            return String(decoding: line, as: UTF8.self)
+        }
+        // Eight bytes are checked at a time, then the rest one by one: every offset of both parts.
+        for length in 0...20 {
+            let plain = String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
+            #expect(cell(plain) == plain)
+            for special in [",", "\"", "\n", "\r"] {
+                for offset in 0...plain.count {
+                    var text = plain
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: offset))
+                    #expect(cell(text) == "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"", "\(special) at \(offset) in \(plain)")
+                }
+            }
+        }
+    }
 }
