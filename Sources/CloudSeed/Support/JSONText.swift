@@ -24,7 +24,8 @@ struct JSONText {
 
     /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
     static func appendQuoted(_ value: String.UTF8View, to bytes: inout [UInt8]) {
-        appendEscaping(value, to: &bytes)
+        let appended: Void? = value.withContiguousStorageIfAvailable { appendQuoted($0, to: &bytes) }
+        if appended == nil { appendEscaping(value, to: &bytes) }
     }
 
     /// Appends `value` in quotes, escaping byte by byte.

@@ -377,26 +377,29 @@ public final class SQLiteContainerStore: ContainerStore {
     /// Inserts a record of a type the run created, binding its values as they come.
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
-        // Bound value by value, not gathered into an array of values first; a parameter left
-        // unbound after the reset is NULL, an unset field.
-        target.insert.reset()
+        // Bound value by value, not gathered into an array of values first; every parameter is
+        // bound anew, an unset field to NULL.
+        target.insert.resetKeepingBindings()
         for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
             try target.insert.bind(value, at: Int32(offset + 1))
         }
         let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
         if fieldNames == target.fieldNames {
             for (offset, value) in record.values.enumerated() {
-                guard let value else { continue }
-                try SQLiteValueCodec.bind(value, to: target.insert, at: firstField + Int32(offset), scratch: &bindingScratch)
+                try bind(value, at: firstField + Int32(offset), to: target.insert)
             }
         } else {
             let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
             for (offset, name) in target.fieldNames.enumerated() {
-                guard let value = given[name].flatMap({ $0 }) else { continue }
-                try SQLiteValueCodec.bind(value, to: target.insert, at: firstField + Int32(offset), scratch: &bindingScratch)
+                try bind(given[name].flatMap { $0 }, at: firstField + Int32(offset), to: target.insert)
             }
         }
         try target.insert.runBound()
+    }
+
+    private func bind(_ value: RecordValue?, at index: Int32, to statement: SQLiteStatement) throws {
+        guard let value else { return try statement.bind(.null, at: index) }
+        try SQLiteValueCodec.bind(value, to: statement, at: index, scratch: &bindingScratch)
     }
 
     /// The system columns of a row to insert, with room for its field columns.

@@ -176,6 +176,12 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(pointer)
     }
 
+    /// Makes the statement ready to run again, keeping what is bound to it: for a caller that binds
+    /// every parameter anew (clearing them all first cost a third of the binding).
+    func resetKeepingBindings() {
+        sqlite3_reset(pointer)
+    }
+
     func bind(_ values: [SQLiteValue]) throws {
         for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
     }
