@@ -1,0 +1,74 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// A new record inserted the short way (``SQLiteContainerStore/insertNew(_:fieldNames:system:in:)``,
+/// bound value by value) is stored as saving it the long way stores it.
+@Suite struct InsertNewTests {
+    static let values: [String: RecordValue] = [
+        "text": .string("  say \"hi\"\\ \n\t\u{1} Fenêtre 🔥 漢字"),
+        "blank": .string(""),
+        "number": .int64(Int64.min),
+        "real": .double(1),
+        "tiny": .double(5e-324),
+        "data": .bytes(Data([0, 1, 2, 250, 255])),
+        "when": .timestamp(-2_208_988_800_000),
+        "beyond": .timestamp(Timestamp.range.upperBound + 1),
+        "place": .location(Location(latitude: 39.240171, longitude: -91.202184)),
+        "measured": .location(Location(latitude: 39.5, longitude: -123, altitude: 12.25, horizontalAccuracy: 5, verticalAccuracy: nil, course: 90, speed: 1.5, timestamp: 1_700_000_000_000)),
+        "plain": .reference(Reference(recordName: "Mei Chen")),
+        "owner": .reference(Reference(recordName: "Mei Chen", action: .deleteSelf)),
+        "curly": .reference(Reference(recordName: "{odd}")),
+        "tags": .list(.string, [.string("oil"), .string("a \"b\"\n")]),
+        "counts": .list(.int64, [.int64(1), .int64(-2)]),
+        "weights": .list(.double, [.double(1), .double(2.5)]),
+        "whens": .list(.timestamp, [.timestamp(0), .timestamp(1_572_220_800_123)]),
+        "refs": .list(.reference, [.reference(Reference(recordName: "a")), .reference(Reference(recordName: "b", action: .deleteSelf))]),
+        "blobs": .list(.bytes, [.bytes(Data([1, 2, 3]))]),
+        "places": .list(.location, [.location(Location(latitude: 1, longitude: 2))]),
+        "empty": .list(.string, []),
+    ]
+
+    @Test func aNewRecordIsStoredByteForByteAsSavingItStoresIt() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let store = try SQLiteContainerStore(path: path)
+        let scope = StoreScope()
+        let names = Self.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let system = SystemFields(
+            createdTimestamp: 1_700_000_000_123, createdUserRecordName: "_a", modifiedTimestamp: 1_700_000_000_456,
+            modifiedUserRecordName: "_b", changeTag: "9")
+        try store.write { transaction in
+            for type in ["Saved", "Inserted"] {
+                try transaction.createRecordType(type, in: scope.schemaScope)
+                for name in names { try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope) }
+            }
+            // A full record, then one with a single field, one after the other as an import inserts
+            // them: nothing bound for the first may linger in the second.
+            let records = [("full", Self.values), ("sparse", ["real": RecordValue.double(-0.5)])]
+            for (recordName, fields) in records {
+                var record = CloudRecord(recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
+                record.system = system
+                try transaction.save(record, in: scope)
+            }
+            for (recordName, fields) in records {
+                let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] }, position: SourcePosition(file: "test"))
+                try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
+            }
+        }
+        let database = try SQLiteDatabase(path: path)
+        func rows(_ table: String) throws -> [[SQLiteValue]] {
+            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map { row -> String in
+                guard case .text(let name) = row[0] else { return "NULL" }
+                return "quote(\(SQLiteLayout.quoted(name)))"
+            }
+            return try database.rows("SELECT \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
+        }
+        let saved = try rows("Saved")
+        #expect(saved.count == 2)
+        #expect(saved.first?.count == SQLiteLayout.systemColumns.count + names.count)
+        #expect(try rows("Inserted") == saved)
+    }
+}
