@@ -74,4 +74,18 @@ import Testing
         _ = try Importer(store: first, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
         #expect(try SQLiteContainerStore(path: path).inventory().zones.first?.recordCounts == ["ToDoItem": 3])
     }
+
+    @Test func aFileAnotherProgramPutsInPlaceMeanwhileIsLeftAsItIs() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let store = try SQLiteContainerStore(path: path)
+        _ = try folder.write("store.sqlite", "someone else's")
+        #expect(throws: CloudSeedError(
+            "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+            at: SourcePosition(file: path))) {
+            try store.write { transaction in try transaction.createRecordType("Note", in: StoreScope().schemaScope) }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone else's")
+        #expect(try files(in: folder) == ["store.sqlite"])
+    }
 }

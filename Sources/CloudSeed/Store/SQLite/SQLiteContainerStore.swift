@@ -98,13 +98,18 @@ public final class SQLiteContainerStore: ContainerStore {
                     at: SourcePosition(file: path))
             }
         }
-        // A file being created keeps SQLite's rollback journal until it is put in place (``StoreCreation``).
-        try database.execute((creation == nil ? "PRAGMA journal_mode = WAL; " : "") + Self.connectionSettings)
-        try database.transaction {
-            try database.execute(SQLiteLayout.metadataTables)
-            try database.rows(
-                "INSERT OR IGNORE INTO _cloudseed_meta (key, value) VALUES ('format', ?), ('changeTag', '0')",
-                [.text(SQLiteLayout.formatVersion)])
+        do {
+            // A file being created keeps SQLite's rollback journal until it is put in place (``StoreCreation``).
+            try database.execute((creation == nil ? "PRAGMA journal_mode = WAL; " : "") + Self.connectionSettings)
+            try database.transaction {
+                try database.execute(SQLiteLayout.metadataTables)
+                try database.rows(
+                    "INSERT OR IGNORE INTO _cloudseed_meta (key, value) VALUES ('format', ?), ('changeTag', '0')",
+                    [.text(SQLiteLayout.formatVersion)])
+            }
+        } catch {
+            creationFailed = true  // a file half made is dropped, not put in place
+            throw error
         }
         let format = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'format'")
         guard format == [[.text(SQLiteLayout.formatVersion)]] else {
@@ -131,9 +136,15 @@ public final class SQLiteContainerStore: ContainerStore {
         guard let creation else { return }
         self.creation = nil
         forgetTargets()
-        try database.execute("PRAGMA journal_mode = WAL")
-        database.close()
-        try creation.publish()
+        do {
+            try database.execute("PRAGMA journal_mode = WAL")
+            database.close()
+            try creation.publish()
+        } catch {
+            database.close()
+            creation.abandon()
+            throw error
+        }
         database = try SQLiteDatabase(path: creation.path)
         try database.execute(Self.connectionSettings)
     }

@@ -82,10 +82,18 @@ final class StoreCreation {
             unlink(sidePath)
             return
         }
-        let linkError = errno
+        var failure = errno
         // A file system without hard links: moved instead, which the lock keeps other runs from racing.
-        if linkError != EEXIST, !FileManager.default.fileExists(atPath: path), rename(sidePath, path) == 0 { return }
+        if failure != EEXIST, !FileManager.default.fileExists(atPath: path) {
+            if rename(sidePath, path) == 0 { return }
+            failure = errno
+        }
         removeSideFiles()
+        guard failure == EEXIST || FileManager.default.fileExists(atPath: path) else {
+            throw CloudSeedError(
+                "cannot put the new store in place (\(String(cString: strerror(failure)))), so nothing was written; check the folder and its permissions",
+                at: SourcePosition(file: path))
+        }
         throw CloudSeedError(
             "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
             at: SourcePosition(file: path))
