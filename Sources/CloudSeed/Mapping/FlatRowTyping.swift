@@ -31,7 +31,20 @@ struct FlatRowTyping {
     /// The slots of the last row's keys; a typing is used by one thread.
     private let recent = RecentSlots()
 
-    private typealias Slot = (slot: Int, field: PlannedField)
+    /// Where a field goes among a record's values, with its plan: shared by every row rather than
+    /// copied out for every value.
+    private final class Slot {
+        let index: Int
+        let field: PlannedField
+        /// Whether its values are record names to resolve (``ReferenceResolution/resolves(_:)``).
+        let resolvesReferences: Bool
+
+        init(index: Int, field: PlannedField) {
+            self.index = index
+            self.field = field
+            resolvesReferences = ReferenceResolution.resolves(field)
+        }
+    }
 
     /// The slots of the last row's keys by offset (``RecentKeys``), with its type's.
     private final class RecentSlots {
@@ -55,7 +68,7 @@ struct FlatRowTyping {
         // Assets load files, which the writing core does: those rows keep the long way.
         for type in plan.recordTypes where types.contains(type.name) && !type.fields.values.contains(where: { $0.type.holdsAssets }) {
             slots[type.name] = Dictionary(
-                uniqueKeysWithValues: type.sortedFieldNames.enumerated().map { ($0.element, ($0.offset, type.fields[$0.element]!)) })
+                uniqueKeysWithValues: type.sortedFieldNames.enumerated().map { ($0.element, Slot(index: $0.offset, field: type.fields[$0.element]!)) })
         }
         self.slots = slots
     }
@@ -73,21 +86,26 @@ struct FlatRowTyping {
         var size = 0
         // Each field is lent in place: a copy of it would count references to its texts.
         for offset in row.fields.indices {
-            guard let (slot, planned) = recent.slot(of: row.fields[offset].key, at: offset) else { continue }
-            guard let value = typed(row.fields[offset], as: planned) else { return nil }
+            guard let slot = recent.slot(of: row.fields[offset].key, at: offset) else { continue }
+            guard let value = typed(row.fields[offset], as: slot) else { return nil }
             size += value.encodedSize
-            values[slot] = value
+            values[slot.index] = value
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
         return FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
     }
 
-    /// The value of `field` as `planned` types it; `nil` where the long way must word an error.
-    private func typed(_ field: borrowing SourceField, as planned: PlannedField) -> RecordValue? {
-        guard let resolved = try? ReferenceResolution.resolve(field.value, field: planned, in: plan, options: options),
-            var value = try? converter.convert(resolved, to: planned.type, at: field.position)
-        else { return nil }
-        if planned.action != .none { value = value.withReferenceAction(planned.action) }
+    /// The value of `field` as its slot's plan types it; `nil` where the long way must word an error.
+    private func typed(_ field: borrowing SourceField, as slot: Slot) -> RecordValue? {
+        let converted: RecordValue?
+        if slot.resolvesReferences {
+            guard let resolved = try? ReferenceResolution.resolve(field.value, field: slot.field, in: plan, options: options) else { return nil }
+            converted = try? converter.convert(resolved, to: slot.field.type, at: field.position)
+        } else {
+            converted = try? converter.convert(field.value, to: slot.field.type, at: field.position)
+        }
+        guard var value = converted else { return nil }
+        if slot.field.action != .none { value = value.withReferenceAction(slot.field.action) }
         return value
     }
 }

@@ -6,7 +6,7 @@ enum ReferenceResolution {
     }
 
     static func resolve(_ value: PlainValue, field: PlannedField, in plan: ImportPlan, options: MappingOptions) throws -> PlainValue {
-        guard field.type == .reference || field.type == .list(.reference), let target = field.target else { return value }
+        guard resolves(field), let target = field.target else { return value }
         switch value {
         case .array(let items): return .array(try items.map { try resolve($0, field: field, in: plan, options: options) })
         case .dictionary: return value
@@ -24,5 +24,11 @@ enum ReferenceResolution {
             let suggestion = closest.isEmpty ? "there are no \(target) records" : "closest: \(closest.joined(separator: ", "))"
             throw Failure(message: "no \(target) record matches '\(text)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record")
         }
+    }
+
+    /// Whether the values of `field` name records of a known type (a REFERENCE, or a list of them),
+    /// and so are resolved by ``resolve(_:field:in:options:)``; any other value it leaves as it is.
+    static func resolves(_ field: PlannedField) -> Bool {
+        (field.type == .reference || field.type == .list(.reference)) && field.target != nil
     }
 }
