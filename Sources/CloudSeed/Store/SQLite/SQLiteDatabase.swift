@@ -233,7 +233,7 @@ final class SQLiteStatement {
         while try step() {}
     }
 
-    /// Runs the statement to completion with the values bound to it since the last ``reset()``.
+    /// Runs the statement to completion with the values bound to it (``resetKeepingBindings()`` keeps them from run to run).
     func runBound() throws {
         while try step() {}
     }
