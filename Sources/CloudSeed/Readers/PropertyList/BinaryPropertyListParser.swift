@@ -364,12 +364,20 @@ struct BinaryPropertyListParser {
     /// The key path of a dictionary's value.
     static func path(_ path: String, _ key: String) -> String {
         guard !path.isEmpty else { return key }
-        // Joined in one buffer: a string interpolation per value cost a tenth of the reading.
-        var joined = path
-        joined.reserveCapacity(path.utf8.count + 1 + key.utf8.count)
-        joined += "."
-        joined += key
-        return joined
+        // Written once into a string of the right size: appending the parts (or interpolating
+        // them) cost a tenth of the reading.
+        var path = path, key = key
+        let count = path.utf8.count + 1 + key.utf8.count
+        return path.withUTF8 { path in
+            key.withUTF8 { key in
+                String(unsafeUninitializedCapacity: count) { joined in
+                    _ = joined.initialize(fromContentsOf: path)
+                    joined[path.count] = UInt8(ascii: ".")
+                    _ = joined[(path.count + 1)...].initialize(fromContentsOf: key)
+                    return count
+                }
+            }
+        }
     }
 
     /// The key path of an array's element.
