@@ -43,12 +43,15 @@ struct KeyFacts {
 
 /// The facts of the keys one reading thread has met; the key at a field's offset in the previous
 /// row is tried first (``RecentKeys``).
+///
+/// Its properties are not checked for overlapping access at run time (`@exclusivity(unchecked)`):
+/// only its own thread uses a cache, and the check cost more than the lookup, twice per field.
 final class KeyFactsCache {
     /// The distinct keys met, and their facts.
-    private var keys: [String] = []
-    private var facts: [KeyFacts] = []
+    @exclusivity(unchecked) private var keys: [String] = []
+    @exclusivity(unchecked) private var facts: [KeyFacts] = []
     /// Where the facts of the key at each offset of the last row are.
-    private var recent = RecentKeys<Int>()
+    @exclusivity(unchecked) private var recent = RecentKeys<Int>()
     /// Past this many distinct keys (documents whose keys are data), the cache starts afresh.
     private static let capacity = 512
 
