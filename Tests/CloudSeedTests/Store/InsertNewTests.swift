@@ -37,23 +37,41 @@ import Testing
         let store = try SQLiteContainerStore(path: path)
         let scope = StoreScope()
         let names = Self.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let system = SystemFields(
+        let first = SystemFields(
             createdTimestamp: 1_700_000_000_123, createdUserRecordName: "_a", modifiedTimestamp: 1_700_000_000_456,
             modifiedUserRecordName: "_b", changeTag: "9")
+        var second = SystemFields(
+            createdTimestamp: 1_600_000_000_000, createdUserRecordName: "_c", modifiedTimestamp: 1_600_000_000_001,
+            modifiedUserRecordName: "_d", changeTag: "a")
+        var third = second
+        third.changeTag = "b"
+        second.changeTag = "c"
+        // A full record, then sparse ones, one after the other as an import inserts them: nothing
+        // bound for one may linger in the next, neither a field nor a system column (the shared
+        // system columns stay bound only while they are the same; a record saved the long way in
+        // between binds its own).
+        let sparse = ["real": RecordValue.double(-0.5)]
+        let records: [(name: String, fields: [String: RecordValue], system: SystemFields, isSaved: Bool)] = [
+            ("full", Self.values, first, false), ("sparse", sparse, first, false), ("other", sparse, second, false),
+            ("long", sparse, first, true), ("after", sparse, third, false),
+        ]
         try store.write { transaction in
             for type in ["Saved", "Inserted"] {
                 try transaction.createRecordType(type, in: scope.schemaScope)
                 for name in names { try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope) }
             }
-            // A full record, then one with a single field, one after the other as an import inserts
-            // them: nothing bound for the first may linger in the second.
-            let records = [("full", Self.values), ("sparse", ["real": RecordValue.double(-0.5)])]
-            for (recordName, fields) in records {
+            for (recordName, fields, system, _) in records {
                 var record = CloudRecord(recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
                 record.system = system
                 try transaction.save(record, in: scope)
             }
-            for (recordName, fields) in records {
+            for (recordName, fields, system, isSaved) in records {
+                if isSaved {
+                    var record = CloudRecord(recordType: "Inserted", recordID: RecordID(recordName: recordName), fields: fields)
+                    record.system = system
+                    try transaction.save(record, in: scope)
+                    continue
+                }
                 let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] }, position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
             }
@@ -67,7 +85,7 @@ import Testing
             return try database.rows("SELECT \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
         }
         let saved = try rows("Saved")
-        #expect(saved.count == 2)
+        #expect(saved.count == records.count)
         #expect(saved.first?.count == SQLiteLayout.systemColumns.count + names.count)
         #expect(try rows("Inserted") == saved)
     }

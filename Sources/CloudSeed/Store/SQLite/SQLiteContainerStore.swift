@@ -21,6 +21,11 @@ public final class SQLiteContainerStore: ContainerStore {
     var lastComparison: Comparison?
     /// The buffer ``insertNew(_:fieldNames:system:in:)`` writes the text of timestamps, locations and lists in.
     private var bindingScratch: [UInt8] = []
+    /// The system columns ``insertNew(_:fieldNames:system:in:)`` bound last, other than the record
+    /// name and change tag: a run's new records share them, so they stay bound from one to the next.
+    private var boundSystemColumns: (statement: ObjectIdentifier, zone: Int64, system: SystemFields)?
+    private static let recordNameParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___recordID")! + 1)
+    private static let changeTagParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___etag")! + 1)
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
     var deferredNameIndexes: Set<String> = []
     /// The CSV export reads a table with fewer rows (by its last rowid) on one connection
@@ -382,17 +387,28 @@ public final class SQLiteContainerStore: ContainerStore {
         let target = try saveTarget(record.recordType, in: scope)
         var values = systemValues(record.recordID.recordName, system: record.system, target: target)
         for name in target.fieldNames { values.append(record.fields[name].map(SQLiteValueCodec.encode) ?? .null) }
+        boundSystemColumns = nil
         try target.insert.run(values)
     }
 
     /// Inserts a record of a type the run created, binding its values as they come.
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
-        // Bound value by value, not gathered into an array of values first; every parameter is
-        // bound anew, an unset field to NULL.
+        // Bound value by value, not gathered into an array of values first; every field is bound
+        // anew, an unset one to NULL. Of the system columns, those the run's records share stay
+        // bound while they are the same: only the name and change tag change from one to the next.
         target.insert.resetKeepingBindings()
-        for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
-            try target.insert.bind(value, at: Int32(offset + 1))
+        var shared = system
+        shared.changeTag = ""
+        if let bound = boundSystemColumns, bound.statement == ObjectIdentifier(target.insert), bound.zone == target.zone, bound.system == shared {
+            try target.insert.bindText(record.recordName, at: Self.recordNameParameter)
+            try target.insert.bindText(system.changeTag, at: Self.changeTagParameter)
+        } else {
+            boundSystemColumns = nil
+            for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
+                try target.insert.bind(value, at: Int32(offset + 1))
+            }
+            boundSystemColumns = (ObjectIdentifier(target.insert), target.zone, shared)
         }
         let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
         if fieldNames == target.fieldNames {
@@ -447,6 +463,7 @@ public final class SQLiteContainerStore: ContainerStore {
             scope: scope, recordType: recordType, zone: zone, fieldNames: layout.sortedFieldNames, insert: try database.statement(layout.insert),
             statementGeneration: database.statementGeneration)
         lastSaveTarget = target
+        boundSystemColumns = nil
         return target
     }
 
