@@ -110,6 +110,10 @@ struct ValueConverter {
 
     private func number<Names: Sequence<String>>(_ entries: [PlainEntry], _ keys: Names) throws -> Double? {
         guard let entry = entries.first(where: { CaseInsensitiveNames.matchesAny($0.key, keys) }) else { return nil }
+        return try number(entry)
+    }
+
+    private func number(_ entry: PlainEntry) throws -> Double {
         switch entry.value {
         case .integer(let number): return Double(number)
         case .real(let number): return number
@@ -121,11 +125,17 @@ struct ValueConverter {
     }
 
     private func location(from entries: [PlainEntry]) throws -> Location {
-        guard let latitude = try number(entries, LocationKeys.latitude),
-            let longitude = try number(entries, LocationKeys.longitude)
-        else { throw Mismatch(valueType: "STRING", detail: "a LOCATION needs latitude and longitude") }
+        let latitude: Double, longitude: Double
+        // Most locations are a latitude and a longitude alone, as columns side by side make them
+        // (``LocationColumns``): those are not searched for.
+        if entries.count == 2, entries[0].key == "latitude", entries[1].key == "longitude" {
+            (latitude, longitude) = (try number(entries[0]), try number(entries[1]))
+        } else {
+            guard let found = try number(entries, LocationKeys.latitude), let other = try number(entries, LocationKeys.longitude)
+            else { throw Mismatch(valueType: "STRING", detail: "a LOCATION needs latitude and longitude") }
+            (latitude, longitude) = (found, other)
+        }
         var location = Location(latitude: latitude, longitude: longitude)
-        // Most locations are a latitude and a longitude alone.
         if entries.count > 2 {
             location.altitude = try number(entries, CollectionOfOne("altitude"))
             location.horizontalAccuracy = try number(entries, CollectionOfOne("horizontalaccuracy"))
