@@ -73,8 +73,51 @@ public enum Timestamp {
     /// ``parse(_:)`` of UTF-8 bytes, such as a column's in place.
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard bytes.count >= 10, bytes.count <= 40 else { return nil }
+        var text = DigitReader(bytes: bytes)
+        guard let year = text.number(4), text.expect(45), let month = text.number(2), text.expect(45), let day = text.number(2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year >= 1
+        else { return nil }
+        var milliseconds = days(fromCivil: year, month, day) * millisecondsPerDay
+        if text.isAtEnd { return milliseconds }
+        guard text.expect(84) || text.expect(32) else { return nil }  // "T" or " "
+        guard let hour = text.number(2), hour < 24, text.expect(58), let minute = text.number(2), minute < 60 else { return nil }
+        var second: Int64 = 0
+        var fraction: Int64 = 0
+        if text.expect(58) {
+            guard let parsed = text.number(2), parsed < 60 else { return nil }
+            second = parsed
+            if text.expect(46) || text.expect(44) {
+                var digits = 0
+                while let digit = text.digit() {
+                    if digits < 3 { fraction = fraction * 10 + digit }
+                    digits += 1
+                }
+                guard digits > 0 else { return nil }
+                if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
+            }
+        }
+        milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + fraction
+        if text.isAtEnd || text.expect(90) {  // no zone, or "Z"
+            return text.isAtEnd ? milliseconds : nil
+        }
+        let sign: Int64
+        if text.expect(43) { sign = 1 } else if text.expect(45) { sign = -1 } else { return nil }
+        guard let offsetHours = text.number(2), offsetHours < 24 else { return nil }
+        _ = text.expect(58)
+        guard let offsetMinutes = text.number(2), offsetMinutes < 60, text.isAtEnd else { return nil }
+        return milliseconds - sign * (offsetHours * 60 + offsetMinutes) * 60_000
+    }
+
+    /// Reads a timestamp's digits and separators from the front: a struct rather than functions
+    /// nested in ``parse(utf8:)``, whose shared index was checked for overlapping access at every call.
+    private struct DigitReader {
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
-        func number(_ width: Int) -> Int64? {
+
+        var isAtEnd: Bool { index == bytes.count }
+
+        /// The number in the next `width` digits, or `nil` (and nothing read) if they are not all digits.
+        mutating func number(_ width: Int) -> Int64? {
             guard index + width <= bytes.count else { return nil }
             var value: Int64 = 0
             for byte in bytes[index..<index + width] {
@@ -84,45 +127,20 @@ public enum Timestamp {
             index += width
             return value
         }
-        func expect(_ byte: UInt8) -> Bool {
+
+        /// The next digit's value, if the next byte is a digit.
+        mutating func digit() -> Int64? {
+            guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+            index += 1
+            return Int64(bytes[index - 1] - 48)
+        }
+
+        /// Reads `byte` if it is next.
+        mutating func expect(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
         }
-        guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year >= 1
-        else { return nil }
-        var milliseconds = days(fromCivil: year, month, day) * millisecondsPerDay
-        if index == bytes.count { return milliseconds }
-        guard bytes[index] == 84 || bytes[index] == 32 else { return nil }  // "T" or " "
-        index += 1
-        guard let hour = number(2), hour < 24, expect(58), let minute = number(2), minute < 60 else { return nil }
-        var second: Int64 = 0
-        var fraction: Int64 = 0
-        if expect(58) {
-            guard let parsed = number(2), parsed < 60 else { return nil }
-            second = parsed
-            if expect(46) || expect(44) {
-                var digits = 0
-                while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                    if digits < 3 { fraction = fraction * 10 + Int64(bytes[index] - 48) }
-                    digits += 1
-                    index += 1
-                }
-                guard digits > 0 else { return nil }
-                if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
-            }
-        }
-        milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + fraction
-        if index == bytes.count || expect(90) {  // no zone, or "Z"
-            return index == bytes.count ? milliseconds : nil
-        }
-        let sign: Int64
-        if expect(43) { sign = 1 } else if expect(45) { sign = -1 } else { return nil }
-        guard let offsetHours = number(2), offsetHours < 24 else { return nil }
-        _ = expect(58)
-        guard let offsetMinutes = number(2), offsetMinutes < 60, index == bytes.count else { return nil }
-        return milliseconds - sign * (offsetHours * 60 + offsetMinutes) * 60_000
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
