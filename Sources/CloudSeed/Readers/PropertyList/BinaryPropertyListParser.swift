@@ -24,8 +24,12 @@ struct BinaryPropertyListParser {
     /// Dictionary keys read so far, by object: a file written by `plistlib` or Foundation keeps
     /// each key once, and every record's dictionary refers to it.
     private var keyTexts: [Int: String] = [:]
-    /// The keys of the last dictionary read at each depth, and where its key references start.
-    private var lastKeys: [(content: Int, keys: [String])?] = []
+    /// The keys of the last few dictionaries with distinct key objects read at each depth, and
+    /// where their key references start: records mostly share one of a few sets of keys (those
+    /// with a `notes` key and those without), read in any order.
+    private var recentKeys: [[(content: Int, keys: [String])]] = []
+    /// How many sets of keys ``recentKeys`` keeps at each depth.
+    private static let recentKeySets = 4
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -113,10 +117,10 @@ struct BinaryPropertyListParser {
     /// and not an NSKeyedArchiver archive.
     mutating func dictionaryKeys(count: Int, content: Int, path: @autoclosure () -> String, depth: Int) throws -> [String] {
         let width = count * referenceSize
-        if depth < lastKeys.count, let last = lastKeys[depth], last.keys.count == count,
-            bytes[last.content..<last.content + width].elementsEqual(bytes[content..<content + width])
-        {
-            // The same key objects as the dictionary before at this depth (every record of a file
+        if depth < recentKeys.count, let last = recentKeys[depth].first(where: {
+            $0.keys.count == count && bytes[$0.content..<$0.content + width].elementsEqual(bytes[content..<content + width])
+        }) {
+            // The same key objects as a dictionary before at this depth (the records of a file
             // written by `plistlib` or Foundation): already read and checked; the checks that
             // depend on where the dictionary is, again.
             guard depth + 1 <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path()) }
@@ -136,8 +140,9 @@ struct BinaryPropertyListParser {
                 "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
                 at: position(path()))
         }
-        if depth >= lastKeys.count { lastKeys += Array(repeating: nil, count: depth + 1 - lastKeys.count) }
-        lastKeys[depth] = (content, result)
+        if depth >= recentKeys.count { recentKeys += Array(repeating: [], count: depth + 1 - recentKeys.count) }
+        if recentKeys[depth].count >= Self.recentKeySets { recentKeys[depth].removeFirst() }
+        recentKeys[depth].append((content, result))
         return result
     }
 
