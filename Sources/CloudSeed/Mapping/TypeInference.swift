@@ -21,7 +21,10 @@ indirect enum InferredKind: Hashable {
             if text.isEmpty { return nil }
             self = InferredKind.classify(text: text)
         case .string(let text):
-            if Timestamp.parse(text) != nil {
+            // Dates and numbers start with a digit or `-`: most text is told by its first byte.
+            if let first = text.utf8.first, !(first >= 48 && first <= 57), first != UInt8(ascii: "-") {
+                self = .string
+            } else if Timestamp.parse(text) != nil {
                 self = .timestamp
             } else if NumberText.integer(text) != nil {
                 self = .integerString
