@@ -195,6 +195,8 @@ enum LocationKeys {
 
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
     static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
-        keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) } && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
+        // The pair that columns side by side make (``LocationColumns``), told without a search.
+        if keys.count == 2, keys.first == "latitude", keys.dropFirst().first == "longitude" { return true }
+        return keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) } && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
     }
 }
