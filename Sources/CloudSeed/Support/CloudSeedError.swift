@@ -5,22 +5,57 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     /// The file, as a number in ``FileNames``: every value of a run carries its position, and a
     /// shared string would have its reference count bumped by both cores for every one of them.
     private var fileNumber: UInt32
+    /// With `storedKeyPath`, the key of the value in the dictionary there, as a number in
+    /// ``Names/keys`` plus one (0 for none): a binary property list's fields get their positions
+    /// without a key path joined (and allocated) for each, which only an error needs. It fills the
+    /// padding after `fileNumber`, so a position is no larger for it.
+    private var memberNumber: UInt32 = 0
     public var line: Int?
     public var column: Int?
-    /// For formats without lines (binary property lists): the path to the value, as `[2].title`.
-    public var keyPath: String?
+    private var storedKeyPath: String?
 
     public init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String? = nil) {
-        fileNumber = FileNames.shared.number(of: file)
+        fileNumber = Names.files.number(of: file)
         self.line = line
         self.column = column
-        self.keyPath = keyPath
+        self.storedKeyPath = keyPath
     }
 
     /// The file as the user named it (`-` for standard input).
     public var file: String {
-        get { FileNames.shared.name(fileNumber) }
-        set { fileNumber = FileNames.shared.number(of: newValue) }
+        get { Names.files.name(fileNumber) }
+        set { fileNumber = Names.files.number(of: newValue) }
+    }
+
+    /// For formats without lines (binary property lists): the path to the value, as `[2].title`.
+    public var keyPath: String? {
+        get {
+            guard memberNumber > 0 else { return storedKeyPath }
+            return Self.keyPath(storedKeyPath ?? "", Names.keys.name(memberNumber - 1))
+        }
+        set {
+            storedKeyPath = newValue
+            memberNumber = 0
+        }
+    }
+
+    /// The path to the value of `key` in the dictionary at `path`.
+    static func keyPath(_ path: String, _ key: String) -> String {
+        guard !path.isEmpty else { return key }
+        // Written once into a string of the right size: appending the parts (or interpolating
+        // them) cost a tenth of a binary property list's reading.
+        var path = path, key = key
+        let count = path.utf8.count + 1 + key.utf8.count
+        return path.withUTF8 { path in
+            key.withUTF8 { key in
+                String(unsafeUninitializedCapacity: count) { joined in
+                    _ = joined.initialize(fromContentsOf: path)
+                    joined[path.count] = UInt8(ascii: ".")
+                    _ = joined[(path.count + 1)...].initialize(fromContentsOf: key)
+                    return count
+                }
+            }
+        }
     }
 
     /// The same file at another line and column: what readers call for every value, without
@@ -41,6 +76,31 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
         return position
     }
 
+    /// The same file at the value of a key in the dictionary at `path`; `member` is the key's
+    /// number in ``Names/keys``.
+    func at(path: String, member: UInt32) -> SourcePosition {
+        var position = self
+        position.line = nil
+        position.column = nil
+        position.storedKeyPath = path
+        position.memberNumber = member + 1
+        return position
+    }
+
+    /// Positions are the same where they print the same: a key path held in two parts equals it joined.
+    public static func == (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        guard lhs.fileNumber == rhs.fileNumber, lhs.line == rhs.line, lhs.column == rhs.column else { return false }
+        if lhs.memberNumber == rhs.memberNumber { return lhs.storedKeyPath == rhs.storedKeyPath }
+        return lhs.keyPath == rhs.keyPath
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fileNumber)
+        hasher.combine(line)
+        hasher.combine(column)
+        hasher.combine(keyPath)
+    }
+
     /// `FILE:LINE:COLUMN`, or `FILE:KEYPATH` where there are no lines.
     public var description: String {
         if let line {
@@ -51,9 +111,12 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The file names positions refer to, each kept once for the life of the process and numbered.
-final class FileNames: @unchecked Sendable {
-    static let shared = FileNames()
+/// Names positions refer to, each kept once for the life of the process and numbered.
+final class Names: @unchecked Sendable {
+    /// The files.
+    static let files = Names()
+    /// The keys of the dictionaries that binary property lists' fields are in.
+    static let keys = Names()
     private let lock = NSLock()
     private var names: [String] = []
     private var numbers: [String: UInt32] = [:]

@@ -84,7 +84,16 @@ import Testing
             ["title": .string("fewer keys"), "tags": .array([.dictionary([PlainEntry("nested", .string("dictionary"))])])],
         ])
         #expect(read[1].position == SourcePosition(file: "test", keyPath: "[1]"))
+        // A field's position holds its row's path and its key apart; it is the same position as
+        // the joined key path, prints it and hashes as it.
+        let title = try #require(read[2].fields.first { $0.key == "title" }?.position)
+        let joined = SourcePosition(file: "test", keyPath: "[2].title")
+        #expect(title == joined)
+        #expect(title.keyPath == "[2].title")
+        #expect(title.description == "test:[2].title")
+        #expect(Set([title, joined]).count == 1)
         #expect(read[1].fields.first { $0.key == "title" }?.position == SourcePosition(file: "test", keyPath: "[1].title"))
+        #expect(read[1].fields.first { $0.key == "title" }?.position != joined)
     }
 
     /// A binary property list of hand-made objects: `[{"t": <UTF-16 text>, "list": [1, <UID>]}]`.

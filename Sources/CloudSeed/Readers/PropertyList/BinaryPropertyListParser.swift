@@ -30,6 +30,9 @@ struct BinaryPropertyListParser {
     private var recentKeys: [[(content: Int, keys: [String])]] = []
     /// How many sets of keys ``recentKeys`` keeps at each depth.
     private static let recentKeySets = 4
+    /// The numbers in ``Names/keys`` of the last few records' sets of keys, which their fields'
+    /// positions hold.
+    private var recentMembers: [(keys: [String], numbers: [UInt32])] = []
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -213,12 +216,25 @@ struct BinaryPropertyListParser {
         try spend(at: path)
         var fields: [SourceField] = []
         fields.reserveCapacity(count)
+        let members = memberNumbers(of: keys)
         for (item, key) in keys.enumerated() {
-            let keyPath = Self.path(path, key)
-            let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) { keyPath }
-            fields.append(SourceField(key: key, value: value, position: position(keyPath)))
+            let member = members[item]
+            let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) {
+                Self.path(path, Names.keys.name(member))
+            }
+            fields.append(SourceField(key: key, value: value, position: origin.at(path: path, member: member)))
         }
         return fields
+    }
+
+    /// The numbers of `keys` in ``Names/keys``; a set of keys met lately (``dictionaryKeys(count:content:path:depth:)``
+    /// hands the same array again) is not looked up again.
+    private mutating func memberNumbers(of keys: [String]) -> [UInt32] {
+        if let known = recentMembers.first(where: { $0.keys == keys }) { return known.numbers }
+        let numbers = keys.map(Names.keys.number(of:))
+        if recentMembers.count >= Self.recentKeySets { recentMembers.removeFirst() }
+        recentMembers.append((keys, numbers))
+        return numbers
     }
 
     /// Builds object `index` and everything in it as a plain value; `path` is worked out only for
@@ -367,23 +383,7 @@ struct BinaryPropertyListParser {
     }
 
     /// The key path of a dictionary's value.
-    static func path(_ path: String, _ key: String) -> String {
-        guard !path.isEmpty else { return key }
-        // Written once into a string of the right size: appending the parts (or interpolating
-        // them) cost a tenth of the reading.
-        var path = path, key = key
-        let count = path.utf8.count + 1 + key.utf8.count
-        return path.withUTF8 { path in
-            key.withUTF8 { key in
-                String(unsafeUninitializedCapacity: count) { joined in
-                    _ = joined.initialize(fromContentsOf: path)
-                    joined[path.count] = UInt8(ascii: ".")
-                    _ = joined[(path.count + 1)...].initialize(fromContentsOf: key)
-                    return count
-                }
-            }
-        }
-    }
+    static func path(_ path: String, _ key: String) -> String { SourcePosition.keyPath(path, key) }
 
     /// The key path of an array's element.
     static func path(_ path: String, _ index: Int) -> String { "\(path)[\(index)]" }
