@@ -30,9 +30,8 @@ struct BinaryPropertyListParser {
     private var recentKeys: [[(content: Int, keys: [String])]] = []
     /// How many sets of keys ``recentKeys`` keeps at each depth.
     private static let recentKeySets = 4
-    /// The numbers in ``Names/keys`` of the last few records' sets of keys, which their fields'
-    /// positions hold.
-    private var recentMembers: [(keys: [String], numbers: [UInt32])] = []
+    /// What the last few records' sets of keys tell (``recordKeys(_:)``).
+    private var recentRecordKeys: [RecordKeys] = []
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -207,7 +206,8 @@ struct BinaryPropertyListParser {
         try checkRange(content, 2 * count * referenceSize, path: path)
         let unspent = budget
         let keys = try dictionaryKeys(count: count, content: content, path: path, depth: depth)
-        if keys.contains("fields") || keys.contains("record") {
+        let members = recordKeys(keys)
+        if members.markOtherShape {
             budget = unspent
             return nil
         }
@@ -216,9 +216,8 @@ struct BinaryPropertyListParser {
         try spend(at: path)
         var fields: [SourceField] = []
         fields.reserveCapacity(count)
-        let members = memberNumbers(of: keys)
         for (item, key) in keys.enumerated() {
-            let member = members[item]
+            let member = members.numbers[item]
             let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) {
                 Self.path(path, Names.keys.name(member))
             }
@@ -227,14 +226,22 @@ struct BinaryPropertyListParser {
         return fields
     }
 
-    /// The numbers of `keys` in ``Names/keys``; a set of keys met lately (``dictionaryKeys(count:content:path:depth:)``
-    /// hands the same array again) is not looked up again.
-    private mutating func memberNumbers(of keys: [String]) -> [UInt32] {
-        if let known = recentMembers.first(where: { $0.keys == keys }) { return known.numbers }
-        let numbers = keys.map(Names.keys.number(of:))
-        if recentMembers.count >= Self.recentKeySets { recentMembers.removeFirst() }
-        recentMembers.append((keys, numbers))
-        return numbers
+    /// What a record's keys tell, worked out once for each set of keys met lately
+    /// (``dictionaryKeys(count:content:path:depth:)`` hands the same array again): their numbers
+    /// in ``Names/keys``, and whether they may mark a record of another shape.
+    private mutating func recordKeys(_ keys: [String]) -> RecordKeys {
+        if let known = recentRecordKeys.first(where: { $0.keys == keys }) { return known }
+        let known = RecordKeys(
+            keys: keys, numbers: keys.map(Names.keys.number(of:)), markOtherShape: keys.contains("fields") || keys.contains("record"))
+        if recentRecordKeys.count >= Self.recentKeySets { recentRecordKeys.removeFirst() }
+        recentRecordKeys.append(known)
+        return known
+    }
+
+    private struct RecordKeys {
+        var keys: [String]
+        var numbers: [UInt32]
+        var markOtherShape: Bool
     }
 
     /// Builds object `index` and everything in it as a plain value; `path` is worked out only for
