@@ -87,7 +87,7 @@ struct FlatRowTyping {
         // Each field is lent in place: a copy of it would count references to its texts.
         for offset in row.fields.indices {
             guard let slot = recent.slot(of: row.fields[offset].key, at: offset) else { continue }
-            guard let value = typed(row.fields[offset], as: slot) else { return nil }
+            guard let value = typed(row.fields[offset].value, at: row.fields[offset].position, as: slot) else { return nil }
             size += value.encodedSize
             values[slot.index] = value
         }
@@ -95,14 +95,15 @@ struct FlatRowTyping {
         return FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
     }
 
-    /// The value of `field` as its slot's plan types it; `nil` where the long way must word an error.
-    private func typed(_ field: borrowing SourceField, as slot: Slot) -> RecordValue? {
+    /// A field's value (at `position`) as its slot's plan types it; `nil` where the long way must
+    /// word an error. The value and position are taken apart: the whole field would be copied.
+    private func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot) -> RecordValue? {
         let converted: RecordValue?
         if slot.resolvesReferences {
-            guard let resolved = try? ReferenceResolution.resolve(field.value, field: slot.field, in: plan, options: options) else { return nil }
-            converted = try? converter.convert(resolved, to: slot.field.type, at: field.position)
+            guard let resolved = try? ReferenceResolution.resolve(plain, field: slot.field, in: plan, options: options) else { return nil }
+            converted = try? converter.convert(resolved, to: slot.field.type, at: position)
         } else {
-            converted = try? converter.convert(field.value, to: slot.field.type, at: field.position)
+            converted = try? converter.convert(plain, to: slot.field.type, at: position)
         }
         guard var value = converted else { return nil }
         if slot.field.action != .none { value = value.withReferenceAction(slot.field.action) }
