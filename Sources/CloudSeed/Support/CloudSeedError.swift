@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a value came from: a file with a line and column, or a key path inside a document.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
-    /// The file, as a number in ``FileNames``: every value of a run carries its position, and a
+    /// The file, as a number in ``Names/files``: every value of a run carries its position, and a
     /// shared string would have its reference count bumped by both cores for every one of them.
     private var fileNumber: UInt32
     /// With `storedKeyPath`, the key of the value in the dictionary there, as a number in
