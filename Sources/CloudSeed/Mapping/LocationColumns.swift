@@ -27,7 +27,7 @@ enum LocationColumns {
 
     /// The `location` field made of the pair.
     static func combined(_ fields: [SourceField], latitude: Int, longitude: Int) -> SourceField {
-        let pair = PlainValue.dictionary([PlainEntry("latitude", fields[latitude].value), PlainEntry("longitude", fields[longitude].value)])
+        let pair = LocationKeys.location(latitude: fields[latitude].value, longitude: fields[longitude].value)
         return SourceField(key: "location", value: pair, position: fields[latitude].position)
     }
 
@@ -45,14 +45,14 @@ enum LocationColumns {
         let position = fields[indices[0]].position
         let value: PlainValue
         if indices.count == 2 {
-            value = .dictionary([PlainEntry("latitude", fields[indices[0]].value), PlainEntry("longitude", fields[indices[1]].value)])
+            value = LocationKeys.location(latitude: fields[indices[0]].value, longitude: fields[indices[1]].value)
         } else {
             guard let text = RecordNaming.text(of: fields[indices[0]].value) else { return fields }
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else {
                 throw CloudSeedError("'\(text)' is not \"latitude,longitude\"; fix the value or drop --location \(declaration.field)", at: position)
             }
-            value = .dictionary([PlainEntry("latitude", .text(parts[0])), PlainEntry("longitude", .text(parts[1]))])
+            value = LocationKeys.location(latitude: .text(parts[0]), longitude: .text(parts[1]))
         }
         for index in indices.sorted(by: >) { fields.remove(at: index) }
         fields.append(SourceField(key: declaration.field, value: value, position: position))

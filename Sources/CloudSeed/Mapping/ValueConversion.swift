@@ -126,9 +126,9 @@ struct ValueConverter {
 
     private func location(from entries: [PlainEntry]) throws -> Location {
         let latitude: Double, longitude: Double
-        // Most locations are a latitude and a longitude alone, as columns side by side make them
-        // (``LocationColumns``): those are not searched for.
-        if entries.count == 2, entries[0].key == "latitude", entries[1].key == "longitude" {
+        // Most locations are a latitude and a longitude alone, as columns side by side make them:
+        // those are not searched for.
+        if LocationKeys.areMade(entries.lazy.map(\.key)) {
             (latitude, longitude) = (try number(entries[0]), try number(entries[1]))
         } else {
             guard let found = try number(entries, LocationKeys.latitude), let other = try number(entries, LocationKeys.longitude)

@@ -193,10 +193,21 @@ enum LocationKeys {
     static let latitude = ["latitude", "lat"]
     static let longitude = ["longitude", "lng", "lon", "long"]
 
+    /// The keys, in order, of the location ``location(latitude:longitude:)`` makes.
+    private static let madeKeys = ["latitude", "longitude"]
+
+    /// A location of a latitude and a longitude, as columns side by side make it (``LocationColumns``).
+    static func location(latitude: PlainValue, longitude: PlainValue) -> PlainValue {
+        .dictionary([PlainEntry(madeKeys[0], latitude), PlainEntry(madeKeys[1], longitude)])
+    }
+
+    /// Whether `keys` are those of a location ``location(latitude:longitude:)`` made: the common
+    /// location, told without a search.
+    static func areMade<Keys: Collection<String>>(_ keys: Keys) -> Bool { keys.count == 2 && keys.elementsEqual(madeKeys) }
+
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
     static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
-        // The pair that columns side by side make (``LocationColumns``), told without a search.
-        if keys.count == 2, keys.first == "latitude", keys.dropFirst().first == "longitude" { return true }
+        if areMade(keys) { return true }
         return keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) } && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
     }
 }
