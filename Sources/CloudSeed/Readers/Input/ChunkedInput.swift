@@ -57,6 +57,30 @@ struct ChunkedInput {
         return true
     }
 
+    /// Reads the rest of the source into ``buffer`` (for formats read whole): straight into a
+    /// buffer the size of the file, rather than a chunk at a time into one that grows.
+    mutating func readToEnd() {
+        guard !isExhausted, let handle else { return }
+        var status = stat()
+        let unread = fstat(handle.fileDescriptor, &status) == 0 ? Int(status.st_size) - base - buffer.count : 0
+        if unread > 0 {
+            let start = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: unread))
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                var count = 0
+                while count < unread {
+                    let read = Foundation.read(handle.fileDescriptor, bytes.baseAddress! + start + count, unread - count)
+                    if read <= 0 { break }
+                    count += read
+                }
+                return count
+            }
+            buffer.removeLast(unread - count)
+            meter?.advance(by: count)
+        }
+        while fill() {}
+    }
+
     /// Drops the bytes before `index`, returning how many were dropped (subtract it from held indices).
     mutating func compact(before index: Int) -> Int {
         guard index > Self.chunkSize / 2 || index == buffer.count else { return 0 }

@@ -11,7 +11,7 @@ struct PropertyListReader: SourceReader {
         while chunked.buffer.count < 64, chunked.fill() {}
         let head = chunked.buffer.prefix(64)
         if head.starts(with: Array("bplist".utf8)) {
-            while chunked.fill() {}
+            chunked.readToEnd()
             var cursor = try BinaryPropertyListCursor(bytes: chunked.buffer, file: file)
             try DocumentShape.rows(in: &cursor, body)
             return
@@ -22,7 +22,7 @@ struct PropertyListReader: SourceReader {
             try DocumentShape.rows(in: &parser, body)
             return
         }
-        while chunked.fill() {}
+        chunked.readToEnd()
         var parser = OpenStepPropertyListParser(bytes: chunked.buffer, file: file)
         var cursor = TreeCursor(root: try parser.parse())
         try DocumentShape.rows(in: &cursor, body)
