@@ -70,12 +70,14 @@ struct BinaryPropertyListParser {
         return Int(top)
     }
 
+    @inline(__always)
     private func readUInt(at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
         return value
     }
 
+    @inline(__always)
     func offset(of object: Int, path: @autoclosure () -> String) throws -> Int {
         let entry = offsetTableStart + object * offsetSize
         let offset = readUInt(at: entry, size: offsetSize)
@@ -97,22 +99,37 @@ struct BinaryPropertyListParser {
         return (Int(value), offset + 2 + size)
     }
 
+    @inline(__always)
     func checkRange(_ start: Int, _ count: Int, path: @autoclosure () -> String) throws {
         guard count >= 0, start + count <= offsetTableStart else { throw error("an object's content runs past the end of the file", path()) }
     }
 
+    @inline(__always)
     func reference(at offset: Int) -> Int {
         Int(clamping: readUInt(at: offset, size: referenceSize))
     }
 
     /// The marker byte of object `index` and where the object starts, after the checks every
-    /// object passes: a known object, not too deep, not one of the containers around it.
-    func header(of index: Int, path: @autoclosure () -> String, depth: Int) throws -> (marker: UInt8, start: Int) {
+    /// object passes: a known object, not too deep, not one of the containers around it (unless
+    /// `checkingCycles` is false: the caller checks that of containers itself).
+    @inline(__always)
+    func header(of index: Int, path: @autoclosure () -> String, depth: Int, checkingCycles: Bool = true) throws -> (marker: UInt8, start: Int) {
         guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path()) }
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path()) }
-        guard !visiting.contains(index) else { throw error("object \(index) contains itself (a cycle)", path()) }
+        guard !checkingCycles || !visiting.contains(index) else { throw cycle(index, path()) }
         let start = try offset(of: index, path: path())
         return (bytes[start], start)
+    }
+
+    /// Whether `marker` starts an array, a set or a dictionary.
+    static func isContainer(_ marker: UInt8) -> Bool {
+        let kind = marker >> 4
+        return kind == 0xA || kind == 0xC || kind == 0xD
+    }
+
+    /// The error of a container that contains itself.
+    private func cycle(_ index: Int, _ path: String) -> CloudSeedError {
+        error("object \(index) contains itself (a cycle)", path)
     }
 
     /// The keys of the dictionary whose references start at `content`, checked: strings, each once,
@@ -221,7 +238,7 @@ struct BinaryPropertyListParser {
             let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) {
                 Self.path(path, Names.keys.name(member))
             }
-            fields.append(SourceField(key: key, value: value, position: origin.at(path: path, member: member)))
+            fields.append(SourceField(key: key, value: consume value, position: origin.at(path: path, member: member)))
         }
         return fields
     }
@@ -246,8 +263,16 @@ struct BinaryPropertyListParser {
 
     /// Builds object `index` and everything in it as a plain value; `path` is worked out only for
     /// an error.
+    ///
+    /// A scalar is read without the cycle check and the ``visiting`` stack: that stack holds
+    /// containers only, and an object is a container or not by its own marker.
     private mutating func plainValue(_ index: Int, depth: Int, path: () -> String) throws -> PlainValue {
-        let (marker, start) = try header(of: index, path: path(), depth: depth)
+        let (marker, start) = try header(of: index, path: path(), depth: depth, checkingCycles: false)
+        guard Self.isContainer(marker) else {
+            try spend(at: path())
+            return try scalar(marker: marker, start: start, path: path())
+        }
+        guard !visiting.contains(index) else { throw cycle(index, path()) }
         visiting.append(index)
         defer { visiting.removeLast() }
         try spend(at: path())
@@ -276,6 +301,7 @@ struct BinaryPropertyListParser {
     }
 
     /// Counts `values` against the budget.
+    @inline(__always)
     private mutating func spend(_ values: Int = 1, at path: @autoclosure () -> String) throws {
         budget -= values
         guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path()) }
@@ -350,42 +376,47 @@ struct BinaryPropertyListParser {
     /// `String(decoding:as:)` reads it), transcoded here straight into the string's storage
     /// rather than through the standard library's generic transcoding and a second buffer.
     static func string(utf16BigEndian bytes: ArraySlice<UInt8>) -> String {
-        // A code unit makes at most three bytes of UTF-8; a surrogate pair (two units) makes four.
-        String(unsafeUninitializedCapacity: bytes.count / 2 * 3) { utf8 in
-            var written = 0
-            func put(_ byte: UInt32) {
-                utf8[written] = UInt8(truncatingIfNeeded: byte)
-                written += 1
-            }
-            var index = bytes.startIndex
-            func unit(at index: Int) -> UInt32 { UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1]) }
-            while index < bytes.endIndex {
-                var scalar = unit(at: index)
-                index += 2
-                if (0xD800...0xDBFF).contains(scalar), index < bytes.endIndex, (0xDC00...0xDFFF).contains(unit(at: index)) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index) - 0xDC00)
+        bytes.withUnsafeBufferPointer { units in
+            // A code unit makes at most three bytes of UTF-8; a surrogate pair (two units) makes four.
+            String(unsafeUninitializedCapacity: units.count / 2 * 3) { utf8 in
+                var written = 0
+                func put(_ byte: UInt32) {
+                    utf8[written] = UInt8(truncatingIfNeeded: byte)
+                    written += 1
+                }
+                func unit(at index: Int) -> UInt32 { UInt32(units[index]) << 8 | UInt32(units[index + 1]) }
+                var index = 0
+                let end = units.count & ~1
+                while index < end {
+                    var scalar = unit(at: index)
                     index += 2
-                } else if (0xD800...0xDFFF).contains(scalar) {
-                    scalar = 0xFFFD
+                    if scalar < 0x80 {
+                        put(scalar)
+                        continue
+                    }
+                    if (0xD800...0xDBFF).contains(scalar), index < end, (0xDC00...0xDFFF).contains(unit(at: index)) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index) - 0xDC00)
+                        index += 2
+                    } else if (0xD800...0xDFFF).contains(scalar) {
+                        scalar = 0xFFFD
+                    }
+                    switch scalar {
+                    case 0x80..<0x800:
+                        put(0xC0 | scalar >> 6)
+                        put(0x80 | scalar & 0x3F)
+                    case 0x800..<0x10000:
+                        put(0xE0 | scalar >> 12)
+                        put(0x80 | scalar >> 6 & 0x3F)
+                        put(0x80 | scalar & 0x3F)
+                    default:
+                        put(0xF0 | scalar >> 18)
+                        put(0x80 | scalar >> 12 & 0x3F)
+                        put(0x80 | scalar >> 6 & 0x3F)
+                        put(0x80 | scalar & 0x3F)
+                    }
                 }
-                switch scalar {
-                case 0..<0x80:
-                    put(scalar)
-                case 0x80..<0x800:
-                    put(0xC0 | scalar >> 6)
-                    put(0x80 | scalar & 0x3F)
-                case 0x800..<0x10000:
-                    put(0xE0 | scalar >> 12)
-                    put(0x80 | scalar >> 6 & 0x3F)
-                    put(0x80 | scalar & 0x3F)
-                default:
-                    put(0xF0 | scalar >> 18)
-                    put(0x80 | scalar >> 12 & 0x3F)
-                    put(0x80 | scalar >> 6 & 0x3F)
-                    put(0x80 | scalar & 0x3F)
-                }
+                return written
             }
-            return written
         }
     }
 
