@@ -47,9 +47,9 @@ public struct RecordMapper {
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to.
         let preparation = rowPreparation()
-        try readInStages(sources, read: { $0 }, prepare: { item, emit in
-            guard case .row(let read) = item else { return }
-            try emit((try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source))
+        try readInStages(sources, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
+            guard case .row(var read) = consume item else { return }
+            try emit((try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source))
         }, consume: { row, source in
             try add(row, isChild: false, source: source, folder: folders[source])
         })
@@ -182,13 +182,14 @@ public struct RecordMapper {
         let preparation = rowPreparation()
         try readInStages(sources, read: { item -> ReadOrPrepared in
             guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
-            return .prepared(try readingPreparation.prepare(read.row, type: read.type, ordinal: read.ordinal), source: read.source)
-        }, prepare: { item, handOn in
+            var row = read.row
+            return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source)
+        }, prepare: { (item: consuming ReadOrPrepared, handOn) in
             let (row, source): (PreparedRow, Int)
-            switch item {
+            switch consume item {
             case .prepared(let prepared, let from): (row, source) = (prepared, from)
-            case .read(.row(let read)): (row, source) = (try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source)
             case .read(.unreadable(let error)): return try handOn(.unreadable(error))
+            case .read(.row(var read)): (row, source) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source)
             }
             let number = rowNumbers[row.recordType, default: 0]
             rowNumbers[row.recordType] = number + 1
@@ -265,21 +266,22 @@ public struct RecordMapper {
 
     /// Reads the sources on one thread, where `read` turns each item into what it hands to
     /// `prepare` on a second, which hands what it makes of it to `consume` on this one, in order:
-    /// three stages that the two cores share as each is busy.
+    /// three stages that the two cores share as each is busy. Each item is handed on, not shared:
+    /// a row's fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], read transform: (ReadItem) throws -> Read, prepare: (Read, (Output) throws -> Void) throws -> Void,
-        consume: (Output) throws -> Void
+        _ sources: [SourceFile], read transform: (ReadItem) throws -> Read, prepare: (consuming Read, (Output) throws -> Void) throws -> Void,
+        consume: (consuming Output) throws -> Void
     ) throws {
         try TwoCorePipeline.run(produce: { emit in
-            try TwoCorePipeline.run(produce: { read in
-                try withoutActuallyEscaping(read) { read in
-                    try withoutActuallyEscaping(transform) { transform in
-                        try forEachSourceRow(sources, badRow: { try read(transform(.unreadable($0))) }) { try read(transform(.row($0))) }
+            try withoutActuallyEscaping(emit) { emit in
+                try TwoCorePipeline.run(produce: { read in
+                    try withoutActuallyEscaping(read) { read in
+                        try withoutActuallyEscaping(transform) { transform in
+                            try forEachSourceRow(sources, badRow: { try read(transform(.unreadable($0))) }) { try read(transform(.row($0))) }
+                        }
                     }
-                }
-            }, consume: { item in
-                try withoutActuallyEscaping(emit) { emit in try prepare(item, emit) }
-            })
+                }, consume: { (item: consuming Read) in try prepare(consume item, emit) })
+            }
         }, consume: consume)
     }
 
@@ -288,7 +290,8 @@ public struct RecordMapper {
     private func forEachPreparedRow(_ sources: [SourceFile], only: Set<Int>? = nil, _ body: (PreparedRow, Int) throws -> Void) throws {
         let preparation = rowPreparation()
         try forEachSourceRow(sources, only: only) { read in
-            try body(try preparation.prepare(read.row, type: read.type, ordinal: read.ordinal), read.source)
+            var row = read.row
+            try body(try preparation.prepare(&row, type: read.type, ordinal: read.ordinal), read.source)
         }
     }
 

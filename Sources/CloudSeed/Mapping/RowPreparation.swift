@@ -11,12 +11,13 @@ struct RowPreparation {
     /// The facts of the keys met so far; a preparation is used by one thread.
     let keyFacts = KeyFactsCache()
 
-    func prepare(_ row: SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
-        var row = row
+    /// Prepares `row`, using it up: its fields are taken, and where the caller holds the only
+    /// reference to them, a flat row's are changed in place rather than copied.
+    func prepare(_ row: inout SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
         let declaredLocations = locations(type)
         // Each key's facts once, by offset.
         var facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
-        if declaredLocations.isEmpty, !keepsTemplateValues, let flat = preparedFlat(row, type: type, ordinal: ordinal, facts: facts) { return flat }
+        if declaredLocations.isEmpty, !keepsTemplateValues, let flat = preparedFlat(&row, type: type, ordinal: ordinal, facts: facts) { return flat }
         // Latitude and longitude columns become one `location` field, put last.
         var locationPair: (latitude: Int, longitude: Int)?
         if !declaredLocations.isEmpty {
@@ -45,8 +46,8 @@ struct RowPreparation {
     /// The common row prepared in one go, as the general way would prepare it: scalars and lists
     /// of scalars under keys that are field names already, kept as they are but for null values
     /// and empty lists, which are left out, and a latitude and longitude, which become one location.
-    /// `nil` for any other row.
-    private func preparedFlat(_ row: SourceRow, type: String, ordinal: Int, facts: [KeyFacts]) -> PreparedRow? {
+    /// `nil`, with `row` untouched, for any other row; else the row's fields are taken from it.
+    private func preparedFlat(_ row: inout SourceRow, type: String, ordinal: Int, facts: [KeyFacts]) -> PreparedRow? {
         var leavesOut = false
         for offset in row.fields.indices {
             guard facts[offset].isValidIdentifier, !facts[offset].isIdentityOnly else { return nil }
@@ -58,17 +59,23 @@ struct RowPreparation {
             if !Self.isKept(row.fields[offset]) { leavesOut = true }
         }
         let pair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
-        var fields = row.fields  // shared with the source row when nothing changes
+        let nameColumn = Self.nameColumn(of: row.fields, facts: facts)
+        let naturalKeys = NaturalKeys.keys(of: row.fields) { _, offset in facts[offset] }
+        let location = pair.map { LocationColumns.combined(row.fields, latitude: $0.latitude, longitude: $0.longitude) }
+        var fields: [SourceField] = []
+        swap(&fields, &row.fields)
         if leavesOut || pair != nil {
-            fields.removeAll(keepingCapacity: true)
-            for offset in row.fields.indices where offset != pair?.latitude && offset != pair?.longitude && Self.isKept(row.fields[offset]) {
-                fields.append(row.fields[offset])
+            // The kept fields moved forward, in order, over those left out.
+            var kept = 0
+            for offset in fields.indices where offset != pair?.latitude && offset != pair?.longitude && Self.isKept(fields[offset]) {
+                if kept != offset { fields.swapAt(kept, offset) }
+                kept += 1
             }
+            fields.removeLast(fields.count - kept)
         }
-        if let pair { fields.append(LocationColumns.combined(row.fields, latitude: pair.latitude, longitude: pair.longitude)) }
+        if let location { fields.append(location) }
         return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts), fields: fields,
-            naturalKeys: NaturalKeys.keys(of: row.fields) { _, offset in facts[offset] }, templateValues: [:],
+            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields, naturalKeys: naturalKeys, templateValues: [:],
             position: row.position, ordinal: ordinal, children: [], changeTag: row.changeTag)
     }
 
@@ -167,7 +174,7 @@ struct RowPreparation {
                 childRow.fields = childFields
                 childRow.recordName = nil
                 childRow.recordType = childType
-                let prepared = try preparation.prepare(childRow, type: childType, ordinal: index + 1)
+                let prepared = try preparation.prepare(&childRow, type: childType, ordinal: index + 1)
                 children.append(ChildRow(key: flat.key, index: index + 1, parentField: parentField, row: prepared))
             }
         }

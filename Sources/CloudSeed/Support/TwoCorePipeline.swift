@@ -4,12 +4,13 @@ import Foundation
 /// reading and preparing rows (on one core) overlaps with what consumes them (on the other):
 /// surveying them, or writing them to the store.
 ///
-/// Items reach `consume` in the order `produce` emits them, on the calling thread. When `produce`
+/// Items reach `consume` in the order `produce` emits them, on the calling thread, each handed
+/// over (consumed), so that what it holds is not shared with the pipeline. When `produce`
 /// throws, the items emitted before are consumed first, then its error is thrown. When `consume`
 /// throws, the producer is stopped at its next item and `consume`'s error is thrown.
 enum TwoCorePipeline {
     static func run<Item>(
-        batchSize: Int = 256, produce: (_ emit: (Item) throws -> Void) throws -> Void, consume: (Item) throws -> Void
+        batchSize: Int = 256, produce: (_ emit: (Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {
         let channel = BatchChannel<Item>()
         let finished = DispatchSemaphore(value: 0)
@@ -43,7 +44,7 @@ enum TwoCorePipeline {
                 while var batch = try channel.take() {
                     // Taken from the end, so that each item is moved out rather than copied.
                     batch.reverse()
-                    while let item = batch.popLast() { try consume(item) }
+                    while let item = batch.popLast() { try consume(consume item) }
                 }
             } catch {
                 channel.cancel()
