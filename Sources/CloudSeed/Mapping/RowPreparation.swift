@@ -92,7 +92,11 @@ struct RowPreparation {
 
     /// Whether a flat field is kept: null values and empty lists are not, unless declared references.
     private static func isKept(_ field: SourceField) -> Bool {
-        (field.value != .null && field.value != .array([])) || field.declaredType == .reference
+        switch field.value {
+        case .null: field.declaredType == .reference
+        case .array(let items) where items.isEmpty: field.declaredType == .reference
+        default: true
+        }
     }
 
     /// The fields of one prepared row, built a source field at a time.

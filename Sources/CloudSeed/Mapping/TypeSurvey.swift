@@ -70,9 +70,12 @@ struct TypeSurvey {
         rowCount += 1
         if !row.renamedKeys.isEmpty { renamedKeys.merge(row.renamedKeys) { first, _ in first } }
         naming.add(row, isChild: isChild, source: source)
-        // Each field is lent in place: a copy of it would count references to its texts.
-        for offset in row.fields.indices {
-            try add(row.fields[offset], at: offset, of: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+        // Each field is lent in place, through the array's buffer: a copy of it would count
+        // references to its texts.
+        try row.fields.withUnsafeBufferPointer { fields in
+            for offset in fields.indices {
+                try add(fields[offset], at: offset, of: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+            }
         }
     }
 
