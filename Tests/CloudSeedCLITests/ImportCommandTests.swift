@@ -79,6 +79,21 @@ import Testing
         #expect(try cloudseed("export", "--environment", "production").standardOutput == before)
     }
 
+    /// A fresh process meets Han titles before ICU has compiled their rules: the rows' names wait
+    /// for it, in order, and the choice of naming rule is the one every name known at once makes.
+    @Test func titlesThatWaitForICUAreNamedAndComparedInOrder() throws {
+        let prints = try folder.write("Prints.jsonl", "{\"title\":\"東京の夜\"}\n{\"title\":\"Osaka\"}\n{\"title\":\"Kyoto\"}\n")
+        let posters = try folder.write("Posters.jsonl", "{\"title\":\"東京の夜\"}\n{\"title\":\"Osaka\"}\n{\"title\":\"東京の夜\"}\n")
+        let result = try cloudseed("import", prints, posters)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("  Poster: named by record type and position in the source (Type-1, Type-2, …)\n"))
+        #expect(result.standardOutput.contains("  Print: named by the natural key {title}, unique in every row  --name-template 'Print={title}'\n"))
+        let names = try cloudseed("export", "--format", "jsonl").standardOutput.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["recordName"] as? String
+        }
+        #expect(names == ["Poster-1", "Poster-2", "Poster-3", "Kyoto", "Osaka", "dong jingno ye"])
+    }
+
     @Test func aBadValueNamesFileLineAndColumn() throws {
         _ = try cloudseed("import", Repository.sample("ToDoItems/ToDoItems.plist"))
         let bad = try folder.write("late/ToDoItems.csv", "title,dueDate,isCompleted\nLate,2020-01-01,abc\n")

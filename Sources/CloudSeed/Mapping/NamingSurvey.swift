@@ -18,6 +18,12 @@ struct NamingSurvey {
     private var candidates: [NamingRule: NameMarks] = [:]
     /// The natural keys every row so far has, in the order first met, with the names each would give.
     private var naturalKeys: [(key: String, marks: NameMarks)] = []
+    /// Rows whose natural keys wait for ICU to compile the rules of a script it meets for the
+    /// first time (``Transliteration/isReady(_:)``), with every row after them: marked, in order,
+    /// once it is done, so that the survey goes on meanwhile.
+    private var waitingNaturalKeys: [(keys: [(String, String)], rowNumber: Int)] = []
+    /// How many rows may wait: then the survey waits for ICU instead.
+    private static let waitingLimit = 65_536
     /// Top-level rows per source, in the order the sources are read, for names by position.
     private var rowsPerSource: [Int] = []
     private var lastTopLevelSource: Int?
@@ -65,7 +71,23 @@ struct NamingSurvey {
         }
         if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
-        markNaturalKeys(row.naturalKeys, rowNumber: rowNumber)
+        noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber)
+    }
+
+    /// Marks a row's natural keys now, or after the rows waiting for ICU.
+    private mutating func noteNaturalKeys(_ keys: [(String, String)], rowNumber: Int) {
+        guard waitingNaturalKeys.isEmpty, keys.allSatisfy({ Transliteration.isReady($0.1) }) else {
+            waitingNaturalKeys.append((keys, rowNumber))
+            if Transliteration.isWarm || waitingNaturalKeys.count >= Self.waitingLimit { markWaitingNaturalKeys() }
+            return
+        }
+        markNaturalKeys(keys, rowNumber: rowNumber)
+    }
+
+    /// Marks the rows waiting for ICU, in order (waiting for it if need be).
+    private mutating func markWaitingNaturalKeys() {
+        for (keys, rowNumber) in waitingNaturalKeys { markNaturalKeys(keys, rowNumber: rowNumber) }
+        waitingNaturalKeys.removeAll()
     }
 
     /// Notes the names the row's natural keys give. Only the first row's keys are candidates, and
@@ -90,6 +112,7 @@ struct NamingSurvey {
 
     /// Chooses the rule, in DESIGN.md's order; a natural key only where its names are unique.
     mutating func chooseRule() -> NamingRule {
+        markWaitingNaturalKeys()
         if randomNames { return .uuid }
         if let template { return .template(template) }
         if topLevelRows == 0 { return .parent }
@@ -106,6 +129,7 @@ struct NamingSurvey {
 
     /// The rows `rule` would give a name an earlier row has: (earlier row, later row), by later row.
     mutating func duplicates(under rule: NamingRule) -> [(first: Int, second: Int)] {
+        markWaitingNaturalKeys()
         switch rule {
         case .uuid, .parent: return []
         case .position: return positionDuplicates()

@@ -45,7 +45,7 @@ enum Transliteration {
     /// The ASCII byte of a character that needs no context (ASCII itself, a table letter), or
     /// ``dropped`` for one left out (a pictograph, a mark); `nil` when it needs ICU.
     @inline(__always)
-    private static func characterForm(_ scalar: Unicode.Scalar) -> UInt8? {
+    static func characterForm(_ scalar: Unicode.Scalar) -> UInt8? {
         if scalar.isASCII { return UInt8(scalar.value) }
         if scalar.value < UInt32(formBytes.count) {
             let form = formBytes[Int(scalar.value)]
