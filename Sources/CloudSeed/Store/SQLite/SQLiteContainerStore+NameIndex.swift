@@ -1,6 +1,11 @@
 /// A bulk insert into a record table made in the same run goes in without the table's name index,
 /// which is built once the rows are in: SQLite then sorts the names once instead of placing each
 /// in a B-tree as it arrives, in a random order (a million-row import: 2.5 s less on this machine).
+///
+/// Meanwhile the page cache is small (8 MB, as for the sort): rows appended to a table are not
+/// read again, so SQLite writes their pages as they fill instead of keeping them all for the
+/// commit to write, which the run then waits for (100,000-row binary plist: commit 40 → 27 ms;
+/// peak memory 117 → 88 MB).
 extension SQLiteContainerStore {
     /// Drops the name index of `recordType`'s table if the table holds no rows, until
     /// ``buildDeferredNameIndexes()`` (or the end of the transaction) builds it again. Until then a
@@ -12,6 +17,7 @@ extension SQLiteContainerStore {
             try database.rows("SELECT 1 FROM \(SQLiteLayout.quoted(layout.table)) LIMIT 1").isEmpty
         else { return false }
         try database.execute("DROP INDEX \(SQLiteLayout.quoted(index))")
+        if deferredNameIndexes.isEmpty { try database.execute("PRAGMA cache_size = \(Self.indexingCacheSize)") }
         deferredNameIndexes.insert(layout.table)
         return true
     }

@@ -66,7 +66,8 @@ public final class SQLiteContainerStore: ContainerStore {
         }
     }
 
-    /// SQLite's page cache, in its terms (negative: KiB): 64 MB, and 8 MB while an index is sorted.
+    /// SQLite's page cache, in its terms (negative: KiB): 64 MB, and 8 MB while rows go into a new
+    /// table without its name index and while that index is sorted.
     static let cacheSize = -65536
     static let indexingCacheSize = -8192
 
@@ -204,6 +205,7 @@ public final class SQLiteContainerStore: ContainerStore {
             layouts.removeAll()
             zoneKeys.removeAll()
             changeTagCounter = nil
+            if !deferredNameIndexes.isEmpty { try? database.execute("PRAGMA cache_size = \(Self.cacheSize)") }
             deferredNameIndexes.removeAll()
             database.forgetStatements()
         }
