@@ -163,13 +163,22 @@ final class SQLiteStatement {
 
     /// SQLite's destructor constant telling it to copy bound text and blobs.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// The bytes of the text bound to each parameter, by index: SQLite reads them in place until
+    /// the parameter is bound again or the statement ends, instead of copying them into memory it
+    /// allocates and frees for every value.
+    private var boundTexts: [UnsafeMutableRawBufferPointer?] = []
+    /// Texts longer than this are copied by SQLite, so that a statement does not keep a large buffer.
+    private static let boundTextLimit = 4096
 
     init(pointer: OpaquePointer, database: SQLiteDatabase) {
         self.pointer = pointer
         self.database = database
     }
 
-    deinit { sqlite3_finalize(pointer) }
+    deinit {
+        sqlite3_finalize(pointer)
+        for buffer in boundTexts { buffer?.deallocate() }
+    }
 
     func reset() {
         sqlite3_reset(pointer)
@@ -207,10 +216,25 @@ final class SQLiteStatement {
         try text.withUTF8 { try bindText(bytes: $0, at: index) }
     }
 
-    /// Binds UTF-8 bytes as text to the parameter at `index`; SQLite copies them.
+    /// Binds UTF-8 bytes as text to the parameter at `index`, copied into the parameter's buffer
+    /// (``boundTexts``), or by SQLite when they are long.
     func bindText(bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-        try check(sqlite3_bind_text64(pointer, index, start, sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8)))
+        guard bytes.count <= Self.boundTextLimit, index > 0 else {
+            let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+            return try check(sqlite3_bind_text64(pointer, index, start, sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8)))
+        }
+        let slot = Int(index)
+        if slot >= boundTexts.count { boundTexts += repeatElement(nil, count: slot + 1 - boundTexts.count) }
+        if (boundTexts[slot]?.count ?? -1) < bytes.count {
+            // The old buffer goes before SQLite is given the new one, which it is next: it reads
+            // a bound value only when the statement steps.
+            boundTexts[slot]?.deallocate()
+            boundTexts[slot] = .allocate(byteCount: max(64, bytes.count * 2), alignment: 1)
+        }
+        let buffer = boundTexts[slot]!
+        if let source = bytes.baseAddress { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+        try check(sqlite3_bind_text64(
+            pointer, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8)))
     }
 
     private func check(_ status: Int32) throws {
