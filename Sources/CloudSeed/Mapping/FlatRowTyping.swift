@@ -33,7 +33,7 @@ struct FlatRowTyping {
 
     /// Where a field goes among a record's values, with its plan: shared by every row rather than
     /// copied out for every value.
-    private final class Slot {
+    final class Slot {
         let index: Int
         let field: PlannedField
         /// Whether its values are record names to resolve (``ReferenceResolution/resolves(_:)``).
@@ -73,6 +73,11 @@ struct FlatRowTyping {
         self.slots = slots
     }
 
+    /// The slots of the fields of `recordType` by name, if its rows may go this way.
+    func slots(of recordType: String) -> [String: Slot]? {
+        slots[recordType]
+    }
+
     /// The record `row`, named `name`, makes; `nil` for a row the long way must take.
     func record(of row: PreparedRow, name: String) -> FlatRecord? {
         guard row.children.isEmpty else { return nil }
@@ -97,7 +102,7 @@ struct FlatRowTyping {
 
     /// A field's value (at `position`) as its slot's plan types it; `nil` where the long way must
     /// word an error. The value and position are taken apart: the whole field would be copied.
-    private func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot) -> RecordValue? {
+    func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot) -> RecordValue? {
         let converted: RecordValue?
         if slot.resolvesReferences {
             guard let resolved = try? ReferenceResolution.resolve(plain, field: slot.field, in: plan, options: options) else { return nil }

@@ -26,6 +26,10 @@ public struct MappingOptions: Sendable {
     public var skipBadRows = false
     /// Counts the bytes read, for a progress bar.
     public var progress: ProgressMeter?
+    /// Whether a plain CSV source's records go through both passes as cells (``CSVColumns``,
+    /// ``CSVFlatTyping``) rather than as rows; tests turn it off to compare the two ways, which
+    /// store the same.
+    var takesCSVCellByCell = true
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],

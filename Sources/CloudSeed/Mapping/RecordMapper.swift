@@ -28,7 +28,8 @@ public struct RecordMapper {
         var surveys: [String: TypeSurvey] = [:]
         var pointable = PointableTypes(Set(schema.recordTypes.keys).union(options.references.compactMap(\.target))
             .union(sources.map { defaultRecordType(of: $0) }))
-        func add(_ row: PreparedRow, isChild: Bool, source: Int, folder: String) throws {
+        /// Lends `body` the survey of `row`'s type, made at its first row.
+        func withSurvey(of row: PreparedRow, _ body: (inout TypeSurvey) throws -> Void) rethrows {
             var survey: TypeSurvey
             if let known = surveys.removeValue(forKey: row.recordType) {
                 survey = known
@@ -39,19 +40,50 @@ public struct RecordMapper {
                 survey = TypeSurvey(firstRowPosition: row.position, naming: NamingSurvey(
                     recordType: row.recordType, template: options.template(for: row.recordType)?.template, randomNames: options.randomNames))
             }
-            try survey.add(row, isChild: isChild, source: source, assetFolder: folder, mayPointToType: pointable.mayPoint(from:))
+            try body(&survey)
             surveys[row.recordType] = survey
+        }
+        func add(_ row: PreparedRow, isChild: Bool, source: Int, folder: String) throws {
+            try withSurvey(of: row) { try $0.add(row, isChild: isChild, source: source, assetFolder: folder, mayPointToType: pointable.mayPoint(from:)) }
             for child in row.children { try add(child.row, isChild: true, source: source, folder: folder) }
         }
         let folders = assetFolders(sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
-        // rows and numbers: no object several would count references to.
+        // rows and numbers: no object several would count references to. A CSV source's records
+        // cross as cells, with what naming needs of them; each thread keeps its own copy of the
+        // source's columns.
         let preparation = rowPreparation()
-        try readInStages(sources, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
-            guard case .row(var read) = consume item else { return }
-            try emit((try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source))
-        }, consume: { row, source in
-            try add(row, isChild: false, source: source, folder: folders[source])
+        var preparingColumns: (columns: CSVColumns, type: String, source: Int)?
+        var surveyingColumns: CSVColumns?
+        let csvWay = { (header: CSVHeader, type: String) in CSVColumns(header: header, recordType: type, options: options).map(CSVWay.cells) }
+        try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
+            switch consume item {
+            case .row(var read):
+                try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
+            case .csvHeader(let columns, let type, let source):
+                preparingColumns = (columns, type, source)
+                try emit(.csvHeader(columns))
+            case .cells(let cells, let position, let ordinal):
+                guard let (columns, type, source) = preparingColumns else { return }
+                let row = PreparedRow(
+                    recordType: type, nameColumn: columns.nameColumn(of: cells), fields: [], naturalKeys: columns.naturalKeys(of: cells),
+                    templateValues: [:], position: position, ordinal: ordinal, children: [])
+                try emit(.cells(row, cells, source: source))
+            case .unreadable, .flat:
+                return
+            }
+        }, consume: { (item: consuming SurveyItem) in
+            switch consume item {
+            case .row(let row, let source):
+                try add(row, isChild: false, source: source, folder: folders[source])
+            case .csvHeader(let columns):
+                surveyingColumns = columns
+            case .cells(let row, let cells, let source):
+                guard let columns = surveyingColumns else { return }
+                try withSurvey(of: row) {
+                    try $0.add(row, cells: cells, columns: columns, source: source, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
+                }
+            }
         })
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
         decisions.chooseNamingRules()
@@ -180,7 +212,14 @@ public struct RecordMapper {
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
         let readingPreparation = rowPreparation()
         let preparation = rowPreparation()
-        try readInStages(sources, read: { item -> ReadOrPrepared in
+        // CSV records of those types are typed where they are read, without a row, where their header allows.
+        let readingFlatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        let csvWay = readingFlatTyping.map { typing in
+            { (header: CSVHeader, type: String) in
+                CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing).map(CSVWay.typed)
+            }
+        }
+        try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { item -> ReadOrPrepared in
             guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
             var row = read.row
             return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source)
@@ -189,6 +228,10 @@ public struct RecordMapper {
             switch consume item {
             case .prepared(let prepared, let from): (row, source) = (prepared, from)
             case .read(.unreadable(let error)): return try handOn(.unreadable(error))
+            case .read(.csvHeader), .read(.cells): return  // pass one's
+            case .read(.flat(let record)):
+                rowNumbers[record.recordType, default: 0] += 1
+                return try handOn(.flat(record))
             case .read(.row(var read)): (row, source) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source)
             }
             let number = rowNumbers[row.recordType, default: 0]
@@ -211,6 +254,15 @@ public struct RecordMapper {
             }
         })
         try errors.throwIfAny()
+    }
+
+    /// What pass one's preparing hands to the survey.
+    private enum SurveyItem {
+        case row(PreparedRow, source: Int)
+        /// The columns of the CSV source whose records follow as cells.
+        case csvHeader(CSVColumns)
+        /// A CSV record's cells, with the row that names it (its fields left in the cells).
+        case cells(PreparedRow, [CSVCell], source: Int)
     }
 
     /// A field's plan, and its value typed on the reading core where it could be.
@@ -248,10 +300,25 @@ public struct RecordMapper {
         var source: Int
     }
 
-    /// What reading hands on: a row, or (with `--skip-bad-rows`) why a row could not be read.
+    /// What reading hands on: a row, (with `--skip-bad-rows`) why a row could not be read, or what
+    /// a CSV source's ``CSVWay`` makes of its records.
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
+        /// Pass two: a CSV record typed where it was read.
+        case flat(FlatRecord)
+        /// Pass one: the columns of a CSV source whose records come as cells, before its first record.
+        case csvHeader(CSVColumns, type: String, source: Int)
+        /// Pass one: a CSV record's cells, the `ordinal`-th of its source.
+        case cells([CSVCell], position: SourcePosition, ordinal: Int)
+    }
+
+    /// What reading makes of the records of a CSV source whose header allows it.
+    private enum CSVWay {
+        /// Pass two: records typed where they are read.
+        case typed(CSVFlatTyping)
+        /// Pass one: records handed on as cells, to be surveyed column by column.
+        case cells(CSVColumns)
     }
 
     /// What pass two's reading hands on: an item as read, or a row prepared where it was read.
@@ -269,15 +336,17 @@ public struct RecordMapper {
     /// three stages that the two cores share as each is busy. Each item is handed on, not shared:
     /// a row's fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], read transform: (ReadItem) throws -> Read, prepare: (consuming Read, (Output) throws -> Void) throws -> Void,
-        consume: (consuming Output) throws -> Void
+        _ sources: [SourceFile], csvWay: ((CSVHeader, String) -> CSVWay?)? = nil, read transform: (ReadItem) throws -> Read,
+        prepare: (consuming Read, (Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
         try TwoCorePipeline.run(produce: { emit in
             try withoutActuallyEscaping(emit) { emit in
                 try TwoCorePipeline.run(produce: { read in
                     try withoutActuallyEscaping(read) { read in
                         try withoutActuallyEscaping(transform) { transform in
-                            try forEachSourceRow(sources, badRow: { try read(transform(.unreadable($0))) }) { try read(transform(.row($0))) }
+                            try forEachSourceRow(
+                                sources, badRow: { try read(transform(.unreadable($0))) }, csvWay: csvWay, taken: { try read(transform($0)) }
+                            ) { try read(transform(.row($0))) }
                         }
                     }
                 }, consume: { (item: consuming Read) in try prepare(consume item, emit) })
@@ -296,16 +365,46 @@ public struct RecordMapper {
     }
 
     /// Reads every source (or the ones numbered in `only`), giving each row its record type.
-    /// With `--skip-bad-rows`, a row that cannot be read goes to `badRow`.
+    /// With `--skip-bad-rows`, a row that cannot be read goes to `badRow`. A CSV source whose
+    /// header and record type `csvWay` takes has its records handed to `taken` instead, as cells
+    /// (pass one) or typed records (pass two); a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
-        _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil, _ body: (ReadRow) throws -> Void
+        _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
+        csvWay: ((CSVHeader, _ recordType: String) -> CSVWay?)? = nil, taken: (ReadItem) throws -> Void = { _ in },
+        _ body: (ReadRow) throws -> Void
     ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for (sourceIndex, source) in sources.enumerated() where only?.contains(sourceIndex) ?? true {
             var counts: [String: Int] = [:]
             let sourceType = defaultRecordType(of: source)
             var documentTypes: [String: String] = [:]
-            try source.reader(csv: options.csv, badRow: skipping, meter: options.progress).forEachRow { row in
+            let reader = source.reader(csv: options.csv, badRow: skipping, meter: options.progress)
+            if let csvWay, let csv = reader as? CSVReader {
+                var way: CSVWay??
+                var ordinal = 0
+                try csv.forEachRecord { header, cells, position in
+                    if way == nil {
+                        way = .some(csvWay(header, sourceType))
+                        if case .cells(let columns)?? = way { try taken(.csvHeader(columns, type: sourceType, source: sourceIndex)) }
+                    }
+                    ordinal += 1
+                    switch way! {
+                    case .typed(let typing)?:
+                        if let record = typing.record(of: cells, at: position, ordinal: ordinal) { return try taken(.flat(record)) }
+                    case .cells?:
+                        // The cells are handed on; the scanner fills a new array.
+                        var record: [CSVCell] = []
+                        record.reserveCapacity(cells.count)
+                        swap(&record, &cells)
+                        return try taken(.cells(record, position: position, ordinal: ordinal))
+                    case nil:
+                        break
+                    }
+                    try body(ReadRow(row: try header.row(of: cells, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex))
+                }
+                continue
+            }
+            try reader.forEachRow { row in
                 var type = sourceType
                 if let given = row.recordType {
                     type = try documentTypes[given] ?? IdentifierMapping.recordTypeName(for: given, at: row.position)

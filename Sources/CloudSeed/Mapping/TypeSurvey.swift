@@ -74,43 +74,68 @@ struct TypeSurvey {
         // references to its texts.
         try row.fields.withUnsafeBufferPointer { fields in
             for offset in fields.indices {
-                try add(fields[offset], at: offset, of: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+                try add(
+                    fields[offset].value, of: fields[offset].key, declared: fields[offset].declaredType, at: fields[offset].position,
+                    offset: offset, in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
             }
         }
     }
 
-    /// Takes in the field at `offset` of a row of `recordType`.
+    /// Takes in a CSV record as its cells (``CSVColumns``), with the row that names it: the same
+    /// fields as the row ``RowPreparation`` would make of it, in the same order.
+    mutating func add(
+        _ row: PreparedRow, cells: [CSVCell], columns: CSVColumns, source: Int, assetFolder: String, mayPointToType: (String) -> Bool
+    ) throws {
+        rowCount += 1
+        naming.add(row, isChild: false, source: source)
+        let pair = columns.pair(in: cells)
+        for column in 0..<min(cells.count, columns.names.count) where CSVHeader.isSet(cells[column]) {
+            guard column != pair?.latitude, column != pair?.longitude else { continue }
+            try add(
+                CSVColumns.value(of: cells[column]), of: columns.names[column], declared: nil, at: cells[column].position, offset: column,
+                in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+        }
+        if let pair {
+            try add(
+                CSVColumns.location(of: cells, pair), of: "location", declared: nil, at: cells[pair.latitude].position, offset: columns.names.count,
+                in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+        }
+    }
+
+    /// Takes in the value of the field `key` (declared of a type, at `position`) at `offset` of a
+    /// row of `recordType`.
     private mutating func add(
-        _ field: borrowing SourceField, at offset: Int, of recordType: String, assetFolder: String, mayPointToType: (String) -> Bool
+        _ value: PlainValue, of key: String, declared declaredType: FieldType?, at position: SourcePosition, offset: Int,
+        in recordType: String, assetFolder: String, mayPointToType: (String) -> Bool
     ) throws {
         let survey: FieldSurvey
-        if let known = recent.value(of: field.key, at: offset) {
+        if let known = recent.value(of: key, at: offset) {
             survey = known
         } else {
-            if let known = fields[field.key] {
+            if let known = fields[key] {
                 survey = known
             } else {
-                survey = FieldSurvey(firstPosition: field.position, keepsValues: mayPointToType(field.key))
-                fields[field.key] = survey
+                survey = FieldSurvey(firstPosition: position, keepsValues: mayPointToType(key))
+                fields[key] = survey
             }
-            recent.remember(survey, for: field.key, at: offset)
+            recent.remember(survey, for: key, at: offset)
         }
-        if let type = field.declaredType {
-            if let (other, position) = survey.declared, other != type {
+        if let type = declaredType {
+            if let (other, earlier) = survey.declared, other != type {
                 throw CloudSeedError(
-                    "field '\(field.key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(position); make them agree",
-                    at: field.position)
+                    "field '\(key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(earlier); make them agree",
+                    at: position)
             }
-            survey.declared = (type, field.position)
+            survey.declared = (type, position)
             return
         }
         // Text merged with anything stays text: a field already STRING needs its values only to keep them.
         if survey.inferred == .string, !survey.keepsValues || survey.overflowing, survey.assetPaths == false { return }
-        guard let kind = InferredKind(of: field.value) else { return }
+        guard let kind = InferredKind(of: value) else { return }
         survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
         let keepsTexts = kind.isTextual && survey.keepsValues && !survey.overflowing
         guard keepsTexts || survey.assetPaths != false else { return }
-        let texts = Self.texts(of: field.value)
+        let texts = Self.texts(of: value)
         if keepsTexts { survey.addDistinct(texts) }
         if survey.assetPaths != false {
             survey.assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }

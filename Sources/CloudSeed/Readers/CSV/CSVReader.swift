@@ -10,66 +10,51 @@ struct CSVReader: SourceReader {
     var badRow: ((CloudSeedError) throws -> Void)? = nil
 
     func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+        try forEachRecord { header, cells, position in
+            try body(header.row(of: cells, at: position))
+        }
+    }
+
+    /// Calls `body` with the header and each record's cells, where the record starts: what
+    /// ``forEachRow(_:)`` makes rows of, for a caller that types cells without a row
+    /// (``CSVFlatTyping``). Blank lines are skipped; a row wider than the header ends the read, or
+    /// goes to ``badRow``. The cells are lent: `body` takes what it keeps of them.
+    func forEachRecord(_ body: (CSVHeader, inout [CSVCell], SourcePosition) throws -> Void) throws {
         var scanner = try CSVScanner(input: input(), file: file)
         let separator = options.delimiter ?? scanner.sniffDelimiter()
-        var header: [CSVCell] = []
+        var headerCells: [CSVCell] = []
         if let columns = options.columns {
-            header = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
+            headerCells = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
         } else {
-            guard try scanner.nextRecord(delimiter: separator, into: &header) != nil else {
+            guard try scanner.nextRecord(delimiter: separator, into: &headerCells) != nil else {
                 throw CloudSeedError("the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
             }
         }
-        try Self.checkHeader(header)
-        let columns = header.map(Self.column)
+        try Self.checkHeader(headerCells)
+        let header = CSVHeader(columns: headerCells.map(Self.column))
         // One array of cells serves every record.
         var cells: [CSVCell] = []
         while let position = try scanner.nextRecord(delimiter: separator, into: &cells) {
             if cells.count == 1, cells[0].text.isEmpty { continue }
-            if cells.count > header.count {
+            if cells.count > header.columns.count {
                 let error = CloudSeedError(
-                    "this row has \(cells.count) fields but the header has \(header.count); quote fields that contain the delimiter",
-                    at: cells[header.count].position)
+                    "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
+                    at: cells[header.columns.count].position)
                 guard let badRow else { throw error }
                 try badRow(error)
                 scanner.releaseConsumed()
                 continue
             }
-            var fields: [SourceField] = []
-            fields.reserveCapacity(cells.count)
-            for (cell, column) in zip(cells, columns) where !cell.text.isEmpty || cell.wasQuoted {
-                fields.append(SourceField(
-                    key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
-            }
-            try body(SourceRow(fields: fields, position: position))
+            try body(header, &cells, position)
             scanner.releaseConsumed()
         }
     }
 
     /// A header cell's field name and, for `price:DOUBLE` (as `export` writes), its declared type.
-    private static func column(_ cell: CSVCell) -> (name: String, type: FieldType?) {
+    private static func column(_ cell: CSVCell) -> CSVHeader.Column {
         guard let colon = cell.text.lastIndex(of: ":"), let type = FieldType(name: String(cell.text[cell.text.index(after: colon)...]))
-        else { return (cell.text, nil) }
-        return (String(cell.text[..<colon]), type)
-    }
-
-    /// A cell's value: text to be typed; `""` quoted is the empty string (an empty cell is unset);
-    /// under a declared LOCATION, ASSETID, list or JSON-form REFERENCE, the cell's CloudKit JSON.
-    private static func value(of cell: CSVCell, as type: FieldType?) throws -> PlainValue {
-        if cell.text.isEmpty { return .string("") }
-        let isJSON: Bool =
-            switch type {
-            case .location?, .asset?, .list?: true
-            case .reference?: cell.text.hasPrefix("{")
-            default: false
-            }
-        guard isJSON else { return .text(cell.text) }
-        var parser = JSONParser(input: ChunkedInput(bytes: Array(cell.text.utf8)), file: cell.position.file)
-        do {
-            return try parser.parseDocument().plainValue
-        } catch let error as CloudSeedError {
-            throw CloudSeedError("the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
-        }
+        else { return CSVHeader.Column(name: cell.text, type: nil) }
+        return CSVHeader.Column(name: String(cell.text[..<colon]), type: type)
     }
 
     private static func checkHeader(_ header: [CSVCell]) throws {
@@ -84,6 +69,53 @@ struct CSVReader: SourceReader {
                     at: cell.position)
             }
             seen[cell.text] = cell.position
+        }
+    }
+}
+
+/// The columns of a CSV source, from its header row (or `--columns`), and how a record's cells
+/// become a row.
+struct CSVHeader {
+    struct Column {
+        var name: String
+        /// The type a header such as `price:DOUBLE` declares.
+        var type: FieldType?
+    }
+
+    var columns: [Column]
+
+    /// Whether a cell sets its field: an empty cell leaves it unset, `""` quoted is the empty string.
+    static func isSet(_ cell: CSVCell) -> Bool {
+        !cell.text.isEmpty || cell.wasQuoted
+    }
+
+    /// The row of a record's cells (fewer cells than columns leave the last fields unset).
+    func row(of cells: [CSVCell], at position: SourcePosition) throws -> SourceRow {
+        var fields: [SourceField] = []
+        fields.reserveCapacity(cells.count)
+        for (cell, column) in zip(cells, columns) where Self.isSet(cell) {
+            fields.append(SourceField(
+                key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
+        }
+        return SourceRow(fields: fields, position: position)
+    }
+
+    /// A cell's value: text to be typed; `""` quoted is the empty string (an empty cell is unset);
+    /// under a declared LOCATION, ASSETID, list or JSON-form REFERENCE, the cell's CloudKit JSON.
+    static func value(of cell: CSVCell, as type: FieldType?) throws -> PlainValue {
+        if cell.text.isEmpty { return .string("") }
+        let isJSON: Bool =
+            switch type {
+            case .location?, .asset?, .list?: true
+            case .reference?: cell.text.hasPrefix("{")
+            default: false
+            }
+        guard isJSON else { return .text(cell.text) }
+        var parser = JSONParser(input: ChunkedInput(bytes: Array(cell.text.utf8)), file: cell.position.file)
+        do {
+            return try parser.parseDocument().plainValue
+        } catch let error as CloudSeedError {
+            throw CloudSeedError("the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
         }
     }
 }

@@ -1,0 +1,86 @@
+/// A CSV header whose records both passes take cell by cell, without a ``SourceRow`` or a
+/// ``PreparedRow`` of fields: what ``RowPreparation`` would make of a record, worked out from its
+/// cells and the facts of each column, found once per source.
+///
+/// It takes a plain header only, where preparing a record keeps its cells as they are: every
+/// column a field name already and not a record's identity only (`recordName`), no declared types
+/// (`price:DOUBLE`), at most one latitude and one longitude column and no `location` column, and
+/// neither name templates nor declared locations for the type. Then a record's fields are its set
+/// cells in column order, but a latitude and a longitude that are both set, which make one
+/// `location` field, put last.
+struct CSVColumns {
+    /// The field name of each column.
+    let names: [String]
+    let facts: [KeyFacts]
+    /// The latitude and longitude columns.
+    let latitude: Int?
+    let longitude: Int?
+
+    /// The columns of `header` for records of `recordType`; `nil` where records need preparing.
+    init?(header: CSVHeader, recordType: String, options: MappingOptions) {
+        guard options.nameTemplates.isEmpty, options.locations(for: recordType).isEmpty, header.columns.allSatisfy({ $0.type == nil })
+        else { return nil }
+        let facts = header.columns.map { KeyFacts(of: $0.name) }
+        guard facts.allSatisfy({ $0.isValidIdentifier && !$0.isIdentityOnly }) else { return nil }
+        let latitudes = facts.indices.filter { facts[$0].locationRole == .latitude }
+        let longitudes = facts.indices.filter { facts[$0].locationRole == .longitude }
+        guard latitudes.count <= 1, longitudes.count <= 1, !facts.contains(where: { $0.locationRole == .location }) else { return nil }
+        names = header.columns.map(\.name)
+        self.facts = facts
+        latitude = latitudes.first
+        longitude = longitudes.first
+    }
+
+    /// The latitude and longitude columns where the record sets both: they make its `location`.
+    func pair(in cells: [CSVCell]) -> (latitude: Int, longitude: Int)? {
+        guard let latitude, let longitude, Self.isSet(cells, latitude), Self.isSet(cells, longitude) else { return nil }
+        return (latitude, longitude)
+    }
+
+    /// The record's `location` field's value, made of the pair.
+    static func location(of cells: [CSVCell], _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
+        LocationKeys.location(latitude: value(of: cells[pair.latitude]), longitude: value(of: cells[pair.longitude]))
+    }
+
+    /// The record's natural-key texts by key, as ``NaturalKeys/keys(of:facts:)`` finds them in its fields.
+    func naturalKeys(of cells: [CSVCell]) -> [(String, String)] {
+        var keys: [(String, String)] = []
+        var first: (String, String)?
+        var last: (String, String)?
+        for column in 0..<min(cells.count, names.count) {
+            guard let role = facts[column].naturalKeyRole, let text = Self.text(cells, column) else { continue }
+            switch role {
+            case .key: keys.append((names[column], text))
+            case .firstName: first = (names[column], text)
+            case .lastName: last = (names[column], text)
+            }
+        }
+        if let first, let last { keys.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }
+        return keys
+    }
+
+    /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
+    func nameColumn(of cells: [CSVCell]) -> (column: String, value: String)? {
+        var best: (rank: Int, value: String)?
+        for column in 0..<min(cells.count, names.count) {
+            guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max, let text = Self.text(cells, column) else { continue }
+            best = (rank, text)
+        }
+        return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
+    }
+
+    /// A cell's value, as ``CSVHeader/value(of:as:)`` makes it without a declared type.
+    static func value(of cell: CSVCell) -> PlainValue {
+        cell.text.isEmpty ? .string("") : .text(cell.text)
+    }
+
+    /// Whether the record has the column and the cell sets it.
+    static func isSet(_ cells: [CSVCell], _ column: Int) -> Bool {
+        column < cells.count && CSVHeader.isSet(cells[column])
+    }
+
+    /// The column's text where it names (``RecordNaming/text(of:)``): set and not empty.
+    static func text(_ cells: [CSVCell], _ column: Int) -> String? {
+        column < cells.count && !cells[column].text.isEmpty ? cells[column].text : nil
+    }
+}

@@ -1,0 +1,94 @@
+/// Pass two's shortest way for the records of a CSV source: a record's cells typed straight into a
+/// ``FlatRecord`` where they are read, without a ``SourceRow`` or a ``PreparedRow`` in between.
+///
+/// It gives each record what the general way would (``CSVHeader/row(of:at:)``, then
+/// ``RowPreparation``'s flat row, ``RowNaming`` and ``FlatRowTyping``): the same fields
+/// (``CSVColumns``), the same name. It takes the sources whose header ``CSVColumns`` takes and whose
+/// type is named by a column's natural key or by position, and returns `nil` for a record whose
+/// cells it cannot type: the general way takes that one and words its errors.
+///
+/// ```
+/// catalogNumber,title,latitude,longitude      → Artwork "Harbor at Dusk":
+/// 115,Harbor at Dusk,59.33,18.07                  catalogNumber INT64 115, title STRING,
+///                                                 location LOCATION (59.33, 18.07)
+/// ```
+struct CSVFlatTyping {
+    private let recordType: String
+    private let columns: CSVColumns
+    private let typing: FlatRowTyping
+    /// Each column's slot among the record's values; `nil` for a column the plan leaves out.
+    private let slots: [FlatRowTyping.Slot?]
+    private let slotCount: Int
+    private let locationSlot: FlatRowTyping.Slot?
+    private let naming: Naming
+
+    /// How a record gets its name: ``RowNaming``'s rules that read cells only.
+    private enum Naming {
+        /// The text of a natural-key column (`title`).
+        case column(Int)
+        /// A person's name: the first-name and last-name columns' texts, joined by a space.
+        case person(first: Int, last: Int)
+        case position
+    }
+
+    /// The typing of `header`'s records of `recordType`; `nil` where the general way must take them.
+    init?(header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping) {
+        guard let typeSlots = typing.slots(of: recordType), let rule = plan.naming.rules[recordType], plan.rowErrors[recordType] == nil,
+            let columns = CSVColumns(header: header, recordType: recordType, options: options)
+        else { return nil }
+        let names = columns.names, facts = columns.facts
+        switch rule {
+        case .position:
+            naming = .position
+        case .naturalKey(let key):
+            if let column = names.firstIndex(of: key), facts[column].naturalKeyRole == .key {
+                naming = .column(column)
+            } else {
+                let firsts = facts.indices.filter { facts[$0].naturalKeyRole == .firstName }
+                let lasts = facts.indices.filter { facts[$0].naturalKeyRole == .lastName }
+                guard firsts.count == 1, lasts.count == 1, key == "{\(names[firsts[0]])} {\(names[lasts[0]])}" else { return nil }
+                naming = .person(first: firsts[0], last: lasts[0])
+            }
+        default:
+            return nil
+        }
+        self.recordType = recordType
+        self.columns = columns
+        self.typing = typing
+        slots = names.map { typeSlots[$0] }
+        slotCount = typeSlots.count
+        locationSlot = typeSlots["location"]
+    }
+
+    /// The record of a CSV record's cells (starting at `position`, the `ordinal`-th of its source,
+    /// from 1); `nil` for one the general way must take.
+    func record(of cells: [CSVCell], at position: SourcePosition, ordinal: Int) -> FlatRecord? {
+        var values = [RecordValue?](repeating: nil, count: slotCount)
+        var size = 0
+        let paired = columns.pair(in: cells)
+        for column in 0..<min(cells.count, slots.count) where CSVHeader.isSet(cells[column]) {
+            guard column != paired?.latitude, column != paired?.longitude, let slot = slots[column] else { continue }
+            guard let value = typing.typed(CSVColumns.value(of: cells[column]), at: cells[column].position, as: slot) else { return nil }
+            size += value.encodedSize
+            values[slot.index] = value
+        }
+        if let paired, let locationSlot {
+            guard let value = typing.typed(CSVColumns.location(of: cells, paired), at: cells[paired.latitude].position, as: locationSlot) else { return nil }
+            size += value.encodedSize
+            values[locationSlot.index] = value
+        }
+        guard size <= RecordLimits.maximumRecordSize else { return nil }
+        return FlatRecord(recordType: recordType, recordName: name(of: cells, ordinal: ordinal), values: values, position: position)
+    }
+
+    /// The record's name, as ``RowNaming`` names its row.
+    private func name(of cells: [CSVCell], ordinal: Int) -> String {
+        let text: String? =
+            switch naming {
+            case .column(let column): CSVColumns.text(cells, column)
+            case .person(let first, let last): CSVColumns.text(cells, first).flatMap { first in CSVColumns.text(cells, last).map { "\(first) \($0)" } }
+            case .position: nil
+            }
+        return text.map(RecordNaming.recordName(from:)) ?? "\(recordType)-\(ordinal)"
+    }
+}

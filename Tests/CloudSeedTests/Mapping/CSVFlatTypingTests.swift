@@ -1,0 +1,133 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// CSV records typed where they are read (``CSVFlatTyping``) are stored byte for byte as the
+/// general way (a row, prepared, named and typed) stores them, and the records it cannot take go
+/// the general way, errors and rejects included.
+@Suite struct CSVFlatTypingTests {
+    static let artists = """
+        firstName,lastName,born
+        Zoë,Müller,1971-03-02
+        Mei,Chen,1980-11-30
+        美咲,山田,1990-01-01
+
+        """
+
+    // Titles unique (some non-ASCII, one with a newline), an artist named as "first last", a
+    // latitude without its longitude in one row, a quoted empty note, a short row, empty cells.
+    static let artworks = #"""
+        catalogNumber,title,artist,created,price,copies,onDisplay,latitude,longitude,notes
+        115,"Harbor at Dusk, ""late""",Zoë Müller,2019-05-04T12:34:56Z,1200.5,3,true,59.33,18.07,oil
+        116,Fenêtre 🔥 漢字,Mei Chen,1969-12-31T23:59:59.999Z,99,1,false,-12.5,,""
+        117,"Two
+        lines",美咲 山田,2001-01-01,0.25,,true,,,
+        118,Short,Mei Chen
+
+        """#
+
+    /// Every column of every record table, quoted by SQLite, in record-name order: the record
+    /// name first, then every column in the table's order.
+    static func tables(of path: String) throws -> [String: [[SQLiteValue]]] {
+        let database = try SQLiteDatabase(path: path)
+        var tables: [String: [[SQLiteValue]]] = [:]
+        for table in ["Artist", "Artwork"] {
+            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map { row -> String in
+                guard case .text(let name) = row[0] else { return "NULL" }
+                return "quote(\(SQLiteLayout.quoted(name)))"
+            }
+            guard !columns.isEmpty else { continue }
+            tables[table] = try database.rows(
+                "SELECT quote(\"___recordID\"), \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
+        }
+        tables["_cloudseed_fields"] = try database.rows("SELECT record_type, field, field_type, column_name FROM _cloudseed_fields ORDER BY 1, 2")
+        return tables
+    }
+
+    /// Imports `files` (name, text) into a new store, with and without typing CSV where it is read.
+    static func importBothWays(
+        _ files: [(String, String)], options: MappingOptions = MappingOptions()
+    ) throws -> (whereRead: [String: [[SQLiteValue]]], general: [String: [[SQLiteValue]]], summaries: [ImportSummary], rejected: [[String]]) {
+        let folder = try TemporaryFolder()
+        let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
+        var results: [[String: [[SQLiteValue]]]] = []
+        var summaries: [ImportSummary] = []
+        var rejects: [[String]] = []
+        for cellByCell in [true, false] {
+            var options = options
+            options.takesCSVCellByCell = cellByCell
+            let path = folder.path("\(cellByCell).sqlite")
+            var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            var rejected: [String] = []
+            importer.rejected = { rejected += $0.jsonLines }
+            summaries.append(try importer.run(sources))
+            rejects.append(rejected)
+            results.append(try tables(of: path))
+        }
+        return (results[0], results[1], summaries, rejects)
+    }
+
+    @Test func recordsTypedWhereReadAreStoredAsTheGeneralWayStoresThem() throws {
+        let result = try Self.importBothWays([("artists.csv", Self.artists), ("artworks.csv", Self.artworks)])
+        #expect(result.whereRead == result.general)
+        // The same choices, printed the same (the run's time aside).
+        #expect(result.summaries[0].text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression)
+            == result.summaries[1].text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
+        #expect(result.whereRead["_cloudseed_fields"]?.count == 13)
+        let artworks = try #require(result.whereRead["Artwork"])
+        #expect(artworks.count == 4)
+        #expect(artworks.map { $0[0] } == [.text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Short'"), .text("'Two\nlines'")])
+        #expect(result.summaries[0].plan.recordType("Artwork")?.namingRule == .naturalKey("title"))
+        #expect(result.summaries[0].plan.recordType("Artwork")?.fields["artist"]?.type == .reference)
+        #expect(result.summaries[0].plan.recordType("Artist")?.namingRule == .naturalKey("{firstName} {lastName}"))
+        #expect(result.whereRead["Artist"]?.map { $0[0] } == [.text("'Mei Chen'"), .text("'Zoe Muller'"), .text("'mei xiao shan tian'")])
+    }
+
+    @Test func recordsNamedByPositionAreStoredAsTheGeneralWayStoresThem() throws {
+        // Two rows share a title, so Artworks are named by position; the latitude and longitude columns are apart.
+        let csv = "latitude,title,copies,longitude\n1.5,Same,2,3\n,Same,,4\n-1,Other,7,-2\n"
+        let result = try Self.importBothWays([("artworks.csv", csv)])
+        #expect(result.whereRead == result.general)
+        #expect(result.whereRead["Artwork"]?.map { $0[0] } == [.text("'Artwork-1'"), .text("'Artwork-2'"), .text("'Artwork-3'")])
+        #expect(result.summaries[0].plan.recordType("Artwork")?.fields.keys.sorted() == ["copies", "location", "longitude", "title"])
+    }
+
+    @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
+        // copies pinned to INT64: the second row's "two" is refused, worded by the general way, and
+        // with --skip-bad-rows the other rows are saved.
+        let csv = "title,copies\nOne,1\nTwo,two\nThree,3\n"
+        var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "copies", type: .int64)])
+        options.skipBadRows = true
+        let result = try Self.importBothWays([("artworks.csv", csv)], options: options)
+        #expect(result.whereRead == result.general)
+        #expect(result.whereRead["Artwork"]?.map { $0[0] } == [.text("'One'"), .text("'Three'")])
+        #expect(result.rejected[0] == result.rejected[1])
+        #expect(result.rejected[0].count == 1)
+        #expect(result.rejected[0].first?.contains("invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64") == true)
+        #expect(result.summaries.map { $0.counts.map(\.refused) } == [[1], [1]])
+    }
+
+    @Test func theTypingTakesAPlainHeaderAndLeavesTheOthersToTheGeneralWay() throws {
+        let folder = try TemporaryFolder()
+        let source = try SourceFile(path: folder.write("artworks.csv", "title,latitude,longitude\nA,1,2\n"))
+        let options = MappingOptions()
+        let plan = try RecordMapper(options: options, schema: Schema()).survey([source])
+        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError("no assets here", at: position) }, recordName: RecordNaming.recordName(from:))
+        let typing = FlatRowTyping(plan: plan, options: options, converter: converter, types: ["Artwork"])
+        func header(_ names: String...) -> CSVHeader { CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) }) }
+        let plain = try #require(CSVFlatTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
+        let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
+        let cells = ["A", "1", "2"].map { CSVCell(text: $0, position: position) }
+        let record = try #require(plain.record(of: cells, at: position, ordinal: 1))
+        #expect(record.recordName == "A")
+        #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
+        // A declared type, a key that is not a field name, a second latitude, a `location` column.
+        #expect(CSVFlatTyping(header: CSVHeader(columns: [.init(name: "title", type: .string)]), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(CSVFlatTyping(header: header("title", "Date Added"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(CSVFlatTyping(header: header("title", "lat", "latitude"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(CSVFlatTyping(header: header("title", "location"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(CSVFlatTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing) == nil)
+    }
+}
