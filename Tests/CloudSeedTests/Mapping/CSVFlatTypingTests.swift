@@ -85,6 +85,30 @@ import Testing
         #expect(result.whereRead["Artist"]?.map { $0[0] } == [.text("'Mei Chen'"), .text("'Zoe Muller'"), .text("'mei xiao shan tian'")])
     }
 
+    @Test func reimportedRecordsAreComparedAsTheGeneralWayComparesThem() throws {
+        // The same files again: nothing changes; then one artwork's price and another's notes
+        // change: two updates, the rest unchanged, and the same stores either way.
+        let changed = Self.artworks.replacingOccurrences(of: ",1200.5,", with: ",1300,").replacingOccurrences(of: "0.25,,true,,,", with: "0.25,,true,,,new")
+        let folder = try TemporaryFolder()
+        let artists = try SourceFile(path: folder.write("artists.csv", Self.artists))
+        let first = try SourceFile(path: folder.write("first/artworks.csv", Self.artworks))
+        let second = try SourceFile(path: folder.write("second/artworks.csv", changed))
+        var stores: [[String: [[SQLiteValue]]]] = []
+        for cellByCell in [true, false] {
+            var options = MappingOptions()
+            options.takesCSVCellByCell = cellByCell
+            let path = folder.path("\(cellByCell).sqlite")
+            let store = try SQLiteContainerStore(path: path)
+            _ = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_000).run([artists, first])
+            let again = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_001).run([artists, first])
+            #expect(again.counts.map { [$0.created, $0.updated, $0.unchanged] } == [[0, 0, 3], [0, 0, 4]])
+            let change = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_002).run([artists, second])
+            #expect(change.counts.map { [$0.created, $0.updated, $0.unchanged] } == [[0, 0, 3], [0, 2, 2]])
+            stores.append(try Self.tables(of: path))
+        }
+        #expect(stores[0] == stores[1])
+    }
+
     @Test func recordsNamedByPositionAreStoredAsTheGeneralWayStoresThem() throws {
         // Two rows share a title, so Artworks are named by position; the latitude and longitude columns are apart.
         let csv = "latitude,title,copies,longitude\n1.5,Same,2,3\n,Same,,4\n-1,Other,7,-2\n"
