@@ -19,6 +19,8 @@ struct JSONParser: DocumentCursor {
     private var depth = 0
     /// For each open container of the cursor: whether its first element or member is still to come.
     private var expectingFirst: [Bool] = []
+    /// The keys of the last record ``readRecord()`` read, in order (``RecordKeys``).
+    private var lastRecordKeys = RecordKeys()
 
     init(input: ChunkedInput, file: String, startLine: Int = 1) {
         self.input = input
@@ -112,8 +114,15 @@ struct JSONParser: DocumentCursor {
         let start = try beginObject()
         var keys = DistinctKeys()
         var fields: [SourceField] = []
-        while let key = try nextMember(&keys) {
+        // While the keys are the last record's, in order, they are distinct without a check.
+        var matching = true
+        while let key = try nextRecordMember(&keys, matching: &matching, offset: fields.count) {
             if key == "fields" || key == "record" {
+                if matching {
+                    for earlier in 0..<fields.count { _ = keys.insert(lastRecordKeys.key(at: earlier)) }
+                    _ = keys.insert(key)
+                }
+                lastRecordKeys.removeAll()
                 // Maybe a CloudKit record or a Django entry: the rest as nodes, for DocumentShape.
                 var members = fields.map { (key: $0.key, node: DocumentNode(plain: $0.value, at: $0.position)) }
                 members.append((key, try parseValue()))
@@ -124,7 +133,42 @@ struct JSONParser: DocumentCursor {
             let valuePosition = position
             fields.append(SourceField(key: key, value: try parsePlainValue(), position: valuePosition))
         }
+        if !matching || fields.count != lastRecordKeys.count { lastRecordKeys.replace(with: fields) }
         return .fields(fields, at: start)
+    }
+
+    /// The next key of a record, refused if it repeats one; `nil` at the record's end. While
+    /// `matching`, the keys so far are the last record's first `offset`, so not in `keys` yet: a
+    /// key the last record had next is recognised by its bytes, not parsed (``RecordKeys``).
+    private mutating func nextRecordMember(_ keys: inout DistinctKeys, matching: inout Bool, offset: Int) throws -> String? {
+        if matching {
+            guard try nextItem(close: UInt8(ascii: "}"), what: "'}'") else { return nil }
+            skipWhitespace()
+            if offset < lastRecordKeys.count {
+                if let key = lastRecordKeys.reuse(at: offset, from: &input, index: &index) {
+                    skipWhitespace()
+                    guard current() == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()); expected ':' after the key") }
+                    index += 1
+                    return key
+                }
+                let (key, keyPosition) = try readKey()
+                if key == lastRecordKeys.key(at: offset) { return key }
+                matching = false
+                for earlier in 0..<offset { _ = keys.insert(lastRecordKeys.key(at: earlier)) }
+                guard keys.insert(key) else {
+                    throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
+                }
+                return key
+            }
+            matching = false
+            for earlier in 0..<offset { _ = keys.insert(lastRecordKeys.key(at: earlier)) }
+            let (key, keyPosition) = try readKey()
+            guard keys.insert(key) else {
+                throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
+            }
+            return key
+        }
+        return try nextMember(&keys)
     }
 
     mutating func finish() throws {

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The keys of the last record a ``JSONParser`` read, in order. Records of one file mostly repeat
+/// their keys: the next record's key at the same place is recognised by comparing its bytes, and
+/// reused rather than parsed into a new string, and keys that repeat the last record's, in order,
+/// need no check for repeats (the last record's were distinct).
+///
+/// Only short keys of plain ASCII are reused: their bytes are their text (no escape), and a
+/// string of up to 15 bytes is stored in place, so no two rows share a string's storage and its
+/// reference count (the rows are read on one core and used on another).
+struct RecordKeys {
+    private var keys: [String] = []
+    /// Each key's bytes, where the key may be reused; `nil` for one that is always parsed.
+    private var bytes: [[UInt8]?] = []
+
+    var count: Int { keys.count }
+
+    func key(at offset: Int) -> String { keys[offset] }
+
+    /// Makes `fields`' keys the last record's.
+    mutating func replace(with fields: [SourceField]) {
+        keys = fields.map(\.key)
+        bytes = keys.map { key in
+            let utf8 = Array(key.utf8)
+            return utf8.count <= 15 && utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) ? utf8 : nil
+        }
+    }
+
+    mutating func removeAll() {
+        keys.removeAll()
+        bytes.removeAll()
+    }
+
+    /// The key at `offset` if the input at `index` is that key in double quotes: `index` then
+    /// moves past the closing quote. `nil`, with `index` unmoved, for anything else.
+    func reuse(at offset: Int, from input: inout ChunkedInput, index: inout Int) -> String? {
+        guard let key = bytes[offset], input.byte(at: index) == UInt8(ascii: "\""), input.byte(at: index + key.count + 1) == UInt8(ascii: "\"")
+        else { return nil }
+        let matches = input.buffer.withUnsafeBufferPointer { buffer in
+            key.withUnsafeBufferPointer { key in
+                memcmp(buffer.baseAddress! + index + 1, key.baseAddress!, key.count) == 0
+            }
+        }
+        guard matches else { return nil }
+        index += key.count + 2
+        return keys[offset]
+    }
+}
