@@ -85,9 +85,13 @@ public struct RecordMapper {
                 }
             }
         })
+        let typeSources = surveys.mapValues(\.naming.sources)
         var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
+        // The decisions hold the surveys from here on: a second reference to them would have every
+        // name mark copied when the decisions sort them, and kept until the run's end.
+        surveys = [:]
         decisions.chooseNamingRules()
-        let lookedAt = surveys.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1.naming.sources) }
+        let lookedAt = typeSources.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
         if !lookedAt.isEmpty {
             var rowNumbers: [String: Int] = [:]
             func look(at row: PreparedRow, isChild: Bool) {
@@ -104,7 +108,9 @@ public struct RecordMapper {
         }
         try decisions.reportNamingProblems()
         if let store { try decisions.indexStoredRecords(store, scope: scope) }
-        return try decisions.plan()
+        let plan = try decisions.plan()
+        FreedMemory.release()
+        return plan
     }
 
     /// Pass two: reads every source again and calls `body` with each record, typed and named by
