@@ -16,9 +16,9 @@ struct CSVReader: SourceReader {
     }
 
     /// Calls `body` with the header and each record's cells, where the record starts: what
-    /// ``forEachRow(_:)`` makes rows of, for a caller that types cells without a row
-    /// (``CSVFlatTyping``). Blank lines are skipped; a row wider than the header ends the read, or
-    /// goes to ``badRow``. The cells are lent: `body` takes what it keeps of them.
+    /// ``forEachRow(_:)`` makes rows of, for a caller that takes cells without a row (the mapper's
+    /// passes, through ``CSVColumns``). Blank lines are skipped; a row wider than the header ends
+    /// the read, or goes to ``badRow``. The cells are lent: `body` takes what it keeps of them.
     func forEachRecord(_ body: (CSVHeader, inout [CSVCell], SourcePosition) throws -> Void) throws {
         var scanner = try CSVScanner(input: input(), file: file)
         let separator = options.delimiter ?? scanner.sniffDelimiter()
