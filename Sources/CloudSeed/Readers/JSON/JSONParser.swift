@@ -119,7 +119,7 @@ struct JSONParser: DocumentCursor {
         while let key = try nextRecordMember(&keys, matching: &matching, offset: fields.count) {
             if key == "fields" || key == "record" {
                 if matching {
-                    for earlier in 0..<fields.count { _ = keys.insert(lastRecordKeys.key(at: earlier)) }
+                    lastRecordKeys.insertFirst(fields.count, into: &keys)
                     _ = keys.insert(key)
                 }
                 lastRecordKeys.removeAll()
@@ -141,34 +141,23 @@ struct JSONParser: DocumentCursor {
     /// `matching`, the keys so far are the last record's first `offset`, so not in `keys` yet: a
     /// key the last record had next is recognised by its bytes, not parsed (``RecordKeys``).
     private mutating func nextRecordMember(_ keys: inout DistinctKeys, matching: inout Bool, offset: Int) throws -> String? {
-        if matching {
-            guard try nextItem(close: UInt8(ascii: "}"), what: "'}'") else { return nil }
+        guard matching else { return try nextMember(&keys) }
+        guard try nextItem(close: UInt8(ascii: "}"), what: "'}'") else { return nil }
+        if offset < lastRecordKeys.count {
             skipWhitespace()
-            if offset < lastRecordKeys.count {
-                if let key = lastRecordKeys.reuse(at: offset, from: &input, index: &index) {
-                    skipWhitespace()
-                    guard current() == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()); expected ':' after the key") }
-                    index += 1
-                    return key
-                }
-                let (key, keyPosition) = try readKey()
-                if key == lastRecordKeys.key(at: offset) { return key }
-                matching = false
-                for earlier in 0..<offset { _ = keys.insert(lastRecordKeys.key(at: earlier)) }
-                guard keys.insert(key) else {
-                    throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
-                }
+            if let key = lastRecordKeys.reuse(at: offset, from: &input, index: &index) {
+                skipWhitespace()
+                guard current() == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()); expected ':' after the key") }
+                index += 1
                 return key
             }
-            matching = false
-            for earlier in 0..<offset { _ = keys.insert(lastRecordKeys.key(at: earlier)) }
-            let (key, keyPosition) = try readKey()
-            guard keys.insert(key) else {
-                throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
-            }
-            return key
         }
-        return try nextMember(&keys)
+        let (key, keyPosition) = try readKey()
+        if offset < lastRecordKeys.count, key == lastRecordKeys.key(at: offset) { return key }
+        matching = false
+        lastRecordKeys.insertFirst(offset, into: &keys)
+        try claim(key, at: keyPosition, in: &keys)
+        return key
     }
 
     mutating func finish() throws {
@@ -292,10 +281,15 @@ struct JSONParser: DocumentCursor {
     /// The next key of the innermost open object, refused if `keys` has it already; `nil` at its end.
     private mutating func nextMember(_ keys: inout DistinctKeys) throws -> String? {
         guard let (key, keyPosition) = try nextKey() else { return nil }
-        guard keys.insert(key) else {
-            throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: keyPosition)
-        }
+        try claim(key, at: keyPosition, in: &keys)
         return key
+    }
+
+    /// Adds `key` (at `position`) to an object's `keys`, refusing it if they have it already.
+    private func claim(_ key: String, at position: SourcePosition, in keys: inout DistinctKeys) throws {
+        guard keys.insert(key) else {
+            throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: position)
+        }
     }
 
     private mutating func enter() throws {

@@ -10,8 +10,8 @@ import Foundation
 /// reference count (the rows are read on one core and used on another).
 struct RecordKeys {
     private var keys: [String] = []
-    /// Each key's bytes, where the key may be reused; `nil` for one that is always parsed.
-    private var bytes: [[UInt8]?] = []
+    /// Whether each key may be reused; the others are always parsed.
+    private var reusable: [Bool] = []
 
     var count: Int { keys.count }
 
@@ -20,29 +20,34 @@ struct RecordKeys {
     /// Makes `fields`' keys the last record's.
     mutating func replace(with fields: [SourceField]) {
         keys = fields.map(\.key)
-        bytes = keys.map { key in
-            let utf8 = Array(key.utf8)
-            return utf8.count <= 15 && utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) ? utf8 : nil
+        reusable = keys.map { key in
+            key.utf8.count <= 15 && key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         }
     }
 
     mutating func removeAll() {
         keys.removeAll()
-        bytes.removeAll()
+        reusable.removeAll()
+    }
+
+    /// Adds the first `count` keys to an object's `keys`: those of a record that stops repeating
+    /// the last record's after them.
+    func insertFirst(_ count: Int, into distinct: inout DistinctKeys) {
+        for offset in 0..<count { _ = distinct.insert(keys[offset]) }
     }
 
     /// The key at `offset` if the input at `index` is that key in double quotes: `index` then
     /// moves past the closing quote. `nil`, with `index` unmoved, for anything else.
     func reuse(at offset: Int, from input: inout ChunkedInput, index: inout Int) -> String? {
-        guard let key = bytes[offset], input.byte(at: index) == UInt8(ascii: "\""), input.byte(at: index + key.count + 1) == UInt8(ascii: "\"")
-        else { return nil }
+        guard reusable[offset] else { return nil }
+        var key = keys[offset]
+        let length = key.utf8.count
+        guard input.byte(at: index) == UInt8(ascii: "\""), input.byte(at: index + length + 1) == UInt8(ascii: "\"") else { return nil }
         let matches = input.buffer.withUnsafeBufferPointer { buffer in
-            key.withUnsafeBufferPointer { key in
-                memcmp(buffer.baseAddress! + index + 1, key.baseAddress!, key.count) == 0
-            }
+            key.withUTF8 { bytes in length == 0 || memcmp(buffer.baseAddress! + index + 1, bytes.baseAddress!, length) == 0 }
         }
         guard matches else { return nil }
-        index += key.count + 2
+        index += length + 2
         return keys[offset]
     }
 }
