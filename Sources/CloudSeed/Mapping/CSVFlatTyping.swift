@@ -57,7 +57,7 @@ struct CSVFlatTyping {
         self.typing = typing
         slots = names.map { typeSlots[$0] }
         slotCount = typeSlots.count
-        locationSlot = typeSlots["location"]
+        locationSlot = typeSlots[LocationKeys.field]
     }
 
     /// The record of a CSV record's cells (starting at `position`, the `ordinal`-th of its source,

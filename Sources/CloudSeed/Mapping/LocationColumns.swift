@@ -28,7 +28,7 @@ enum LocationColumns {
     /// The `location` field made of the pair.
     static func combined(_ fields: [SourceField], latitude: Int, longitude: Int) -> SourceField {
         let pair = LocationKeys.location(latitude: fields[latitude].value, longitude: fields[longitude].value)
-        return SourceField(key: "location", value: pair, position: fields[latitude].position)
+        return SourceField(key: LocationKeys.field, value: pair, position: fields[latitude].position)
     }
 
     private static func isScalar(_ value: PlainValue) -> Bool {

@@ -50,25 +50,30 @@ public struct RecordMapper {
         let folders = assetFolders(sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to. A CSV source's records
-        // cross as cells, with what naming needs of them; each thread keeps its own copy of the
-        // source's columns.
+        // cross as cells to the preparing thread, which surveys their fields column by column and
+        // hands on rows that only name them, then the columns' survey once the source is read.
         let preparation = rowPreparation()
-        var preparingColumns: (columns: CSVColumns, type: String, source: Int)?
-        var surveyingColumns: CSVColumns?
+        let pointableAtStart = pointable
+        var columnSurvey: (survey: CSVColumnSurvey, columns: CSVColumns, type: String, source: Int)?
         let csvWay = { (header: CSVHeader, type: String) in CSVColumns(header: header, recordType: type, options: options).map(CSVWay.cells) }
         try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
             switch consume item {
             case .row(var read):
                 try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
             case .csvHeader(let columns, let type, let source):
-                preparingColumns = (columns, type, source)
-                try emit(.csvHeader(columns))
+                let survey = CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
+                columnSurvey = (survey, columns, type, source)
             case .cells(let cells, let position, let ordinal):
-                guard let (columns, type, source) = preparingColumns else { return }
+                guard let (_, columns, type, source) = columnSurvey else { return }
+                columnSurvey!.survey.add(cells)
                 let row = PreparedRow(
                     recordType: type, nameColumn: columns.nameColumn(of: cells), fields: [], naturalKeys: columns.naturalKeys(of: cells),
                     templateValues: [:], position: position, ordinal: ordinal, children: [])
-                try emit(.cells(row, cells, source: source))
+                try emit(.row(row, source: source))
+            case .csvEnd:
+                guard let (survey, _, type, _) = columnSurvey else { return }
+                columnSurvey = nil
+                try emit(.columns(survey, type: type))
             case .unreadable, .flat:
                 return
             }
@@ -76,13 +81,8 @@ public struct RecordMapper {
             switch consume item {
             case .row(let row, let source):
                 try add(row, isChild: false, source: source, folder: folders[source])
-            case .csvHeader(let columns):
-                surveyingColumns = columns
-            case .cells(let row, let cells, let source):
-                guard let columns = surveyingColumns else { return }
-                try withSurvey(of: row) {
-                    try $0.add(row, cells: cells, columns: columns, source: source, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
-                }
+            case .columns(let columns, let type):
+                surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
             }
         })
         let typeSources = surveys.mapValues(\.naming.sources)
@@ -234,7 +234,7 @@ public struct RecordMapper {
             switch consume item {
             case .prepared(let prepared, let from): (row, source) = (prepared, from)
             case .read(.unreadable(let error)): return try handOn(.unreadable(error))
-            case .read(.csvHeader), .read(.cells): return  // pass one's
+            case .read(.csvHeader), .read(.cells), .read(.csvEnd): return  // pass one's
             case .read(.flat(let record)):
                 rowNumbers[record.recordType, default: 0] += 1
                 return try handOn(.flat(record))
@@ -265,10 +265,8 @@ public struct RecordMapper {
     /// What pass one's preparing hands to the survey.
     private enum SurveyItem {
         case row(PreparedRow, source: Int)
-        /// The columns of the CSV source whose records follow as cells.
-        case csvHeader(CSVColumns)
-        /// A CSV record's cells, with the row that names it (its fields left in the cells).
-        case cells(PreparedRow, [CSVCell], source: Int)
+        /// The fields of a CSV source of `type` whose records came as rows that only name them.
+        case columns(CSVColumnSurvey, type: String)
     }
 
     /// A field's plan, and its value typed on the reading core where it could be.
@@ -317,6 +315,8 @@ public struct RecordMapper {
         case csvHeader(CSVColumns, type: String, source: Int)
         /// Pass one: a CSV record's cells, the `ordinal`-th of its source.
         case cells([CSVCell], position: SourcePosition, ordinal: Int)
+        /// Pass one: the end of the CSV source whose records came as cells.
+        case csvEnd
     }
 
     /// What reading makes of the records of a CSV source whose header allows it.
@@ -408,6 +408,7 @@ public struct RecordMapper {
                     }
                     try body(ReadRow(row: try header.row(of: cells, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex))
                 }
+                if case .cells?? = way { try taken(.csvEnd) }
                 continue
             }
             try reader.forEachRow { row in

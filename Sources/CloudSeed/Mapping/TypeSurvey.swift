@@ -27,12 +27,45 @@ struct TypeSurvey {
             self.keepsValues = keepsValues
         }
 
-        func addDistinct(_ texts: [String]) {
+        func addDistinct<Texts: Sequence<String>>(_ texts: Texts) {
             guard !overflowing else { return }
             for text in texts { distinctValues.insert(text) }
             if distinctValues.count > TypeSurvey.distinctValueLimit {
                 overflowing = true
                 distinctValues = []
+            }
+        }
+
+        /// Takes in a value the source does not declare a type for (`assetFolder` is where its
+        /// asset paths start from).
+        func add(_ value: PlainValue, assetFolder: String) {
+            // Text merged with anything stays text: a field already STRING needs its values only to keep them.
+            if inferred == .string, !keepsValues || overflowing, assetPaths == false { return }
+            guard let kind = InferredKind(of: value) else { return }
+            inferred = inferred.map { $0.merged(with: kind) } ?? kind
+            let keepsTexts = kind.isTextual && keepsValues && !overflowing
+            guard keepsTexts || assetPaths != false else { return }
+            let texts = TypeSurvey.texts(of: value)
+            if keepsTexts { addDistinct(texts) }
+            if assetPaths != false {
+                assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
+            }
+        }
+
+        /// Takes in what `other` learnt of the same field from other values, as if this survey had
+        /// taken them itself. Values `other` did not keep but this one would are gathered again
+        /// (``missedValues``).
+        func merge(_ other: FieldSurvey) {
+            if let kind = other.inferred { inferred = inferred.map { $0.merged(with: kind) } ?? kind }
+            if let paths = other.assetPaths { assetPaths = (assetPaths ?? true) && paths }
+            guard keepsValues else { return }
+            if !other.keepsValues {
+                if other.inferred != nil { missedValues = true }
+            } else if other.overflowing {
+                overflowing = true
+                distinctValues = []
+            } else {
+                addDistinct(other.distinctValues)
             }
         }
     }
@@ -81,24 +114,17 @@ struct TypeSurvey {
         }
     }
 
-    /// Takes in a CSV record as its cells (``CSVColumns``), with the row that names it: the same
-    /// fields as the row ``RowPreparation`` would make of it, in the same order.
-    mutating func add(
-        _ row: PreparedRow, cells: [CSVCell], columns: CSVColumns, source: Int, assetFolder: String, mayPointToType: (String) -> Bool
-    ) throws {
-        rowCount += 1
-        naming.add(row, isChild: false, source: source)
-        let pair = columns.pair(in: cells)
-        for column in 0..<min(cells.count, columns.names.count) where CSVHeader.isSet(cells[column]) {
-            guard column != pair?.latitude, column != pair?.longitude else { continue }
-            try add(
-                CSVColumns.value(of: cells[column]), of: columns.names[column], declared: nil, at: cells[column].position, offset: column,
-                in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
-        }
-        if let pair {
-            try add(
-                CSVColumns.location(of: cells, pair), of: "location", declared: nil, at: cells[pair.latitude].position, offset: columns.names.count,
-                in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
+    /// Takes in what was learnt of a CSV source's fields column by column, its records having
+    /// been added as rows that only name them. A field new to the type whose values were not kept,
+    /// but whose name points to a record type now, has them gathered again (``FieldSurvey/missedValues``).
+    mutating func merge(_ columns: CSVColumnSurvey, mayPointToType: (String) -> Bool) {
+        for (name, column) in columns.fields {
+            if let known = fields[name] {
+                known.merge(column)
+            } else {
+                if !column.keepsValues, mayPointToType(name) { column.missedValues = true }
+                fields[name] = column
+            }
         }
     }
 
@@ -129,17 +155,7 @@ struct TypeSurvey {
             survey.declared = (type, position)
             return
         }
-        // Text merged with anything stays text: a field already STRING needs its values only to keep them.
-        if survey.inferred == .string, !survey.keepsValues || survey.overflowing, survey.assetPaths == false { return }
-        guard let kind = InferredKind(of: value) else { return }
-        survey.inferred = survey.inferred.map { $0.merged(with: kind) } ?? kind
-        let keepsTexts = kind.isTextual && survey.keepsValues && !survey.overflowing
-        guard keepsTexts || survey.assetPaths != false else { return }
-        let texts = Self.texts(of: value)
-        if keepsTexts { survey.addDistinct(texts) }
-        if survey.assetPaths != false {
-            survey.assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
-        }
+        survey.add(value, assetFolder: assetFolder)
     }
 
     /// The texts of a scalar value, or of a list's elements.

@@ -118,6 +118,25 @@ import Testing
         #expect(result.summaries[0].plan.recordType("Artwork")?.fields.keys.sorted() == ["copies", "location", "longitude", "title"])
     }
 
+    @Test func fieldsSurveyedColumnByColumnAreDecidedAsTheGeneralWayDecidesThem() throws {
+        // Two CSV sources of one type: `copies` integers in one, a real in the other (DOUBLE).
+        // `gallery` names Gallery records, a type a document before them brings in, which the
+        // columns' survey learns of only when the rows reach the type's: their values are gathered again.
+        let galleries = #"{"records": [{"recordName": "North", "recordType": "Gallery", "fields": {"city": {"value": "Oslo"}}}, "#
+            + #"{"recordName": "South", "recordType": "Gallery", "fields": {"city": {"value": "Rome"}}}]}"#
+        let result = try Self.importBothWays([
+            ("catalogue.json", galleries),
+            ("a/artworks.csv", "title,copies,gallery\nOne,1,North\nTwo,2,South\n"),
+            ("b/artworks.csv", "title,copies,gallery\nThree,2.5,North\n"),
+        ])
+        #expect(result.whereRead == result.general)
+        let artwork = try #require(result.summaries[0].plan.recordType("Artwork"))
+        #expect(artwork.fields["copies"]?.type == .double)
+        #expect(artwork.fields["gallery"]?.type == .reference)
+        #expect(artwork.fields["gallery"]?.target == "Gallery")
+        #expect(result.whereRead["Artwork"]?.count == 3)
+    }
+
     @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
         // copies pinned to INT64: the second row's "two" is refused, worded by the general way, and
         // with --skip-bad-rows the other rows are saved.

@@ -193,6 +193,9 @@ enum LocationKeys {
     static let latitude = ["latitude", "lat"]
     static let longitude = ["longitude", "lng", "lon", "long"]
 
+    /// The field a latitude and a longitude side by side make (``LocationColumns``).
+    static let field = "location"
+
     /// The keys, in order, of the location ``location(latitude:longitude:)`` makes.
     private static let madeKeys = ["latitude", "longitude"]
 
