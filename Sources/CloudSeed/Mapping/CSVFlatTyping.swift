@@ -61,8 +61,8 @@ struct CSVFlatTyping {
     }
 
     /// The record of a CSV record's cells (starting at `position`, the `ordinal`-th of its source,
-    /// from 1); `nil` for one the general way must take.
-    func record(of cells: [CSVCell], at position: SourcePosition, ordinal: Int) -> FlatRecord? {
+    /// from 1), its name still to be made; `nil` for one the general way must take.
+    func record(of cells: [CSVCell], at position: SourcePosition, ordinal: Int) -> Unnamed? {
         var values = [RecordValue?](repeating: nil, count: slotCount)
         var size = 0
         let paired = columns.pair(in: cells)
@@ -78,17 +78,28 @@ struct CSVFlatTyping {
             values[locationSlot.index] = value
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
-        return FlatRecord(recordType: recordType, recordName: name(of: cells, ordinal: ordinal), values: values, position: position)
-    }
-
-    /// The record's name, as ``RowNaming`` names its row.
-    private func name(of cells: [CSVCell], ordinal: Int) -> String {
-        let text: String? =
+        let nameText: String? =
             switch naming {
             case .column(let column): CSVColumns.text(cells, column)
             case .person(let first, let last): CSVColumns.text(cells, first).flatMap { first in CSVColumns.text(cells, last).map { "\(first) \($0)" } }
             case .position: nil
             }
-        return text.map(RecordNaming.recordName(from:)) ?? "\(recordType)-\(ordinal)"
+        let name = nameText == nil ? "\(recordType)-\(ordinal)" : ""
+        return Unnamed(record: FlatRecord(recordType: recordType, recordName: name, values: values, position: position), nameText: nameText)
+    }
+
+    /// A record whose name, where it is made of a text, is made on another thread than the one
+    /// that typed it: transliterating the text is much of the work of typing the record.
+    struct Unnamed {
+        var record: FlatRecord
+        /// The text the name is made of, as ``RowNaming`` names the row; `nil` where the record
+        /// has its name (by position).
+        var nameText: String?
+
+        /// The record, named.
+        consuming func named() -> FlatRecord {
+            if let nameText { record.recordName = RecordNaming.recordName(from: nameText) }
+            return record
+        }
     }
 }

@@ -212,7 +212,7 @@ public struct RecordMapper {
         // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
         // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
         // thread that names and types rows, the busiest, has less to do; documents take longer to
-        // read than to prepare.
+        // read than to prepare. A CSV record typed where it is read is named on the second thread.
         var rowNumbers: [String: Int] = [:]
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
@@ -235,9 +235,9 @@ public struct RecordMapper {
             case .prepared(let prepared, let from): (row, source) = (prepared, from)
             case .read(.unreadable(let error)): return try handOn(.unreadable(error))
             case .read(.csvHeader), .read(.cells), .read(.csvEnd): return  // pass one's
-            case .read(.flat(let record)):
-                rowNumbers[record.recordType, default: 0] += 1
-                return try handOn(.flat(record))
+            case .read(.flat(let unnamed)):
+                rowNumbers[unnamed.record.recordType, default: 0] += 1
+                return try handOn(.flat(unnamed.named()))
             case .read(.row(var read)): (row, source) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source)
             }
             let number = rowNumbers[row.recordType, default: 0]
@@ -309,8 +309,8 @@ public struct RecordMapper {
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
-        /// Pass two: a CSV record typed where it was read.
-        case flat(FlatRecord)
+        /// Pass two: a CSV record typed where it was read, to be named.
+        case flat(CSVFlatTyping.Unnamed)
         /// Pass one: the columns of a CSV source whose records come as cells, before its first record.
         case csvHeader(CSVColumns, type: String, source: Int)
         /// Pass one: a CSV record's cells, the `ordinal`-th of its source.

@@ -163,7 +163,7 @@ import Testing
         let plain = try #require(CSVFlatTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
         let cells = ["A", "1", "2"].map { CSVCell(text: $0, position: position) }
-        let record = try #require(plain.record(of: cells, at: position, ordinal: 1))
+        let record = try #require(plain.record(of: cells, at: position, ordinal: 1)).named()
         #expect(record.recordName == "A")
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
         // A declared type, a key that is not a field name, a second latitude, a `location` column.
