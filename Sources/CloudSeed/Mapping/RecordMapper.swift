@@ -342,8 +342,8 @@ public struct RecordMapper {
     /// three stages that the two cores share as each is busy. Each item is handed on, not shared:
     /// a row's fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], csvWay: ((CSVHeader, String) -> CSVWay?)? = nil, read transform: (ReadItem) throws -> Read,
-        prepare: (consuming Read, (Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
+        _ sources: [SourceFile], csvWay: ((CSVHeader, String) -> CSVWay?)? = nil, read transform: (consuming ReadItem) throws -> Read,
+        prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
         try TwoCorePipeline.run(produce: { emit in
             try withoutActuallyEscaping(emit) { emit in
@@ -351,8 +351,9 @@ public struct RecordMapper {
                     try withoutActuallyEscaping(read) { read in
                         try withoutActuallyEscaping(transform) { transform in
                             try forEachSourceRow(
-                                sources, badRow: { try read(transform(.unreadable($0))) }, csvWay: csvWay, taken: { try read(transform($0)) }
-                            ) { try read(transform(.row($0))) }
+                                sources, badRow: { try read(transform(.unreadable($0))) }, csvWay: csvWay,
+                                taken: { (item: consuming ReadItem) in try read(transform(item)) }
+                            ) { (row: consuming ReadRow) in try read(transform(.row(row))) }
                         }
                     }
                 }, consume: { (item: consuming Read) in try prepare(consume item, emit) })
@@ -376,8 +377,8 @@ public struct RecordMapper {
     /// (pass one) or typed records (pass two); a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        csvWay: ((CSVHeader, _ recordType: String) -> CSVWay?)? = nil, taken: (ReadItem) throws -> Void = { _ in },
-        _ body: (ReadRow) throws -> Void
+        csvWay: ((CSVHeader, _ recordType: String) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
+        _ body: (consuming ReadRow) throws -> Void
     ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
         for (sourceIndex, source) in sources.enumerated() where only?.contains(sourceIndex) ?? true {

@@ -10,7 +10,7 @@ import Foundation
 /// throws, the producer is stopped at its next item and `consume`'s error is thrown.
 enum TwoCorePipeline {
     static func run<Item>(
-        batchSize: Int = 256, produce: (_ emit: (Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
+        batchSize: Int = 256, produce: (_ emit: (consuming Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {
         let channel = BatchChannel<Item>()
         let finished = DispatchSemaphore(value: 0)
@@ -20,7 +20,7 @@ enum TwoCorePipeline {
                 var batch: [Item] = []
                 batch.reserveCapacity(batchSize)
                 do {
-                    try producer.value! { item in
+                    try producer.value! { (item: consuming Item) in
                         batch.append(item)
                         if batch.count >= batchSize {
                             try channel.put(batch)
