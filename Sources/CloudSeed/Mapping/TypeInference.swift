@@ -67,9 +67,13 @@ indirect enum InferredKind: Hashable {
         if bytes.count >= 10, bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes.dropFirst(4).first == UInt8(ascii: "-") {
             return Timestamp.parse(text) != nil ? .timestamp : .string
         }
-        if BooleanText.value(text) != nil { return .boolean }
-        if NumberText.integer(text) != nil { return .integer }
-        if NumberText.real(text) != nil { return .real }
+        // A digit or `-` cannot start a boolean.
+        if let first = bytes.first, first >= 48 && first <= 57 || first == UInt8(ascii: "-") {
+            if NumberText.integer(text) != nil { return .integer }
+            if NumberText.isReal(text) { return .real }
+        } else if BooleanText.value(text) != nil {
+            return .boolean
+        }
         if Timestamp.parse(text) != nil { return .timestamp }
         return .string
     }
@@ -120,10 +124,38 @@ enum BooleanText {
 enum NumberText {
     /// `-?(0|[1-9][0-9]*)` within 64 bits: no leading zeros, no sign `+`, no separators.
     static func integer(_ text: String) -> Int64? {
-        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-        guard let first = digits.first, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        if first == UInt8(ascii: "0"), digits.count > 1 { return nil }
-        return Int64(text)
+        var text = text
+        return text.withUTF8(integer)
+    }
+
+    /// ``integer(_:)`` of UTF-8 bytes, read digit by digit: accumulated negatively, so that
+    /// `Int64.min` fits.
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        let digits = UnsafeBufferPointer(rebasing: bytes[(negative ? 1 : 0)...])
+        guard let first = digits.first, !(first == UInt8(ascii: "0") && digits.count > 1) else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= 48, byte <= 57 else { return nil }
+            let (times10, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowedAgain) = times10.subtractingReportingOverflow(Int64(byte - 48))
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = next
+        }
+        if negative { return value }
+        return value == Int64.min ? nil : -value
+    }
+
+    /// Whether ``real(_:)`` takes the text, told without converting it where its value is surely
+    /// finite: no exponent and at most 300 digits before the point.
+    static func isReal(_ text: String) -> Bool {
+        var bytes = text
+        return bytes.withUTF8 { bytes in
+            guard isDecimal(bytes) else { return false }
+            let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
+            if point <= 301, !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { return true }
+            return real(text) != nil
+        }
     }
 
     /// A decimal with a fraction, an exponent or both, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
