@@ -42,6 +42,14 @@ struct CSVColumns {
         LocationKeys.location(latitude: value(of: cells[pair.latitude]), longitude: value(of: cells[pair.longitude]))
     }
 
+    /// The row that names a record (the `ordinal`-th of its source, starting at `position`) in
+    /// the first pass: its name column and natural keys, its fields left in the cells.
+    func namingRow(of cells: [CSVCell], recordType: String, at position: SourcePosition, ordinal: Int) -> PreparedRow {
+        PreparedRow(
+            recordType: recordType, nameColumn: nameColumn(of: cells), fields: [], naturalKeys: naturalKeys(of: cells), templateValues: [:],
+            position: position, ordinal: ordinal, children: [])
+    }
+
     /// The record's natural-key texts by key, as ``NaturalKeys/keys(of:facts:)`` finds them in its fields.
     func naturalKeys(of cells: [CSVCell]) -> [(String, String)] {
         var keys: [(String, String)] = []

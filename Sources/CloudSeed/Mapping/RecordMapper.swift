@@ -50,11 +50,12 @@ public struct RecordMapper {
         let folders = assetFolders(sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to. A CSV source's records
-        // cross as cells to the preparing thread, which surveys their fields column by column and
-        // hands on rows that only name them, then the columns' survey once the source is read.
+        // cross as cells, with rows that only name them, to the preparing thread, which surveys
+        // their fields column by column and hands on the rows, then the columns' survey once the
+        // source is read.
         let preparation = rowPreparation()
         let pointableAtStart = pointable
-        var columnSurvey: (survey: CSVColumnSurvey, columns: CSVColumns, type: String, source: Int)?
+        var columnSurvey: (survey: CSVColumnSurvey, type: String, source: Int)?
         let csvWay = { (header: CSVHeader, type: String) in CSVColumns(header: header, recordType: type, options: options).map(CSVWay.cells) }
         try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
             switch consume item {
@@ -62,16 +63,13 @@ public struct RecordMapper {
                 try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
             case .csvHeader(let columns, let type, let source):
                 let survey = CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
-                columnSurvey = (survey, columns, type, source)
-            case .cells(let cells, let position, let ordinal):
-                guard let (_, columns, type, source) = columnSurvey else { return }
+                columnSurvey = (survey, type, source)
+            case .cells(let cells, let row):
+                guard let source = columnSurvey?.source else { return }
                 columnSurvey!.survey.add(cells)
-                let row = PreparedRow(
-                    recordType: type, nameColumn: columns.nameColumn(of: cells), fields: [], naturalKeys: columns.naturalKeys(of: cells),
-                    templateValues: [:], position: position, ordinal: ordinal, children: [])
                 try emit(.row(row, source: source))
             case .csvEnd:
-                guard let (survey, _, type, _) = columnSurvey else { return }
+                guard let (survey, type, _) = columnSurvey else { return }
                 columnSurvey = nil
                 try emit(.columns(survey, type: type))
             case .unreadable, .flat:
@@ -313,8 +311,8 @@ public struct RecordMapper {
         case flat(CSVFlatTyping.Unnamed)
         /// Pass one: the columns of a CSV source whose records come as cells, before its first record.
         case csvHeader(CSVColumns, type: String, source: Int)
-        /// Pass one: a CSV record's cells, the `ordinal`-th of its source.
-        case cells([CSVCell], position: SourcePosition, ordinal: Int)
+        /// Pass one: a CSV record's cells, with the row that names it (its fields left in the cells).
+        case cells([CSVCell], namedBy: PreparedRow)
         /// Pass one: the end of the CSV source whose records came as cells.
         case csvEnd
     }
@@ -398,12 +396,13 @@ public struct RecordMapper {
                     switch way! {
                     case .typed(let typing)?:
                         if let record = typing.record(of: cells, at: position, ordinal: ordinal) { return try taken(.flat(record)) }
-                    case .cells?:
+                    case .cells(let columns)?:
+                        let row = columns.namingRow(of: cells, recordType: sourceType, at: position, ordinal: ordinal)
                         // The cells are handed on; the scanner fills a new array.
                         var record: [CSVCell] = []
                         record.reserveCapacity(cells.count)
                         swap(&record, &cells)
-                        return try taken(.cells(record, position: position, ordinal: ordinal))
+                        return try taken(.cells(record, namedBy: row))
                     case nil:
                         break
                     }
