@@ -153,7 +153,8 @@ enum NumberText {
         return bytes.withUTF8 { bytes in
             guard isDecimal(bytes) else { return false }
             let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
-            if point <= 301, !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { return true }
+            let integerDigits = bytes.first == UInt8(ascii: "-") ? point - 1 : point
+            if integerDigits <= 300, !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { return true }
             return real(text) != nil
         }
     }
