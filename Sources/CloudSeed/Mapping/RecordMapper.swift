@@ -371,8 +371,9 @@ public struct RecordMapper {
 
     /// Reads every source (or the ones numbered in `only`), giving each row its record type.
     /// With `--skip-bad-rows`, a row that cannot be read goes to `badRow`. A CSV source whose
-    /// header and record type `csvWay` takes has its records handed to `taken` instead, as cells
-    /// (pass one) or typed records (pass two); a record the typing cannot take goes to `body` as a row.
+    /// header and record type `csvWay` takes has its records handed to `taken` instead: after its
+    /// header, as cells with the rows that name them, then its end (pass one), or as typed records
+    /// (pass two), where a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
         csvWay: ((CSVHeader, _ recordType: String) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
