@@ -130,7 +130,7 @@ enum NumberText {
 
     /// ``integer(_:)`` of UTF-8 bytes, read digit by digit: accumulated negatively, so that
     /// `Int64.min` fits.
-    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         let negative = bytes.first == UInt8(ascii: "-")
         let digits = UnsafeBufferPointer(rebasing: bytes[(negative ? 1 : 0)...])
         guard let first = digits.first, !(first == UInt8(ascii: "0") && digits.count > 1) else { return nil }
@@ -162,9 +162,8 @@ enum NumberText {
     /// A decimal with a fraction, an exponent or both, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
     /// finite. Plain digits are not reals: beyond 64 bits they stay text, as identifiers do.
     static func real(_ text: String) -> Double? {
-        var bytes = text
-        guard bytes.withUTF8(isDecimal), let value = Double(text), value.isFinite else { return nil }
-        return value
+        var text = text
+        return text.withUTF8 { isDecimal($0) ? decimal($0) : nil }
     }
 
     /// Whether the bytes are a decimal with a fraction, an exponent or both.

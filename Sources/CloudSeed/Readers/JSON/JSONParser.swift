@@ -356,20 +356,19 @@ struct JSONParser: DocumentCursor {
             if current() == UInt8(ascii: "+") || current() == UInt8(ascii: "-") { index += 1 }
             guard digits(&self) > 0 else { throw error("unexpected \(describeCurrent()); expected a digit in the exponent") }
         }
+        // Read from the bytes: the text is made only for an error.
+        let end = index
+        let value: PlainValue? = input.buffer.withUnsafeBufferPointer { buffer in
+            let bytes = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            return isInteger ? NumberText.integer(bytes).map(PlainValue.integer) : NumberText.decimal(bytes).map(PlainValue.real)
+        }
+        if let value { return value }
         let literal = String(decoding: input.buffer[start..<index], as: UTF8.self)
         if isInteger {
-            guard let value = Int64(literal) else {
-                throw CloudSeedError(
-                    "the integer \(literal) is outside the 64-bit range; quote it to keep it as text", at: startPosition)
-            }
-            return .integer(value)
+            throw CloudSeedError("the integer \(literal) is outside the 64-bit range; quote it to keep it as text", at: startPosition)
         }
-        guard let value = Double(literal), value.isFinite else {
-            throw CloudSeedError(
-                "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text",
-                at: startPosition)
-        }
-        return .real(value)
+        throw CloudSeedError(
+            "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text", at: startPosition)
     }
 
     private mutating func parseString() throws -> String {
