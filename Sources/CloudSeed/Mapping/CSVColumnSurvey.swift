@@ -1,13 +1,14 @@
 /// What pass one learns of the fields of a CSV source whose records come as cells (``CSVColumns``),
-/// learnt column by column on the thread that prepares the records, so that the thread that
-/// surveys them only names them. Once the source is read, its type's survey takes it in
-/// (``TypeSurvey/merge(_:mayPointToType:)``).
+/// learnt column by column where the records are read, each cell typed by its bytes, so that the
+/// thread that surveys the records only names them. Once the source is read, its type's survey
+/// takes it in (``TypeSurvey/merge(_:mayPointToType:)``).
 ///
 /// Each column, and the `location` its latitude and longitude make, has a
 /// ``TypeSurvey/FieldSurvey`` from its first set cell on, which takes the cells' values as the
 /// type's survey takes a row's fields.
 struct CSVColumnSurvey {
-    private let columns: CSVColumns
+    /// The columns whose cells it takes.
+    let columns: CSVColumns
     private let assetFolder: String
     /// Whether each column's values, then the location's, are kept to be tried as references.
     private let keepsValues: [Bool]
@@ -24,15 +25,24 @@ struct CSVColumnSurvey {
     }
 
     /// Takes in a record's cells: the same values, in the same order, as the fields of the row
-    /// ``RowPreparation`` would make of them.
-    mutating func add(_ cells: [CSVCell]) {
-        let pair = columns.pair(in: cells)
-        for column in 0..<min(cells.count, columns.names.count) where CSVHeader.isSet(cells[column]) {
+    /// ``RowPreparation`` would make of them, each typed by its bytes; a text is made only for a
+    /// value kept or tried as an asset path.
+    mutating func add(_ record: CSVRecord) {
+        let pair = columns.pair(in: record)
+        for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
             guard column != pair?.latitude, column != pair?.longitude else { continue }
-            survey(of: column, at: cells[column].position).add(CSVColumns.value(of: cells[column]), assetFolder: assetFolder)
+            let survey = survey(of: column, at: record.position(column))
+            guard survey.takesValues else { continue }
+            // `""` quoted is an empty string, a text without texts to keep.
+            if record.isEmpty(column) {
+                survey.add(.string, assetFolder: assetFolder) { [] }
+            } else {
+                survey.add(record.withBytes(column, InferredKind.classify(utf8:)), assetFolder: assetFolder) { [record.text(column)] }
+            }
         }
         if let pair {
-            survey(of: columns.names.count, at: cells[pair.latitude].position).add(CSVColumns.location(of: cells, pair), assetFolder: assetFolder)
+            // A latitude and a longitude make a location, whatever their texts, and a location has no texts.
+            survey(of: columns.names.count, at: record.position(pair.latitude)).add(.location, assetFolder: assetFolder) { [] }
         }
     }
 

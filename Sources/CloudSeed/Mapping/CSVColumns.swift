@@ -32,31 +32,31 @@ struct CSVColumns {
     }
 
     /// The latitude and longitude columns where the record sets both: they make its `location`.
-    func pair(in cells: [CSVCell]) -> (latitude: Int, longitude: Int)? {
-        guard let latitude, let longitude, Self.isSet(cells, latitude), Self.isSet(cells, longitude) else { return nil }
+    func pair(in record: CSVRecord) -> (latitude: Int, longitude: Int)? {
+        guard let latitude, let longitude, record.isSet(latitude), record.isSet(longitude) else { return nil }
         return (latitude, longitude)
     }
 
     /// The record's `location` field's value, made of the pair.
-    static func location(of cells: [CSVCell], _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
-        LocationKeys.location(latitude: value(of: cells[pair.latitude]), longitude: value(of: cells[pair.longitude]))
+    static func location(of record: CSVRecord, _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
+        LocationKeys.location(latitude: value(of: record, pair.latitude), longitude: value(of: record, pair.longitude))
     }
 
     /// The row that names a record (the `ordinal`-th of its source, starting at `position`) in
     /// the first pass: its name column and natural keys, its fields left in the cells.
-    func namingRow(of cells: [CSVCell], recordType: String, at position: SourcePosition, ordinal: Int) -> PreparedRow {
+    func namingRow(of record: CSVRecord, recordType: String, at position: SourcePosition, ordinal: Int) -> PreparedRow {
         PreparedRow(
-            recordType: recordType, nameColumn: nameColumn(of: cells), fields: [], naturalKeys: naturalKeys(of: cells), templateValues: [:],
+            recordType: recordType, nameColumn: nameColumn(of: record), fields: [], naturalKeys: naturalKeys(of: record), templateValues: [:],
             position: position, ordinal: ordinal, children: [])
     }
 
     /// The record's natural-key texts by key, as ``NaturalKeys/keys(of:facts:)`` finds them in its fields.
-    func naturalKeys(of cells: [CSVCell]) -> [(String, String)] {
+    func naturalKeys(of record: CSVRecord) -> [(String, String)] {
         var keys: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
-        for column in 0..<min(cells.count, names.count) {
-            guard let role = facts[column].naturalKeyRole, let text = Self.text(cells, column) else { continue }
+        for column in 0..<min(record.count, names.count) {
+            guard let role = facts[column].naturalKeyRole, let text = record.namingText(column) else { continue }
             switch role {
             case .key: keys.append((names[column], text))
             case .firstName: first = (names[column], text)
@@ -68,27 +68,17 @@ struct CSVColumns {
     }
 
     /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
-    func nameColumn(of cells: [CSVCell]) -> (column: String, value: String)? {
+    func nameColumn(of record: CSVRecord) -> (column: String, value: String)? {
         var best: (rank: Int, value: String)?
-        for column in 0..<min(cells.count, names.count) {
-            guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max, let text = Self.text(cells, column) else { continue }
+        for column in 0..<min(record.count, names.count) {
+            guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max, let text = record.namingText(column) else { continue }
             best = (rank, text)
         }
         return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
     }
 
     /// A cell's value, as ``CSVHeader/value(of:as:)`` makes it without a declared type.
-    static func value(of cell: CSVCell) -> PlainValue {
-        cell.text.isEmpty ? .string("") : .text(cell.text)
-    }
-
-    /// Whether the record has the column and the cell sets it.
-    static func isSet(_ cells: [CSVCell], _ column: Int) -> Bool {
-        column < cells.count && CSVHeader.isSet(cells[column])
-    }
-
-    /// The column's text where it names (``RecordNaming/text(of:)``): set and not empty.
-    static func text(_ cells: [CSVCell], _ column: Int) -> String? {
-        column < cells.count && !cells[column].text.isEmpty ? cells[column].text : nil
+    static func value(of record: CSVRecord, _ column: Int) -> PlainValue {
+        record.isEmpty(column) ? .string("") : .text(record.text(column))
     }
 }

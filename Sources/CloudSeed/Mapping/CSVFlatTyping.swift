@@ -62,26 +62,26 @@ struct CSVFlatTyping {
 
     /// The record of a CSV record's cells (starting at `position`, the `ordinal`-th of its source,
     /// from 1), its name still to be made; `nil` for one the general way must take.
-    func record(of cells: [CSVCell], at position: SourcePosition, ordinal: Int) -> Unnamed? {
+    func record(of cells: CSVRecord, at position: SourcePosition, ordinal: Int) -> Unnamed? {
         var values = [RecordValue?](repeating: nil, count: slotCount)
         var size = 0
         let paired = columns.pair(in: cells)
-        for column in 0..<min(cells.count, slots.count) where CSVHeader.isSet(cells[column]) {
+        for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
             guard column != paired?.latitude, column != paired?.longitude, let slot = slots[column] else { continue }
-            guard let value = typing.typed(CSVColumns.value(of: cells[column]), at: cells[column].position, as: slot) else { return nil }
+            guard let value = typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot) else { return nil }
             size += value.encodedSize
             values[slot.index] = value
         }
         if let paired, let locationSlot {
-            guard let value = typing.typed(CSVColumns.location(of: cells, paired), at: cells[paired.latitude].position, as: locationSlot) else { return nil }
+            guard let value = typing.typed(CSVColumns.location(of: cells, paired), at: cells.position(paired.latitude), as: locationSlot) else { return nil }
             size += value.encodedSize
             values[locationSlot.index] = value
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
         let nameText: String? =
             switch naming {
-            case .column(let column): CSVColumns.text(cells, column)
-            case .person(let first, let last): CSVColumns.text(cells, first).flatMap { first in CSVColumns.text(cells, last).map { "\(first) \($0)" } }
+            case .column(let column): cells.namingText(column)
+            case .person(let first, let last): cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
             case .position: nil
             }
         let name = nameText == nil ? "\(recordType)-\(ordinal)" : ""

@@ -49,28 +49,23 @@ public struct RecordMapper {
         }
         let folders = assetFolders(sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
-        // rows and numbers: no object several would count references to. A CSV source's records
-        // cross as cells, with rows that only name them, to the preparing thread, which surveys
-        // their fields column by column and hands on the rows, then the columns' survey once the
-        // source is read.
+        // rows and numbers: no object several would count references to. A CSV source's fields
+        // are surveyed column by column where its records are read, by their bytes; rows that
+        // only name its records cross, then the columns' survey once the source is read.
         let preparation = rowPreparation()
         let pointableAtStart = pointable
-        var columnSurvey: (survey: CSVColumnSurvey, type: String, source: Int)?
-        let csvWay = { (header: CSVHeader, type: String) in CSVColumns(header: header, recordType: type, options: options).map(CSVWay.cells) }
+        let csvWay = { (header: CSVHeader, type: String, source: Int) in
+            CSVColumns(header: header, recordType: type, options: options).map { columns in
+                CSVWay.surveyed(CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:)))
+            }
+        }
         try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
             switch consume item {
             case .row(var read):
                 try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
-            case .csvHeader(let columns, let type, let source):
-                let survey = CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
-                columnSurvey = (survey, type, source)
-            case .cells(let cells, let row):
-                guard let source = columnSurvey?.source else { return }
-                columnSurvey!.survey.add(cells)
+            case .named(let row, let source):
                 try emit(.row(row, source: source))
-            case .csvEnd:
-                guard let (survey, type, _) = columnSurvey else { return }
-                columnSurvey = nil
+            case .columns(let survey, let type):
                 try emit(.columns(survey, type: type))
             case .unreadable, .flat:
                 return
@@ -219,7 +214,7 @@ public struct RecordMapper {
         // CSV records of those types are typed where they are read, without a row, where their header allows.
         let readingFlatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let csvWay = readingFlatTyping.map { typing in
-            { (header: CSVHeader, type: String) in
+            { (header: CSVHeader, type: String, _: Int) in
                 CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing).map(CSVWay.typed)
             }
         }
@@ -232,7 +227,7 @@ public struct RecordMapper {
             switch consume item {
             case .prepared(let prepared, let from): (row, source) = (prepared, from)
             case .read(.unreadable(let error)): return try handOn(.unreadable(error))
-            case .read(.csvHeader), .read(.cells), .read(.csvEnd): return  // pass one's
+            case .read(.named), .read(.columns): return  // pass one's
             case .read(.flat(let unnamed)):
                 rowNumbers[unnamed.record.recordType, default: 0] += 1
                 return try handOn(.flat(unnamed.named()))
@@ -309,20 +304,19 @@ public struct RecordMapper {
         case unreadable(CloudSeedError)
         /// Pass two: a CSV record typed where it was read, to be named.
         case flat(CSVFlatTyping.Unnamed)
-        /// Pass one: the columns of a CSV source whose records come as cells, before its first record.
-        case csvHeader(CSVColumns, type: String, source: Int)
-        /// Pass one: a CSV record's cells, with the row that names it (its fields left in the cells).
-        case cells([CSVCell], namedBy: PreparedRow)
-        /// Pass one: the end of the CSV source whose records came as cells.
-        case csvEnd
+        /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
+        case named(PreparedRow, source: Int)
+        /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
+        case columns(CSVColumnSurvey, type: String)
     }
 
     /// What reading makes of the records of a CSV source whose header allows it.
     private enum CSVWay {
         /// Pass two: records typed where they are read.
         case typed(CSVFlatTyping)
-        /// Pass one: records handed on as cells, to be surveyed column by column.
-        case cells(CSVColumns)
+        /// Pass one: records surveyed column by column where they are read, and handed on as rows
+        /// that only name them.
+        case surveyed(CSVColumnSurvey)
     }
 
     /// What pass two's reading hands on: an item as read, or a row prepared where it was read.
@@ -340,7 +334,7 @@ public struct RecordMapper {
     /// three stages that the two cores share as each is busy. Each item is handed on, not shared:
     /// a row's fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], csvWay: ((CSVHeader, String) -> CSVWay?)? = nil, read transform: (consuming ReadItem) throws -> Read,
+        _ sources: [SourceFile], csvWay: ((CSVHeader, String, Int) -> CSVWay?)? = nil, read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
         try TwoCorePipeline.run(produce: { emit in
@@ -371,12 +365,12 @@ public struct RecordMapper {
 
     /// Reads every source (or the ones numbered in `only`), giving each row its record type.
     /// With `--skip-bad-rows`, a row that cannot be read goes to `badRow`. A CSV source whose
-    /// header and record type `csvWay` takes has its records handed to `taken` instead: after its
-    /// header, as cells with the rows that name them, then its end (pass one), or as typed records
-    /// (pass two), where a record the typing cannot take goes to `body` as a row.
+    /// header, record type and number `csvWay` takes has its records handed to `taken` instead: as
+    /// rows that name them, surveyed where they are read, then the survey (pass one), or as typed
+    /// records (pass two), where a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        csvWay: ((CSVHeader, _ recordType: String) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
+        csvWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
         _ body: (consuming ReadRow) throws -> Void
     ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
@@ -386,30 +380,30 @@ public struct RecordMapper {
             var documentTypes: [String: String] = [:]
             let reader = source.reader(csv: options.csv, badRow: skipping, meter: options.progress)
             if let csvWay, let csv = reader as? CSVReader {
-                var way: CSVWay??
+                var decided = false
+                var typing: CSVFlatTyping?
+                var surveying: CSVColumnSurvey?
                 var ordinal = 0
-                try csv.forEachRecord { header, cells, position in
-                    if way == nil {
-                        way = .some(csvWay(header, sourceType))
-                        if case .cells(let columns)?? = way { try taken(.csvHeader(columns, type: sourceType, source: sourceIndex)) }
+                try csv.forEachRecord { header, record, position in
+                    if !decided {
+                        decided = true
+                        switch csvWay(header, sourceType, sourceIndex) {
+                        case .typed(let way)?: typing = way
+                        case .surveyed(let way)?: surveying = way
+                        case nil: break
+                        }
                     }
                     ordinal += 1
-                    switch way! {
-                    case .typed(let typing)?:
-                        if let record = typing.record(of: cells, at: position, ordinal: ordinal) { return try taken(.flat(record)) }
-                    case .cells(let columns)?:
-                        let row = columns.namingRow(of: cells, recordType: sourceType, at: position, ordinal: ordinal)
-                        // The cells are handed on; the scanner fills a new array.
-                        var record: [CSVCell] = []
-                        record.reserveCapacity(cells.count)
-                        swap(&record, &cells)
-                        return try taken(.cells(record, namedBy: row))
-                    case nil:
-                        break
+                    if let typing {
+                        if let flat = typing.record(of: record, at: position, ordinal: ordinal) { return try taken(.flat(flat)) }
+                    } else if surveying != nil {
+                        surveying!.add(record)
+                        let row = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
+                        return try taken(.named(row, source: sourceIndex))
                     }
-                    try body(ReadRow(row: try header.row(of: cells, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex))
+                    try body(ReadRow(row: try header.row(of: record, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex))
                 }
-                if case .cells?? = way { try taken(.csvEnd) }
+                if let surveying { try taken(.columns(surveying, type: sourceType)) }
                 continue
             }
             try reader.forEachRow { row in

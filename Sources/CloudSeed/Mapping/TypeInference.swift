@@ -55,26 +55,31 @@ indirect enum InferredKind: Hashable {
 
     /// The kind of a CSV cell's text.
     static func classify(text: String) -> InferredKind {
+        var text = text
+        return text.withUTF8(classify(utf8:))
+    }
+
+    /// ``classify(text:)`` of a cell's UTF-8 bytes, such as a CSV cell's where it was read.
+    static func classify(utf8 bytes: UnsafeBufferPointer<UInt8>) -> InferredKind {
         // Most text can be told from its first bytes: only booleans start with a letter (t or f in
         // any case; other non-ASCII letters are left to the full test), numbers and dates with a
         // digit or `-`, and `dddd-` can only start a date.
-        let bytes = text.utf8
         if let first = bytes.first, first < 0x80, !(first >= 48 && first <= 57), first != UInt8(ascii: "-"),
             first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f")
         {
             return .string
         }
-        if bytes.count >= 10, bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes.dropFirst(4).first == UInt8(ascii: "-") {
-            return Timestamp.parse(text) != nil ? .timestamp : .string
+        if bytes.count >= 10, bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes[4] == UInt8(ascii: "-") {
+            return Timestamp.parse(utf8: bytes) != nil ? .timestamp : .string
         }
         // A digit or `-` cannot start a boolean.
         if let first = bytes.first, first >= 48 && first <= 57 || first == UInt8(ascii: "-") {
-            if NumberText.integer(text) != nil { return .integer }
-            if NumberText.isReal(text) { return .real }
-        } else if BooleanText.value(text) != nil {
+            if NumberText.integer(bytes) != nil { return .integer }
+            if NumberText.isReal(bytes) { return .real }
+        } else if BooleanText.value(String(decoding: bytes, as: UTF8.self)) != nil {
             return .boolean
         }
-        if Timestamp.parse(text) != nil { return .timestamp }
+        if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
         return .string
     }
 
@@ -149,14 +154,17 @@ enum NumberText {
     /// Whether ``real(_:)`` takes the text, told without converting it where its value is surely
     /// finite: no exponent and at most 300 digits before the point.
     static func isReal(_ text: String) -> Bool {
-        var bytes = text
-        return bytes.withUTF8 { bytes in
-            guard isDecimal(bytes) else { return false }
-            let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
-            let integerDigits = bytes.first == UInt8(ascii: "-") ? point - 1 : point
-            if integerDigits <= 300, !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { return true }
-            return real(text) != nil
-        }
+        var text = text
+        return text.withUTF8(isReal)
+    }
+
+    /// ``isReal(_:)`` of UTF-8 bytes.
+    static func isReal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard isDecimal(bytes) else { return false }
+        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
+        let integerDigits = bytes.first == UInt8(ascii: "-") ? point - 1 : point
+        if integerDigits <= 300, !bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { return true }
+        return decimal(bytes) != nil
     }
 
     /// A decimal with a fraction, an exponent or both, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,

@@ -39,13 +39,24 @@ struct TypeSurvey {
         /// Takes in a value the source does not declare a type for (`assetFolder` is where its
         /// asset paths start from).
         func add(_ value: PlainValue, assetFolder: String) {
-            // Text merged with anything stays text: a field already STRING needs its values only to keep them.
-            if inferred == .string, !keepsValues || overflowing, assetPaths == false { return }
-            guard let kind = InferredKind(of: value) else { return }
+            guard takesValues, let kind = InferredKind(of: value) else { return }
+            add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: value) }
+        }
+
+        /// Whether a value can still change what is learnt: text merged with anything stays
+        /// text, so a field already STRING needs its values only to keep them or to try them as
+        /// asset paths.
+        var takesValues: Bool {
+            !(inferred == .string && (!keepsValues || overflowing) && assetPaths == false)
+        }
+
+        /// Takes in a value of `kind` (not that of a value that leaves the field unset), whose
+        /// texts (``TypeSurvey/texts(of:)``) `texts` makes only when they are needed.
+        func add(_ kind: InferredKind, assetFolder: String, texts: () -> [String]) {
             inferred = inferred.map { $0.merged(with: kind) } ?? kind
             let keepsTexts = kind.isTextual && keepsValues && !overflowing
             guard keepsTexts || assetPaths != false else { return }
-            let texts = TypeSurvey.texts(of: value)
+            let texts = texts()
             if keepsTexts { addDistinct(texts) }
             if assetPaths != false {
                 assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }

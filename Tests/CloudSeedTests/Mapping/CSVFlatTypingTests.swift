@@ -137,6 +137,27 @@ import Testing
         #expect(result.whereRead["Artwork"]?.count == 3)
     }
 
+    @Test func cellsTypedByTheirBytesAreSurveyedAsTheirTexts() throws {
+        // Pass one types a plain CSV source's cells by their bytes: booleans in any case, dates with
+        // and without a time, integers widened to reals, a leading zero and a too-big real kept as
+        // text, text starting with `t` or a non-ASCII letter, `""` quoted, asset paths.
+        let csv = #"""
+            title,flag,when,count,code,big,word,photo
+            One,TRUE,2020-01-02,1,007,1e400,tree,a.png
+            Two,false,2020-01-02T03:04:05Z,-2,12,2.5,Ñandú,b.png
+            Three,True,,3.5,,,"",a.png
+
+            """#
+        let result = try Self.importBothWays([("artworks.csv", csv), ("a.png", "png"), ("b.png", "png")])
+        #expect(result.whereRead == result.general)
+        let fields = try #require(result.summaries[0].plan.recordType("Artwork")).fields.mapValues(\.type)
+        #expect(fields == [
+            "title": .string, "flag": .int64, "when": .timestamp, "count": .double, "code": .string, "big": .string, "word": .string,
+            "photo": .asset,
+        ])
+        #expect(result.whereRead["Artwork"]?.count == 3)
+    }
+
     @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
         // copies pinned to INT64: the second row's "two" is refused, worded by the general way, and
         // with --skip-bad-rows the other rows are saved.
@@ -162,7 +183,7 @@ import Testing
         func header(_ names: String...) -> CSVHeader { CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) }) }
         let plain = try #require(CSVFlatTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
-        let cells = ["A", "1", "2"].map { CSVCell(text: $0, position: position) }
+        let cells = CSVRecord(texts: ["A", "1", "2"], position: position)
         let record = try #require(plain.record(of: cells, at: position, ordinal: 1)).named()
         #expect(record.recordName == "A")
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])

@@ -10,32 +10,34 @@ struct CSVReader: SourceReader {
     var badRow: ((CloudSeedError) throws -> Void)? = nil
 
     func forEachRow(_ body: (SourceRow) throws -> Void) throws {
-        try forEachRecord { header, cells, position in
-            try body(header.row(of: cells, at: position))
+        try forEachRecord { header, record, position in
+            try body(header.row(of: record, at: position))
         }
     }
 
-    /// Calls `body` with the header and each record's cells, where the record starts: what
+    /// Calls `body` with the header and each record, where the record starts: what
     /// ``forEachRow(_:)`` makes rows of, for a caller that takes cells without a row (the mapper's
     /// passes, through ``CSVColumns``). Blank lines are skipped; a row wider than the header ends
-    /// the read, or goes to ``badRow``. The cells are lent: `body` takes what it keeps of them.
-    func forEachRecord(_ body: (CSVHeader, inout [CSVCell], SourcePosition) throws -> Void) throws {
+    /// the read, or goes to ``badRow``. The record is lent: `body` takes what it keeps of it.
+    func forEachRecord(_ body: (CSVHeader, CSVRecord, SourcePosition) throws -> Void) throws {
         var scanner = try CSVScanner(input: input(), file: file)
         let separator = options.delimiter ?? scanner.sniffDelimiter()
+        // One array of cells, and one of unescaped bytes, serves every record.
+        var cells: [CSVRecord.Cell] = []
+        var unescaped: [UInt8] = []
         var headerCells: [CSVCell] = []
         if let columns = options.columns {
             headerCells = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
         } else {
-            guard try scanner.nextRecord(delimiter: separator, into: &headerCells) != nil else {
+            guard try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped) != nil else {
                 throw CloudSeedError("the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
             }
+            headerCells = scanner.lend(cells, unescaped) { $0.textCells }
         }
         try Self.checkHeader(headerCells)
         let header = CSVHeader(columns: headerCells.map(Self.column))
-        // One array of cells serves every record.
-        var cells: [CSVCell] = []
-        while let position = try scanner.nextRecord(delimiter: separator, into: &cells) {
-            if cells.count == 1, cells[0].text.isEmpty { continue }
+        while let position = try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped) {
+            if cells.count == 1, cells[0].range.isEmpty { continue }
             if cells.count > header.columns.count {
                 let error = CloudSeedError(
                     "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
@@ -45,7 +47,7 @@ struct CSVReader: SourceReader {
                 scanner.releaseConsumed()
                 continue
             }
-            try body(header, &cells, position)
+            try scanner.lend(cells, unescaped) { try body(header, $0, position) }
             scanner.releaseConsumed()
         }
     }
@@ -84,18 +86,13 @@ struct CSVHeader {
 
     var columns: [Column]
 
-    /// Whether a cell sets its field: an empty cell leaves it unset, `""` quoted is the empty string.
-    static func isSet(_ cell: CSVCell) -> Bool {
-        !cell.text.isEmpty || cell.wasQuoted
-    }
-
     /// The row of a record's cells (fewer cells than columns leave the last fields unset).
-    func row(of cells: [CSVCell], at position: SourcePosition) throws -> SourceRow {
+    func row(of record: CSVRecord, at position: SourcePosition) throws -> SourceRow {
         var fields: [SourceField] = []
-        fields.reserveCapacity(cells.count)
-        for (cell, column) in zip(cells, columns) where Self.isSet(cell) {
-            fields.append(SourceField(
-                key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
+        fields.reserveCapacity(record.count)
+        for (offset, column) in zip(0..<record.count, columns) where record.isSet(offset) {
+            let cell = CSVCell(text: record.text(offset), position: record.position(offset), wasQuoted: record.cells[offset].wasQuoted)
+            fields.append(SourceField(key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
         }
         return SourceRow(fields: fields, position: position)
     }
@@ -192,18 +189,25 @@ struct CSVScanner {
         return counts[best, default: 0] > 0 ? best : 0x2C
     }
 
-    /// Reads the next record's cells into `cells`; returns where the record starts, or `nil` at
-    /// the end of the input.
-    mutating func nextRecord(delimiter: UInt8, into cells: inout [CSVCell]) throws -> SourcePosition? {
+    /// Lends `body` the record whose `cells` the scanner just read (their bytes checked UTF-8),
+    /// with the bytes their ranges point into.
+    func lend<Result>(_ cells: [CSVRecord.Cell], _ unescaped: [UInt8], _ body: (CSVRecord) throws -> Result) rethrows -> Result {
+        try body(CSVRecord(cells: cells, input: input.buffer, unescaped: unescaped))
+    }
+
+    /// Reads the next record's cells into `cells`, the bytes of quoted cells whose doubled quotes
+    /// it undoes into `unescaped`; returns where the record starts, or `nil` at the end of the
+    /// input. Every cell is checked to be UTF-8.
+    mutating func nextRecord(delimiter: UInt8, into cells: inout [CSVRecord.Cell], unescaped: inout [UInt8]) throws -> SourcePosition? {
         guard byte(at: index) != nil else { return nil }
         let recordPosition = position
         cells.removeAll(keepingCapacity: true)
+        unescaped.removeAll(keepingCapacity: true)
         while true {
             let cellPosition = position
-            let text: String
             let quoted = byte(at: index) == 0x22
             if quoted {
-                text = try quotedCell(startingAt: cellPosition)
+                cells.append(try quotedCell(startingAt: cellPosition, unescaped: &unescaped))
             } else {
                 let start = index
                 while let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D {
@@ -214,9 +218,9 @@ struct CSVScanner {
                     }
                     index += 1
                 }
-                text = try decode(start..<index, at: cellPosition)
+                try checkUTF8(start..<index, at: cellPosition)
+                cells.append(CSVRecord.Cell(range: start..<index, isUnescaped: false, position: cellPosition, wasQuoted: false))
             }
-            cells.append(CSVCell(text: text, position: cellPosition, wasQuoted: quoted))
             guard let next = byte(at: index) else { return recordPosition }
             if next == delimiter {
                 index += 1
@@ -234,7 +238,7 @@ struct CSVScanner {
         }
     }
 
-    private mutating func quotedCell(startingAt start: SourcePosition) throws -> String {
+    private mutating func quotedCell(startingAt start: SourcePosition, unescaped: inout [UInt8]) throws -> CSVRecord.Cell {
         index += 1
         // Most quoted cells hold no doubled quote: their text is the bytes up to the closing quote.
         var end = index
@@ -248,28 +252,30 @@ struct CSVScanner {
             }
         }
         if byte(at: end) == 0x22, byte(at: end + 1) != 0x22 {
-            let text = try decode(index..<end, at: start)
+            try checkUTF8(index..<end, at: start)
+            let cell = CSVRecord.Cell(range: index..<end, isUnescaped: false, position: start, wasQuoted: true)
             index = end + 1
             line += lines
             lineStart = lastLineStart
-            return text
+            return cell
         }
-        var buffer: [UInt8] = []
+        let cellStart = unescaped.count
         var runStart = index
         while true {
             guard let byte = byte(at: index) else {
                 throw CloudSeedError("unterminated quoted field; add the closing quote", at: start)
             }
             if byte == 0x22 {
-                buffer.append(contentsOf: input.buffer[runStart..<index])
+                unescaped.append(contentsOf: input.buffer[runStart..<index])
                 if self.byte(at: index + 1) == 0x22 {
-                    buffer.append(0x22)
+                    unescaped.append(0x22)
                     index += 2
                     runStart = index
                     continue
                 }
                 index += 1
-                return try decode(bytes: buffer, at: start)
+                try Self.checkUTF8(unescaped[cellStart...], at: start)
+                return CSVRecord.Cell(range: cellStart..<unescaped.count, isUnescaped: true, position: start, wasQuoted: true)
             }
             index += 1
             if byte == 0x0A {
@@ -279,17 +285,13 @@ struct CSVScanner {
         }
     }
 
-    private func decode(_ range: Range<Int>, at position: SourcePosition) throws -> String {
-        if let text = UTF8Validation.string(input.buffer, range) { return text }
-        return try decode(bytes: Array(input.buffer[range]), at: position, offset: input.base + range.lowerBound)
+    private func checkUTF8(_ range: Range<Int>, at position: SourcePosition) throws {
+        try Self.checkUTF8(input.buffer[range], at: position, offset: input.base + range.lowerBound)
     }
 
-    private func decode(bytes: [UInt8], at position: SourcePosition, offset: Int? = nil) throws -> String {
-        guard let text = UTF8Validation.string(bytes, bytes.indices) else {
-            let bad = UTF8Validation.firstInvalidOffset(bytes) ?? 0
-            let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
-            throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position)
-        }
-        return text
+    private static func checkUTF8(_ bytes: ArraySlice<UInt8>, at position: SourcePosition, offset: Int? = nil) throws {
+        guard let bad = bytes.withUnsafeBufferPointer(UTF8Validation.firstInvalidOffset) else { return }
+        let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
+        throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position)
     }
 }

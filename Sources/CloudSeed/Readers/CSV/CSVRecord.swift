@@ -1,0 +1,72 @@
+/// A CSV record's cells as the scanner read them: each cell's bytes (checked to be UTF-8), where it
+/// starts and whether it was quoted. A cell's text is made only when it is asked for, so that a
+/// pass that needs few texts makes few strings: pass one types a number or a date by its bytes.
+///
+/// A record is lent to the caller of ``CSVReader/forEachRecord(_:)`` for the time of the call.
+struct CSVRecord {
+    /// A cell: its bytes are `input[range]`, or `unescaped[range]` for a quoted cell whose doubled
+    /// quotes were undone.
+    struct Cell {
+        var range: Range<Int>
+        var isUnescaped: Bool
+        var position: SourcePosition
+        var wasQuoted: Bool
+    }
+
+    let cells: [Cell]
+    /// The bytes the cells' ranges point into: the scanner's input.
+    let input: [UInt8]
+    let unescaped: [UInt8]
+
+    /// A record of these texts, each as an unquoted cell at `position` (for tests and `--columns`).
+    init(texts: [String], position: SourcePosition) {
+        var input: [UInt8] = []
+        cells = texts.map { text in
+            let start = input.count
+            input += text.utf8
+            return Cell(range: start..<input.count, isUnescaped: false, position: position, wasQuoted: false)
+        }
+        self.input = input
+        unescaped = []
+    }
+
+    init(cells: [Cell], input: [UInt8], unescaped: [UInt8]) {
+        self.cells = cells
+        self.input = input
+        self.unescaped = unescaped
+    }
+
+    var count: Int { cells.count }
+
+    /// Whether the record has the column and the cell sets it: an empty cell leaves its field
+    /// unset, `""` quoted is the empty string.
+    func isSet(_ column: Int) -> Bool {
+        column < cells.count && (!cells[column].range.isEmpty || cells[column].wasQuoted)
+    }
+
+    /// Whether the cell holds no bytes.
+    func isEmpty(_ column: Int) -> Bool { cells[column].range.isEmpty }
+
+    func position(_ column: Int) -> SourcePosition { cells[column].position }
+
+    /// The cell's text.
+    func text(_ column: Int) -> String {
+        withBytes(column) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The column's text where it names (``RecordNaming/text(of:)``): set and not empty.
+    func namingText(_ column: Int) -> String? {
+        column < cells.count && !cells[column].range.isEmpty ? text(column) : nil
+    }
+
+    /// Lends `body` the cell's bytes.
+    func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let cell = cells[column]
+        return try (cell.isUnescaped ? unescaped : input).withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[cell.range])) }
+    }
+
+    /// The cells as texts, each with where it starts and whether it was quoted.
+    var textCells: [CSVCell] {
+        cells.indices.map { CSVCell(text: text($0), position: cells[$0].position, wasQuoted: cells[$0].wasQuoted) }
+    }
+}
