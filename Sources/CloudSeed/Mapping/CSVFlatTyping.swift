@@ -68,12 +68,12 @@ struct CSVFlatTyping {
         let paired = columns.pair(in: cells)
         for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
             guard column != paired?.latitude, column != paired?.longitude, let slot = slots[column] else { continue }
-            guard let value = typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot) else { return nil }
+            guard let value = typed(cells, column, as: slot) else { return nil }
             size += value.encodedSize
             values[slot.index] = value
         }
         if let paired, let locationSlot {
-            guard let value = typing.typed(CSVColumns.location(of: cells, paired), at: cells.position(paired.latitude), as: locationSlot) else { return nil }
+            guard let value = location(of: cells, paired, as: locationSlot) else { return nil }
             size += value.encodedSize
             values[locationSlot.index] = value
         }
@@ -86,6 +86,26 @@ struct CSVFlatTyping {
             }
         let name = nameText == nil ? "\(recordType)-\(ordinal)" : ""
         return Unnamed(record: FlatRecord(recordType: recordType, recordName: name, values: values, position: position), nameText: nameText)
+    }
+
+    /// A cell's value as its slot's plan types it: a number or a date straight from its bytes,
+    /// anything else (and any value the bytes do not make) from its text, as the general way.
+    private func typed(_ cells: CSVRecord, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
+        if !slot.resolvesReferences, let value = cells.withBytes(column, { typing.converter.convert(utf8: $0, to: slot.field.type) }) {
+            return value
+        }
+        return typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot)
+    }
+
+    /// The location the latitude and longitude cells make, as the slot's plan types it: straight
+    /// from their bytes where both are numbers within range, from their texts otherwise.
+    private func location(of cells: CSVRecord, _ pair: (latitude: Int, longitude: Int), as slot: FlatRowTyping.Slot) -> RecordValue? {
+        if slot.field.type == .location, !slot.resolvesReferences, let value = cells.withBytes(pair.latitude, { latitude in
+            cells.withBytes(pair.longitude) { typing.converter.location(latitude: latitude, longitude: $0) }
+        }) {
+            return value
+        }
+        return typing.typed(CSVColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot)
     }
 
     /// A record whose name, where it is made of a text, is made on another thread than the one

@@ -171,7 +171,12 @@ enum NumberText {
     /// finite. Plain digits are not reals: beyond 64 bits they stay text, as identifiers do.
     static func real(_ text: String) -> Double? {
         var text = text
-        return text.withUTF8 { isDecimal($0) ? decimal($0) : nil }
+        return text.withUTF8(real)
+    }
+
+    /// ``real(_:)`` of UTF-8 bytes.
+    static func real(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        isDecimal(bytes) ? decimal(bytes) : nil
     }
 
     /// Whether the bytes are a decimal with a fraction, an exponent or both.

@@ -74,6 +74,36 @@ struct ValueConverter {
         throw Mismatch(valueType: Self.valueType(of: value), detail: nil)
     }
 
+    /// ``convert(_:to:at:)`` of a text given as UTF-8 bytes, for the types a text's bytes tell
+    /// alone: an INT64 (not a boolean: a digit or `-` cannot start one), DOUBLE or TIMESTAMP the
+    /// text is; `nil` for any other, converted as text (which words the errors).
+    func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> RecordValue? {
+        switch type {
+        case .int64:
+            guard let first = bytes.first, first >= 48 && first <= 57 || first == UInt8(ascii: "-") else { return nil }
+            return NumberText.integer(bytes).map(RecordValue.int64)
+        case .double:
+            guard let number = NumberText.integer(bytes).map(Double.init) ?? NumberText.real(bytes) else { return nil }
+            return .double(number)
+        case .timestamp:
+            guard let milliseconds = Timestamp.parse(utf8: bytes) ?? NumberText.integer(bytes), Timestamp.range.contains(milliseconds)
+            else { return nil }
+            return .timestamp(milliseconds)
+        default:
+            return nil
+        }
+    }
+
+    /// The LOCATION a latitude and a longitude given as UTF-8 bytes make (``convert(_:to:at:)`` of
+    /// ``LocationKeys/location(latitude:longitude:)``), where both are numbers within range; `nil`
+    /// otherwise, converted as texts.
+    func location(latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) -> RecordValue? {
+        guard let latitude = NumberText.real(latitude) ?? NumberText.integer(latitude).map(Double.init), (-90...90).contains(latitude),
+            let longitude = NumberText.real(longitude) ?? NumberText.integer(longitude).map(Double.init), (-180...180).contains(longitude)
+        else { return nil }
+        return .location(Location(latitude: latitude, longitude: longitude))
+    }
+
     /// The CloudKit type name of a source value, for CloudKit's mismatch message.
     static func valueType(of value: PlainValue) -> String {
         switch value {

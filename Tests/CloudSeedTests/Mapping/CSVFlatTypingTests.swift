@@ -158,6 +158,38 @@ import Testing
         #expect(result.whereRead["Artwork"]?.count == 3)
     }
 
+    @Test func valuesTypedByTheirBytesAreTheValuesTheirTextsConvertTo() throws {
+        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError("no assets here", at: position) }, recordName: { $0 })
+        let position = SourcePosition(file: "t.csv", line: 2, column: 1)
+        let texts = [
+            "", "0", "-0", "007", "42", "-17", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1.5", "-0.25", "1e3",
+            "1e400", "2.", ".5", "true", "FALSE", "2020-01-02", "2020-01-02T03:04:05.678Z", "2020-01-02T03:04:05+01:00",
+            "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59Z", "253402300800000", "-62135596800001", "12:30", "abc", "Ñ",
+        ]
+        var typedByBytes = 0
+        for type in [FieldType.int64, .double, .timestamp, .string] {
+            for text in texts {
+                var copy = text
+                let byBytes = copy.withUTF8 { converter.convert(utf8: $0, to: type) }
+                let byText = try? converter.convert(.text(text), to: type, at: position)
+                // The bytes give a value only where the text converts to the same one.
+                if let byBytes {
+                    typedByBytes += 1
+                    #expect(byBytes == byText, "\(text) as \(type.wireName)")
+                }
+            }
+        }
+        // INT64: the 8 integers within 64 bits; DOUBLE: those and 1.5, -0.25, 1e3; TIMESTAMP: the 4
+        // dates within the years 1 to 9999 and the integers 0, -0, 42, -17. Never a STRING.
+        #expect(typedByBytes == 8 + 11 + 8)
+        for (latitude, longitude) in [("59.33", "18.07"), ("-90", "180"), ("90.5", "0"), ("0", "-180.1"), ("1e1", "2"), ("x", "1"), ("", "1")] {
+            var (a, b) = (latitude, longitude)
+            let byBytes = a.withUTF8 { a in b.withUTF8 { converter.location(latitude: a, longitude: $0) } }
+            let byText = try? converter.convert(LocationKeys.location(latitude: .text(latitude), longitude: .text(longitude)), to: .location, at: position)
+            #expect(byBytes == byText, "\(latitude), \(longitude)")
+        }
+    }
+
     @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
         // copies pinned to INT64: the second row's "two" is refused, worded by the general way, and
         // with --skip-bad-rows the other rows are saved.
