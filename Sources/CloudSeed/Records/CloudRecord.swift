@@ -43,4 +43,11 @@ public struct SystemFields: Hashable, Sendable {
         self.modifiedUserRecordName = modifiedUserRecordName
         self.changeTag = changeTag
     }
+
+    /// Whether the two are the same but for their change tags: records stored with both share
+    /// their other system columns.
+    func sharesColumns(with other: SystemFields) -> Bool {
+        createdTimestamp == other.createdTimestamp && modifiedTimestamp == other.modifiedTimestamp
+            && createdUserRecordName == other.createdUserRecordName && modifiedUserRecordName == other.modifiedUserRecordName
+    }
 }

@@ -12,12 +12,13 @@ enum TwoCorePipeline {
     static func run<Item>(
         batchSize: Int = 256, produce: (_ emit: (consuming Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {
-        let channel = BatchChannel<Item>()
+        // Items travel as optionals, so that each is taken out of its batch, not copied.
+        let channel = BatchChannel<Item?>()
         let finished = DispatchSemaphore(value: 0)
         try withoutActuallyEscaping(produce) { produce in
             let producer = UncheckedBox(produce)
             let thread = Thread {
-                var batch: [Item] = []
+                var batch: [Item?] = []
                 batch.reserveCapacity(batchSize)
                 do {
                     try producer.value! { (item: consuming Item) in
@@ -42,9 +43,7 @@ enum TwoCorePipeline {
             }
             do {
                 while var batch = try channel.take() {
-                    // Taken from the end, so that each item is moved out rather than copied.
-                    batch.reverse()
-                    while let item = batch.popLast() { try consume(consume item) }
+                    for index in batch.indices { try consume(batch[index].take()!) }
                 }
             } catch {
                 channel.cancel()

@@ -400,9 +400,7 @@ public final class SQLiteContainerStore: ContainerStore {
         // anew, an unset one to NULL. Of the system columns, those the run's records share stay
         // bound while they are the same: only the name and change tag change from one to the next.
         target.insert.resetKeepingBindings()
-        var shared = system
-        shared.changeTag = ""
-        if let bound = boundSystemColumns, bound.statement == ObjectIdentifier(target.insert), bound.zone == target.zone, bound.system == shared {
+        if let bound = boundSystemColumns, bound.statement == ObjectIdentifier(target.insert), bound.zone == target.zone, bound.system.sharesColumns(with: system) {
             try target.insert.bindText(record.recordName, at: Self.recordNameParameter)
             try target.insert.bindText(system.changeTag, at: Self.changeTagParameter)
         } else {
@@ -410,10 +408,10 @@ public final class SQLiteContainerStore: ContainerStore {
             for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
                 try target.insert.bind(value, at: Int32(offset + 1))
             }
-            boundSystemColumns = (ObjectIdentifier(target.insert), target.zone, shared)
+            boundSystemColumns = (ObjectIdentifier(target.insert), target.zone, system)
         }
         let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
-        if fieldNames == target.fieldNames {
+        if target.hasFieldNames(fieldNames) {
             for (offset, value) in record.values.enumerated() {
                 try bind(value, at: firstField + Int32(offset), to: target.insert)
             }
@@ -443,14 +441,40 @@ public final class SQLiteContainerStore: ContainerStore {
         return values
     }
 
-    /// The table layout, zone and prepared insert a record of `recordType` in `scope` is saved with.
-    private struct SaveTarget {
-        var scope: StoreScope
-        var recordType: String
-        var zone: Int64
-        var fieldNames: [String]
-        var insert: SQLiteStatement
-        var statementGeneration: Int
+    /// The table layout, zone and prepared insert a record of `recordType` in `scope` is saved with;
+    /// a class, so that each record's save takes it without copying what it holds.
+    private final class SaveTarget {
+        let scope: StoreScope
+        let recordType: String
+        let zone: Int64
+        let fieldNames: [String]
+        let insert: SQLiteStatement
+        let statementGeneration: Int
+        /// The field names last found the same as ``fieldNames``, kept so that their storage,
+        /// where they are told apart, stays theirs.
+        private var matchingNames: [String] = []
+
+        init(scope: StoreScope, recordType: String, zone: Int64, fieldNames: [String], insert: SQLiteStatement, statementGeneration: Int) {
+            self.scope = scope
+            self.recordType = recordType
+            self.zone = zone
+            self.fieldNames = fieldNames
+            self.insert = insert
+            self.statementGeneration = statementGeneration
+        }
+
+        /// Whether `names` are ``fieldNames``, in order: compared once for the array a run passes
+        /// with every record.
+        func hasFieldNames(_ names: [String]) -> Bool {
+            if !matchingNames.isEmpty, Self.storage(of: names) == Self.storage(of: matchingNames) { return true }
+            guard names == fieldNames else { return false }
+            matchingNames = names
+            return true
+        }
+
+        private static func storage(of names: [String]) -> UnsafeRawPointer? {
+            names.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
     }
 
     private func saveTarget(_ recordType: String, in scope: StoreScope) throws -> SaveTarget {
