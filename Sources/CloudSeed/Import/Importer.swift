@@ -52,61 +52,103 @@ public struct Importer {
         var summary: ImportSummary
     }
 
+    /// How many records of each source the plan is guessed from, to read the sources once where
+    /// the guess holds; `nil` reads them twice (tests compare the two ways).
+    var guessingRows: Int? = 10_000
+
+    /// Thrown out of the transaction when the plan all the rows decide is not the one guessed
+    /// from the first rows: what was written is rolled back, and the run reads twice.
+    private struct GuessMissed: Error {}
+
+    /// Whether the run may guess its plan from the first rows of each source and check it while
+    /// writing (``RecordMapper/forEachRecord(_:plan:surveying:assets:rejected:flatTypes:flatRecord:_:)``):
+    /// not where a miss could not be undone by the rollback alone (rows reported as rejected, a
+    /// reset or prune, a schema given with the run) or where each plan names records its own way (`--uuid`).
+    private var mayGuessPlan: Bool {
+        schemaDefinition == nil && !reset && !prune && !partial && !options.skipBadRows && !options.randomNames
+    }
+
     private func write(_ sources: [SourceFile], dryRun: Bool) throws -> ImportSummary {
         try ScopeValidation.validate(scope)
         // The whole run, planning included, holds the write lock, so that a concurrent run cannot
         // change the schema between this one's plan and its writes.
-        return try store.write { transaction in
-            let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
-            let mapper = RecordMapper(options: options, schema: schema)
-            let plan = try mapper.survey(sources, store: store, scope: scope)
-            let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
-            if let schemaDefinition { try transaction.applySchema(schemaDefinition, to: scope.schemaScope) }
-            var deleted: [String: Int] = [:]
-            if reset { try deleteRecords(transaction: transaction) { _ in true }.forEach { deleted[$0, default: 0] += 1 } }
-            for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
-            for (recordType, field, type) in changes.newFields {
-                try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
+        if mayGuessPlan, guessingRows != nil {
+            options.progress?.startOver(readingOnce: true)
+            do {
+                return try store.write { try write(sources, dryRun: dryRun, guessing: true, transaction: $0) }
+            } catch is GuessMissed {
+                options.progress?.startOver(readingOnce: false)
             }
-            let newTypes = Set(changes.newRecordTypes)
-            // Names are unique in a run, so a new type's rows go in without the name index.
-            for name in changes.newRecordTypes { _ = try transaction.deferNameIndex(ofType: name, in: scope.schemaScope) }
-            let permissions = scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
-            var tallies: [String: ImportSummary.TypeCounts] = [:]
-            var conflicts = ErrorCollector()
-            var produced = Set<String>()
-            // The records of types this run creates need no comparison with stored ones: their rows
-            // without child records are inserted as typed, without a CloudRecord (a schema given with
-            // the run may have made more fields than the plan: those keep the long way).
-            let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
-            // Those of the types the store has are first compared with the stored row, column by
-            // column, where the fields decide a save (changed keys) and the permissions at most ask
-            // who created it: an unchanged record is never read back. The others take the long way.
-            let comparedTypes: Set<String> =
-                schemaDefinition == nil && mode == .changedKeys ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
-            let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
-            // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
-            var flatType = (name: "", fieldNames: [String](), way: FlatWay.insert, count: 0)
-            var flatCounts: [String: Int] = [:]
-            var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
-            func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
-                var record = record
-                record.recordID.zoneID = scope.zoneID
-                do {
-                    try save(
-                        record, isNewType: newTypes.contains(record.recordType), transaction: transaction, permissions: permissions,
-                        tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
-                } catch var conflict as CloudSeedError {
-                    conflict.position = position
-                    tallies[record.recordType, default: .init(recordType: record.recordType)].refused += 1
-                    if partial {
-                        try rejected(RejectedRow(recordType: record.recordType, position: position, errors: [conflict]))
-                    } else {
-                        try conflicts.record(conflict)
-                    }
+        }
+        return try store.write { try write(sources, dryRun: dryRun, guessing: false, transaction: $0) }
+    }
+
+    /// The run in `transaction`. `guessing`, the plan is guessed from the first rows of the
+    /// sources, which are then read once: written by the guess while pass one's survey takes in
+    /// every row, whose plan must be the guess (else ``GuessMissed``). It is, wherever the first
+    /// rows show what the rest hold: the same fields, types, names and references.
+    private func write(_ sources: [SourceFile], dryRun: Bool, guessing: Bool, transaction: any StoreTransaction) throws -> ImportSummary {
+        let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
+        let mapper = RecordMapper(options: options, schema: schema)
+        var plan: ImportPlan
+        var surveying: RunSurvey?
+        if guessing {
+            // Only types the run creates: records already stored of a type could be read back while written.
+            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: guessingRows),
+                guess.recordTypes.allSatisfy({ schema.recordTypes[$0.name] == nil })
+            else { throw GuessMissed() }
+            (plan, surveying) = (guess, mapper.runSurvey(of: sources))
+        } else {
+            plan = try mapper.survey(sources, store: store, scope: scope)
+        }
+        let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
+        if let schemaDefinition { try transaction.applySchema(schemaDefinition, to: scope.schemaScope) }
+        var deleted: [String: Int] = [:]
+        if reset { try deleteRecords(transaction: transaction) { _ in true }.forEach { deleted[$0, default: 0] += 1 } }
+        for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
+        for (recordType, field, type) in changes.newFields {
+            try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
+        }
+        let newTypes = Set(changes.newRecordTypes)
+        // Names are unique in a run, so a new type's rows go in without the name index.
+        for name in changes.newRecordTypes { _ = try transaction.deferNameIndex(ofType: name, in: scope.schemaScope) }
+        let permissions = scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
+        var tallies: [String: ImportSummary.TypeCounts] = [:]
+        var conflicts = ErrorCollector()
+        var produced = Set<String>()
+        // The records of types this run creates need no comparison with stored ones: their rows
+        // without child records are inserted as typed, without a CloudRecord (a schema given with
+        // the run may have made more fields than the plan: those keep the long way).
+        let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
+        // Those of the types the store has are first compared with the stored row, column by
+        // column, where the fields decide a save (changed keys) and the permissions at most ask
+        // who created it: an unchanged record is never read back. The others take the long way.
+        let comparedTypes: Set<String> =
+            schemaDefinition == nil && mode == .changedKeys ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
+        let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
+        // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
+        var flatType = (name: "", fieldNames: [String](), way: FlatWay.insert, count: 0)
+        var flatCounts: [String: Int] = [:]
+        var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
+        func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
+            var record = record
+            record.recordID.zoneID = scope.zoneID
+            do {
+                try save(
+                    record, isNewType: newTypes.contains(record.recordType), transaction: transaction, permissions: permissions,
+                    tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
+            } catch var conflict as CloudSeedError {
+                conflict.position = position
+                tallies[record.recordType, default: .init(recordType: record.recordType)].refused += 1
+                if partial {
+                    try rejected(RejectedRow(recordType: record.recordType, position: position, errors: [conflict]))
+                } else {
+                    try conflicts.record(conflict)
                 }
             }
-            try mapper.forEachRecord(sources, plan: plan, assets: { asset, content in
+        }
+        do {
+            try mapper.forEachRecord(sources, plan: plan, surveying: surveying, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
             }, rejected: { row in
                 tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
@@ -134,29 +176,38 @@ public struct Importer {
                 try saveTheLongWay(record, at: position)
             }
             try conflicts.throwIfAny()
-            flatCounts[flatType.name, default: 0] += flatType.count
-            for (type, count) in flatCounts where count > 0 {
-                if comparedTypes.contains(type) {
-                    tallies[type, default: .init(recordType: type)].unchanged += count
-                } else {
-                    tallies[type, default: .init(recordType: type)].created += count
-                }
-            }
-            try transaction.buildDeferredNameIndexes()
-            if prune {
-                let types = Set(plan.recordTypes.map(\.name))
-                try deleteRecords(transaction: transaction) { types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)") }
-                    .forEach { deleted[$0, default: 0] += 1 }
-            }
-            let counts = plan.recordTypes.map { type in
-                var count = tallies[type.name] ?? .init(recordType: type.name)
-                count.deleted = deleted[type.name] ?? 0
-                return count
-            }
-            let summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
-            if dryRun { throw DryRunRollback(summary: summary) }
-            return summary
+        } catch {
+            // A guess that meets a value it cannot write is checked the long way, which words the errors.
+            throw guessing ? GuessMissed() : error
         }
+        if let surveying {
+            guard let decided = try? mapper.decide(surveying, sources: sources, store: store, scope: scope), decided.writesTheSame(as: plan)
+            else { throw GuessMissed() }
+            plan = decided
+        }
+        flatCounts[flatType.name, default: 0] += flatType.count
+        for (type, count) in flatCounts where count > 0 {
+            if comparedTypes.contains(type) {
+                tallies[type, default: .init(recordType: type)].unchanged += count
+            } else {
+                tallies[type, default: .init(recordType: type)].created += count
+            }
+        }
+        try transaction.buildDeferredNameIndexes()
+        if prune {
+            let types = Set(plan.recordTypes.map(\.name))
+            try deleteRecords(transaction: transaction) { types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)") }
+                .forEach { deleted[$0, default: 0] += 1 }
+        }
+        let counts = plan.recordTypes.map { type in
+            var count = tallies[type.name] ?? .init(recordType: type.name)
+            count.deleted = deleted[type.name] ?? 0
+            return count
+        }
+        var summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
+        summary.readOnce = guessing
+        if dryRun { throw DryRunRollback(summary: summary) }
+        return summary
     }
 
     /// What becomes of a record typed on the reading core (``FlatRecord``).

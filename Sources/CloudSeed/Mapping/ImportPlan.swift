@@ -13,6 +13,23 @@ public struct ImportPlan: Sendable {
     public func recordType(_ name: String) -> PlannedRecordType? {
         recordTypes.first { $0.name == name }
     }
+
+    /// Whether `other` has every record written the same: the same types with the same fields
+    /// (types, rules, reasons, first positions), the same naming and the same reference indexes,
+    /// neither refusing a row nor naming records at random (each plan draws its own seed). Only the
+    /// row counts may differ: a plan guessed from the first rows counted only those.
+    func writesTheSame(as other: ImportPlan) -> Bool {
+        guard rowErrors.isEmpty, other.rowErrors.isEmpty, naming.rules == other.naming.rules, !naming.rules.values.contains(.uuid),
+            recordTypes.count == other.recordTypes.count, indexes.count == other.indexes.count
+        else { return false }
+        for (type, otherType) in zip(recordTypes, other.recordTypes) {
+            guard type.name == otherType.name, type.fields == otherType.fields, type.namingRule == otherType.namingRule,
+                type.firstRowPosition == otherType.firstRowPosition, type.firstPositions == otherType.firstPositions,
+                type.renamedKeys == otherType.renamedKeys
+            else { return false }
+        }
+        return indexes.allSatisfy { name, index in other.indexes[name].map(index.findsTheSame(as:)) ?? false }
+    }
 }
 
 /// A row left out of a run with `--skip-bad-rows`, and why.

@@ -18,48 +18,26 @@ public struct RecordMapper {
     }
 
     /// Pass one: reads every source and decides the plan. Records already in `store` (in `scope`)
-    /// are reference targets too.
+    /// are reference targets too. With `firstRows`, only that many records of each source are
+    /// surveyed: the plan is a guess, which the pass that writes checks (``RunSurvey``).
     ///
     /// What is kept stays flat in the number of rows (DESIGN.md, "Readers stream"): per field its
     /// kind, per naming rule still possible the fingerprints of the names it would give, and the
     /// values of the fields whose names may point to a record type. The rows of the types that
     /// references point to are read again afterwards, to index them by name and natural key.
-    public func survey(_ sources: [SourceFile], store: (any ContainerStore)? = nil, scope: StoreScope = StoreScope()) throws -> ImportPlan {
-        var surveys: [String: TypeSurvey] = [:]
-        var pointable = PointableTypes(Set(schema.recordTypes.keys).union(options.references.compactMap(\.target))
-            .union(sources.map { defaultRecordType(of: $0) }))
-        /// Lends `body` the survey of `row`'s type, made at its first row.
-        func withSurvey(of row: PreparedRow, _ body: (inout TypeSurvey) throws -> Void) rethrows {
-            var survey: TypeSurvey
-            if let known = surveys.removeValue(forKey: row.recordType) {
-                survey = known
-            } else {
-                if pointable.insert(row.recordType) {
-                    for other in surveys.values { pointable.markMissedValues(of: other) }
-                }
-                survey = TypeSurvey(firstRowPosition: row.position, naming: NamingSurvey(
-                    recordType: row.recordType, template: options.template(for: row.recordType)?.template, randomNames: options.randomNames))
-            }
-            try body(&survey)
-            surveys[row.recordType] = survey
-        }
-        func add(_ row: PreparedRow, isChild: Bool, source: Int, folder: String) throws {
-            try withSurvey(of: row) { try $0.add(row, isChild: isChild, source: source, assetFolder: folder, mayPointToType: pointable.mayPoint(from:)) }
-            for child in row.children { try add(child.row, isChild: true, source: source, folder: folder) }
-        }
-        let folders = assetFolders(sources)
+    public func survey(
+        _ sources: [SourceFile], store: (any ContainerStore)? = nil, scope: StoreScope = StoreScope(), firstRows: Int? = nil
+    ) throws -> ImportPlan {
+        let run = runSurvey(of: sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to. A CSV source's fields
         // are surveyed column by column where its records are read, by their bytes; rows that
         // only name its records cross, then the columns' survey once the source is read.
         let preparation = rowPreparation()
-        let pointableAtStart = pointable
         let csvWay = { (header: CSVHeader, type: String, source: Int) in
-            CSVColumns(header: header, recordType: type, options: options).map { columns in
-                CSVWay.surveyed(CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:)))
-            }
+            CSVColumns(header: header, recordType: type, options: options).map { CSVWay.surveyed(run.columnSurvey(of: $0, source: source)) }
         }
-        try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
+        try readInStages(sources, firstRows: firstRows, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
             switch consume item {
             case .row(var read):
                 try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
@@ -67,22 +45,29 @@ public struct RecordMapper {
                 try emit(.row(row, source: source))
             case .columns(let survey, let type):
                 try emit(.columns(survey, type: type))
-            case .unreadable, .flat:
+            case .unreadable, .flat, .flatNamed:
                 return
             }
         }, consume: { (item: consuming SurveyItem) in
             switch consume item {
-            case .row(let row, let source):
-                try add(row, isChild: false, source: source, folder: folders[source])
-            case .columns(let columns, let type):
-                surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
+            case .row(let row, let source): try run.add(row, source: source)
+            case .columns(let columns, let type): run.merge(columns, type: type)
             }
         })
-        let typeSources = surveys.mapValues(\.naming.sources)
-        var decisions = PlanDecisions(options: options, schema: schema, surveys: surveys)
-        // The decisions hold the surveys from here on: a second reference to them would have every
-        // name mark copied when the decisions sort them, and kept until the run's end.
-        surveys = [:]
+        return try decide(run, sources: sources, store: store, scope: scope)
+    }
+
+    /// A survey of the rows of `sources`, empty.
+    func runSurvey(of sources: [SourceFile]) -> RunSurvey {
+        RunSurvey(options: options, schema: schema, sourceTypes: sources.map { defaultRecordType(of: $0) }, folders: assetFolders(sources))
+    }
+
+    /// Decides the plan from what `run` learnt of every row of `sources`: naming rules, the rows
+    /// that cannot be named, the index references resolve through (reading the rows of the types
+    /// they point to again, and the records `store` holds of them) and each field's type.
+    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any ContainerStore)?, scope: StoreScope) throws -> ImportPlan {
+        var decisions = PlanDecisions(options: options, schema: schema, surveys: run.takeSurveys())
+        let typeSources = decisions.surveys.mapValues(\.naming.sources)
         decisions.chooseNamingRules()
         let lookedAt = typeSources.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
         if !lookedAt.isEmpty {
@@ -114,8 +99,11 @@ public struct RecordMapper {
     /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed before
     /// they reach this thread (``FlatRowTyping``): for types whose records are all new, which need
     /// no ``CloudRecord``.
+    ///
+    /// Where `plan` was guessed from the first rows, `surveying` takes in every row as pass one
+    /// would, on the thread that names them, so that one reading both writes and checks the guess.
     public func forEachRecord(
-        _ sources: [SourceFile], plan: ImportPlan, assets: (AssetReference, Data?) throws -> Void,
+        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
         _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
@@ -213,26 +201,43 @@ public struct RecordMapper {
         let preparation = rowPreparation()
         // CSV records of those types are typed where they are read, without a row, where their header allows.
         let readingFlatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        // Surveying too, a CSV source's records are also surveyed column by column where they are read.
         let csvWay = readingFlatTyping.map { typing in
-            { (header: CSVHeader, type: String, _: Int) in
-                CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing).map(CSVWay.typed)
+            { (header: CSVHeader, type: String, source: Int) -> CSVWay? in
+                guard let typed = CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing) else { return nil }
+                guard let surveying else { return .typed(typed) }
+                return CSVColumns(header: header, recordType: type, options: options).map {
+                    .typedAndSurveyed(typed, surveying.columnSurvey(of: $0, source: source))
+                }
             }
         }
         try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { item -> ReadOrPrepared in
             guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
             var row = read.row
-            return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source)
+            return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source, surveyed: read.surveyed)
         }, prepare: { (item: consuming ReadOrPrepared, handOn) in
             let (row, source): (PreparedRow, Int)
+            let surveyed: Bool
             switch consume item {
-            case .prepared(let prepared, let from): (row, source) = (prepared, from)
+            case .prepared(let prepared, let from, let before): (row, source, surveyed) = (prepared, from, before)
             case .read(.unreadable(let error)): return try handOn(.unreadable(error))
-            case .read(.named), .read(.columns): return  // pass one's
+            case .read(.named(let row, let source)):
+                try surveying?.add(row, source: source)
+                return
+            case .read(.columns(let columns, let type)):
+                surveying?.merge(columns, type: type)
+                return
+            case .read(.flatNamed(let unnamed, let naming, let source)):
+                try surveying?.add(naming, source: source)
+                rowNumbers[unnamed.record.recordType, default: 0] += 1
+                return try handOn(.flat(unnamed.named()))
             case .read(.flat(let unnamed)):
                 rowNumbers[unnamed.record.recordType, default: 0] += 1
                 return try handOn(.flat(unnamed.named()))
-            case .read(.row(var read)): (row, source) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source)
+            case .read(.row(var read)):
+                (row, source, surveyed) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source, read.surveyed)
             }
+            if !surveyed { try surveying?.add(row, source: source) }
             let number = rowNumbers[row.recordType, default: 0]
             rowNumbers[row.recordType] = number + 1
             if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
@@ -295,6 +300,8 @@ public struct RecordMapper {
         var type: String
         var ordinal: Int
         var source: Int
+        /// Whether its cells were surveyed where they were read (a CSV record the typing could not take).
+        var surveyed = false
     }
 
     /// What reading hands on: a row, (with `--skip-bad-rows`) why a row could not be read, or what
@@ -304,6 +311,8 @@ public struct RecordMapper {
         case unreadable(CloudSeedError)
         /// Pass two: a CSV record typed where it was read, to be named.
         case flat(CSVFlatTyping.Unnamed)
+        /// Pass two surveying too: a CSV record typed where it was read, with the row that names it for the survey.
+        case flatNamed(CSVFlatTyping.Unnamed, naming: PreparedRow, source: Int)
         /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
         case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
@@ -317,12 +326,15 @@ public struct RecordMapper {
         /// Pass one: records surveyed column by column where they are read, and handed on as rows
         /// that only name them.
         case surveyed(CSVColumnSurvey)
+        /// Pass two surveying too: both, each record handed on typed with the row that names it.
+        case typedAndSurveyed(CSVFlatTyping, CSVColumnSurvey)
     }
 
-    /// What pass two's reading hands on: an item as read, or a row prepared where it was read.
+    /// What pass two's reading hands on: an item as read, or a row prepared where it was read
+    /// (`surveyed` where its cells were surveyed as read).
     private enum ReadOrPrepared {
         case read(ReadItem)
-        case prepared(PreparedRow, source: Int)
+        case prepared(PreparedRow, source: Int, surveyed: Bool)
     }
 
     private func rowPreparation() -> RowPreparation {
@@ -334,7 +346,8 @@ public struct RecordMapper {
     /// three stages that the two cores share as each is busy. Each item is handed on, not shared:
     /// a row's fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], csvWay: ((CSVHeader, String, Int) -> CSVWay?)? = nil, read transform: (consuming ReadItem) throws -> Read,
+        _ sources: [SourceFile], firstRows: Int? = nil, csvWay: ((CSVHeader, String, Int) -> CSVWay?)? = nil,
+        read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
         try TwoCorePipeline.run(produce: { emit in
@@ -343,7 +356,7 @@ public struct RecordMapper {
                     try withoutActuallyEscaping(read) { read in
                         try withoutActuallyEscaping(transform) { transform in
                             try forEachSourceRow(
-                                sources, badRow: { try read(transform(.unreadable($0))) }, csvWay: csvWay,
+                                sources, firstRows: firstRows, badRow: { try read(transform(.unreadable($0))) }, csvWay: csvWay,
                                 taken: { (item: consuming ReadItem) in try read(transform(item)) }
                             ) { (row: consuming ReadRow) in try read(transform(.row(row))) }
                         }
@@ -363,58 +376,81 @@ public struct RecordMapper {
         }
     }
 
-    /// Reads every source (or the ones numbered in `only`), giving each row its record type.
-    /// With `--skip-bad-rows`, a row that cannot be read goes to `badRow`. A CSV source whose
-    /// header, record type and number `csvWay` takes has its records handed to `taken` instead: as
-    /// rows that name them, surveyed where they are read, then the survey (pass one), or as typed
-    /// records (pass two), where a record the typing cannot take goes to `body` as a row.
+    /// Reads every source (or the ones numbered in `only`), giving each row its record type; with
+    /// `firstRows`, only that many records of each. With `--skip-bad-rows`, a row that cannot be
+    /// read goes to `badRow`. A CSV source whose header, record type and number `csvWay` takes has
+    /// its records handed to `taken` instead: as rows that name them, surveyed where they are
+    /// read, then the survey (pass one), as typed records (pass two), or both, where a record the
+    /// typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
-        _ sources: [SourceFile], only: Set<Int>? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
+        _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: Int? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
         csvWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
         _ body: (consuming ReadRow) throws -> Void
     ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
+        /// Thrown to stop reading a source once `firstRows` of its records are read.
+        struct Enough: Error {}
         for (sourceIndex, source) in sources.enumerated() where only?.contains(sourceIndex) ?? true {
             var counts: [String: Int] = [:]
             let sourceType = defaultRecordType(of: source)
             var documentTypes: [String: String] = [:]
             let reader = source.reader(csv: options.csv, badRow: skipping, meter: options.progress)
+            var records = 0
+            func count() throws {
+                records += 1
+                if let firstRows, records > firstRows { throw Enough() }
+            }
             if let csvWay, let csv = reader as? CSVReader {
                 var decided = false
                 var typing: CSVFlatTyping?
                 var surveying: CSVColumnSurvey?
                 var ordinal = 0
-                try csv.forEachRecord { header, record, position in
-                    if !decided {
-                        decided = true
-                        switch csvWay(header, sourceType, sourceIndex) {
-                        case .typed(let way)?: typing = way
-                        case .surveyed(let way)?: surveying = way
-                        case nil: break
+                do {
+                    try csv.forEachRecord { header, record, position in
+                        try count()
+                        if !decided {
+                            decided = true
+                            switch csvWay(header, sourceType, sourceIndex) {
+                            case .typed(let way)?: typing = way
+                            case .surveyed(let way)?: surveying = way
+                            case .typedAndSurveyed(let typed, let surveyed)?: (typing, surveying) = (typed, surveyed)
+                            case nil: break
+                            }
                         }
+                        ordinal += 1
+                        var naming: PreparedRow?
+                        if surveying != nil {
+                            surveying!.add(record)
+                            naming = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
+                        }
+                        // The typing is used where it is: a copy would count a reference to each of its parts.
+                        if let flat = typing?.record(of: record, at: position, ordinal: ordinal) {
+                            if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }
+                            return try taken(.flat(flat))
+                        }
+                        if let naming {
+                            try taken(.named(naming, source: sourceIndex))
+                            if typing == nil { return }
+                        }
+                        try body(ReadRow(row: try header.row(of: record, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex,
+                                         surveyed: naming != nil))
                     }
-                    ordinal += 1
-                    if let typing {
-                        if let flat = typing.record(of: record, at: position, ordinal: ordinal) { return try taken(.flat(flat)) }
-                    } else if surveying != nil {
-                        surveying!.add(record)
-                        let row = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
-                        return try taken(.named(row, source: sourceIndex))
-                    }
-                    try body(ReadRow(row: try header.row(of: record, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex))
-                }
+                } catch is Enough {}
                 if let surveying { try taken(.columns(surveying, type: sourceType)) }
                 continue
             }
-            try reader.forEachRow { row in
-                var type = sourceType
-                if let given = row.recordType {
-                    type = try documentTypes[given] ?? IdentifierMapping.recordTypeName(for: given, at: row.position)
-                    documentTypes[given] = type
+            do {
+                try reader.forEachRow { row in
+                    try count()
+                    var type = sourceType
+                    if let given = row.recordType {
+                        type = try documentTypes[given] ?? IdentifierMapping.recordTypeName(for: given, at: row.position)
+                        documentTypes[given] = type
+                    }
+                    counts[type, default: 0] += 1
+                    try body(ReadRow(row: row, type: type, ordinal: counts[type]!, source: sourceIndex))
                 }
-                counts[type, default: 0] += 1
-                try body(ReadRow(row: row, type: type, ordinal: counts[type]!, source: sourceIndex))
-            }
+            } catch is Enough {}
         }
     }
 

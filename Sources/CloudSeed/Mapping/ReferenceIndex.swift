@@ -45,6 +45,11 @@ struct ReferenceIndex: @unchecked Sendable {
 
     var isEmpty: Bool { byName.isEmpty }
 
+    /// Whether `other` finds the same records by the same names and keys.
+    func findsTheSame(as other: ReferenceIndex) -> Bool {
+        byName == other.byName && byKey == other.byKey && sharedKeys == other.sharedKeys
+    }
+
     private var byNormalised: [String: Set<String>] {
         normalised.map {
             var map: [String: Set<String>] = [:]

@@ -61,8 +61,11 @@ struct CSVRecord {
 
     /// Lends `body` the cell's bytes.
     func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let cell = cells[column]
-        return try (cell.isUnescaped ? unescaped : input).withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[cell.range])) }
+        let range = cells[column].range
+        // Each array lent where it is, not chosen into a copy: a copy counts a reference to the
+        // bytes for every cell.
+        if cells[column].isUnescaped { return try unescaped.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) } }
+        return try input.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The cells as texts, each with where it starts and whether it was quoted.

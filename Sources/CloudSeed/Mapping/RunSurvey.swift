@@ -1,0 +1,73 @@
+/// What a run's rows tell about its record types, type by type, as they are read: each type's
+/// ``TypeSurvey``, made at its first row. ``RecordMapper/survey(_:store:scope:firstRows:)`` fills
+/// one in pass one; where the plan was guessed from the first rows, the pass that writes fills one
+/// too (``RecordMapper/forEachRecord(_:plan:surveying:assets:rejected:flatTypes:flatRecord:_:)``),
+/// so that the plan all the rows decide can be checked against the guess
+/// (``RecordMapper/decide(_:sources:store:scope:)``).
+///
+/// It is taken in by one thread at a time: a class only so that the pass that writes can hand it
+/// to the thread that names its rows. Its members are the mapper's own.
+public final class RunSurvey {
+    private var surveys: [String: TypeSurvey] = [:]
+    /// The types a field's name may point to, growing as rows name new types.
+    private var pointable: PointableTypes
+    /// Those known when the run starts: what a CSV source's columns are surveyed with.
+    private let pointableAtStart: PointableTypes
+    private let options: MappingOptions
+    /// The folder each source's asset paths start from, by source number.
+    private let folders: [String]
+
+    /// A survey of `sources`' rows, whose default record types are `sourceTypes` and whose asset
+    /// paths start from `folders`; `schema` is the store's.
+    init(options: MappingOptions, schema: Schema, sourceTypes: [String], folders: [String]) {
+        self.options = options
+        self.folders = folders
+        pointable = PointableTypes(Set(schema.recordTypes.keys).union(options.references.compactMap(\.target)).union(sourceTypes))
+        pointableAtStart = pointable
+    }
+
+    /// Takes in a top-level row of source number `source`, with its child rows.
+    func add(_ row: PreparedRow, source: Int) throws {
+        try add(row, isChild: false, source: source)
+    }
+
+    private func add(_ row: PreparedRow, isChild: Bool, source: Int) throws {
+        try withSurvey(of: row) {
+            try $0.add(row, isChild: isChild, source: source, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
+        }
+        for child in row.children { try add(child.row, isChild: true, source: source) }
+    }
+
+    /// Takes in the fields of a CSV source of `type`, surveyed column by column where its records were read.
+    func merge(_ columns: CSVColumnSurvey, type: String) {
+        surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
+    }
+
+    /// An empty survey of the fields of a CSV source's `columns`, for its reading thread.
+    func columnSurvey(of columns: CSVColumns, source: Int) -> CSVColumnSurvey {
+        CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
+    }
+
+    /// Hands over the surveys by record type, keeping none: a second reference to them would have
+    /// every name mark copied when the decisions sort them.
+    func takeSurveys() -> [String: TypeSurvey] {
+        defer { surveys = [:] }
+        return surveys
+    }
+
+    /// Lends `body` the survey of `row`'s type, made at its first row.
+    private func withSurvey(of row: PreparedRow, _ body: (inout TypeSurvey) throws -> Void) rethrows {
+        var survey: TypeSurvey
+        if let known = surveys.removeValue(forKey: row.recordType) {
+            survey = known
+        } else {
+            if pointable.insert(row.recordType) {
+                for other in surveys.values { pointable.markMissedValues(of: other) }
+            }
+            survey = TypeSurvey(firstRowPosition: row.position, naming: NamingSurvey(
+                recordType: row.recordType, template: options.template(for: row.recordType)?.template, randomNames: options.randomNames))
+        }
+        try body(&survey)
+        surveys[row.recordType] = survey
+    }
+}

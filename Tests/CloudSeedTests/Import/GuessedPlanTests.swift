@@ -1,0 +1,145 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// A plan guessed from the first rows of each source is written while every row is surveyed, and
+/// kept only where all the rows decide the same plan: the store, the summary and the errors are
+/// those of the run that reads its sources twice, whether the guess held or missed.
+@Suite struct GuessedPlanTests {
+    struct Run {
+        var tables: [String: [[SQLiteValue]]]
+        var summary: String?
+        var readOnce: Bool
+        var error: String?
+        var storeExists: Bool
+    }
+
+    /// Imports `files` (name, text) into two new stores: the plan guessed from the first `rows`
+    /// records of each source, and read twice.
+    static func importBothWays(_ files: [(String, String)], rows: Int, options: MappingOptions = MappingOptions()) throws -> (guessed: Run, twice: Run) {
+        let folder = try TemporaryFolder()
+        let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
+        var runs: [Run] = []
+        for guessingRows in [rows, nil] {
+            let path = folder.path("\(guessingRows.map(String.init) ?? "twice").sqlite")
+            var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            importer.guessingRows = guessingRows
+            var run = Run(tables: [:], summary: nil, readOnce: false, error: nil, storeExists: false)
+            do {
+                let summary = try importer.run(sources)
+                run.summary = summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression)
+                run.readOnce = summary.readOnce
+            } catch {
+                run.error = "\(error)"
+            }
+            importer = Importer(store: try SQLiteContainerStore.inMemory(), scope: StoreScope())  // lets the store go
+            run.storeExists = FileManager.default.fileExists(atPath: path)
+            if run.storeExists { run.tables = try tables(of: path) }
+            runs.append(run)
+        }
+        return (runs[0], runs[1])
+    }
+
+    /// Every column of every record table, quoted by SQLite, in record-name order, and the fields.
+    static func tables(of path: String) throws -> [String: [[SQLiteValue]]] {
+        let database = try SQLiteDatabase(path: path)
+        var tables: [String: [[SQLiteValue]]] = [:]
+        for row in try database.rows("SELECT record_type, table_name FROM _cloudseed_record_types") {
+            guard case .text(let type) = row[0], case .text(let table) = row[1] else { continue }
+            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map { row -> String in
+                guard case .text(let name) = row[0] else { return "NULL" }
+                return "quote(\(SQLiteLayout.quoted(name)))"
+            }
+            tables[type] = try database.rows(
+                "SELECT quote(\"___recordID\"), \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
+        }
+        tables["_cloudseed_fields"] = try database.rows("SELECT record_type, field, field_type, column_name FROM _cloudseed_fields ORDER BY 1, 2")
+        return tables
+    }
+
+    static func expectSame(_ guessed: Run, _ twice: Run) {
+        #expect(guessed.tables == twice.tables)
+        #expect(guessed.summary == twice.summary)
+        #expect(guessed.error == twice.error)
+        #expect(guessed.storeExists == twice.storeExists)
+        #expect(!twice.readOnce)
+    }
+
+    @Test func aGuessThatHoldsReadsOnceAndStoresWhatTwoReadingsStore() throws {
+        // Two rows of each source guess the plan; the third Artist, named by the last Artwork, is
+        // found because the rows that references point to are all read for the guess.
+        let (guessed, twice) = try Self.importBothWays([("artists.csv", CSVFlatTypingTests.artists), ("artworks.csv", #"""
+            catalogNumber,title,artist,created,price,copies,onDisplay,latitude,longitude,notes
+            115,"Harbor at Dusk, ""late""",Zoë Müller,2019-05-04T12:34:56Z,1200.5,3,true,59.33,18.07,oil
+            116,Fenêtre 🔥 漢字,Mei Chen,1969-12-31T23:59:59.999Z,99.5,1,false,-12.5,100.25,""
+            117,"Two
+            lines",美咲 山田,2001-01-01T00:00:00Z,0.25,7,true,1,2,x
+            118,Short,Mei Chen,2002-01-01T00:00:00Z,3.5,2,false,3,4,y
+
+            """#)], rows: 2)
+        #expect(guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        let artworks = try #require(guessed.tables["Artwork"])
+        #expect(artworks.count == 4)
+        #expect(guessed.tables["Artist"]?.count == 3)
+        #expect(guessed.summary?.contains("artist REFERENCE → Artist (inferred: its name and every value name Artist records)") == true)
+        #expect(guessed.summary?.contains("named by the natural key {title}, unique in every row") == true)
+    }
+
+    @Test func documentsAreGuessedToo() throws {
+        let lines = (1...9).map { #"{"code": "c\#($0)", "count": \#($0), "price": \#($0).5, "tags": ["a", "b"]}"# }.joined(separator: "\n")
+        let (guessed, twice) = try Self.importBothWays([("items.jsonl", lines + "\n")], rows: 3)
+        #expect(guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        #expect(guessed.tables["_cloudseed_fields"]?.map { $0[1] } == [.text("code"), .text("count"), .text("price"), .text("tags")])
+        #expect(guessed.tables["Item"]?.count == 9)
+    }
+
+    @Test func aTypeTheLaterRowsChangeIsDecidedOverEveryRow() throws {
+        // INT64 in the first rows, text after them: the field is STRING, as two readings decide.
+        let (guessed, twice) = try Self.importBothWays([("items.csv", "code,count\nc1,1\nc2,2\nc3,3\nc4,four\n")], rows: 2)
+        #expect(!guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        #expect(guessed.tables["_cloudseed_fields"]?.contains([.text("Item"), .text("count"), .text("STRING"), .text("count")]) == true)
+        #expect(guessed.tables["Item"]?.last?.last == .text("'four'"))
+    }
+
+    @Test func aFieldTheFirstRowsLackIsPlannedFromTheRest() throws {
+        let (guessed, twice) = try Self.importBothWays([("items.csv", "code,count,note\nc1,1,\nc2,2,\nc3,3,late\n")], rows: 2)
+        #expect(!guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        #expect(guessed.tables["_cloudseed_fields"]?.count == 3)
+        #expect(guessed.tables["Item"]?.count == 3)
+    }
+
+    @Test func aNameTheLaterRowsRepeatIsNotKept() throws {
+        // The titles are unique in the first rows, not in all: the records are named by position.
+        let (guessed, twice) = try Self.importBothWays([("songs.csv", "title,plays\nA,1\nB,2\nC,3\nA,4\n")], rows: 2)
+        #expect(!guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        #expect(guessed.tables["Song"]?.map { $0[0] } == ["Song-1", "Song-2", "Song-3", "Song-4"].map { .text("'\($0)'") })
+    }
+
+    @Test func aBadValueAfterTheFirstRowsIsReportedAsTwoReadingsReportIt() throws {
+        // A pinned type, then a value it cannot take: the same error, nothing written.
+        let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "count", type: .int64)])
+        let (guessed, twice) = try Self.importBothWays([("items.csv", "code,count\nc1,1\nc2,2\nc3,3\nc4,four\n")], rows: 2, options: options)
+        Self.expectSame(guessed, twice)
+        #expect(guessed.error?.contains("items.csv:5:4: invalid attempt to set value type STRING for field 'count' for type 'Item', defined to be: INT64") == true)
+        #expect(!guessed.storeExists)
+    }
+
+    @Test func aRecordTypeTheStoreHasIsReadTwice() throws {
+        let folder = try TemporaryFolder()
+        let source = try SourceFile(path: folder.write("items.csv", "code,count\nc1,1\nc2,2\n"))
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        var importer = Importer(store: store, scope: StoreScope(), now: 1_700_000_000_000)
+        importer.guessingRows = 1
+        #expect(try importer.run([source]).readOnce)
+        let again = try importer.run([source])
+        #expect(!again.readOnce)
+        #expect(again.counts.map(\.unchanged) == [2])
+    }
+}
