@@ -12,7 +12,7 @@
 /// 115,Harbor at Dusk,59.33,18.07                  catalogNumber INT64 115, title STRING,
 ///                                                 location LOCATION (59.33, 18.07)
 /// ```
-struct CSVFlatTyping {
+final class CSVFlatTyping {
     private let recordType: String
     private let columns: CSVColumns
     private let typing: FlatRowTyping

@@ -41,26 +41,9 @@ struct NamingSurvey {
 
     /// Takes in a row; `source` numbers the source it comes from.
     mutating func add(_ row: PreparedRow, isChild: Bool, source: Int) {
-        seenRows += 1
-        if lastSource != source {
-            lastSource = source
-            sources.insert(source)
-        }
-        if row.givenName == nil { rowsWithoutGivenName += 1 }
-        if seenRows == 1 { nameColumn = row.nameColumn?.column }
-        if nameColumnConsistent, nameColumn != row.nameColumn?.column {
-            nameColumnConsistent = false
-            candidates[.column(nameColumn ?? "")] = nil
-        }
-        guard !isChild else { return }
-        let rowNumber = topLevelRows
-        topLevelRows += 1
-        if lastTopLevelSource != source {
-            lastTopLevelSource = source
-            rowsPerSource.append(0)
-        }
-        rowsPerSource[rowsPerSource.count - 1] += 1
-        guard !randomNames else { return }
+        guard let rowNumber = count(givenName: row.givenName != nil, nameColumn: row.nameColumn?.column, isChild: isChild, source: source),
+            !randomNames
+        else { return }
         if let template {
             if let name = RowNaming.name(of: row, rule: .template(template), rowNumber: rowNumber, randomSeed: 0) {
                 candidates[.template(template), default: NameMarks()].add(name, row: rowNumber)
@@ -72,6 +55,48 @@ struct NamingSurvey {
         if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
         noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber)
+    }
+
+    /// Takes in a top-level row that has neither a given name nor a name column, nor a template
+    /// to name it, and of its natural keys only `key`, whose name (``RecordNaming/recordName(from:)``)
+    /// is `name`; `nil` where the row lacks the key or no key is asked about. What the survey
+    /// then decides is the same as from the whole row where the rule it chooses is `key` (or names
+    /// by position, without a key): the other keys can only be chosen where the row's own are not
+    /// (a key drops out at a row that lacks it, and one with a repeated name is never chosen).
+    mutating func add(key: String?, name: String?, source: Int) {
+        guard let rowNumber = count(givenName: false, nameColumn: nil, isChild: false, source: source) else { return }
+        candidates[.fromSource] = nil
+        if !waitingNaturalKeys.isEmpty { markWaitingNaturalKeys() }
+        if let key, let name {
+            markNaturalKeys(names: [(key, name)], rowNumber: rowNumber)
+        } else {
+            naturalKeys.removeAll()
+        }
+    }
+
+    /// Counts a row, with whether it has a name of its own and the name column it has; the row's
+    /// number among the top-level rows, `nil` for a child row.
+    private mutating func count(givenName: Bool, nameColumn column: String?, isChild: Bool, source: Int) -> Int? {
+        seenRows += 1
+        if lastSource != source {
+            lastSource = source
+            sources.insert(source)
+        }
+        if !givenName { rowsWithoutGivenName += 1 }
+        if seenRows == 1 { nameColumn = column }
+        if nameColumnConsistent, nameColumn != column {
+            nameColumnConsistent = false
+            candidates[.column(nameColumn ?? "")] = nil
+        }
+        guard !isChild else { return nil }
+        let rowNumber = topLevelRows
+        topLevelRows += 1
+        if lastTopLevelSource != source {
+            lastTopLevelSource = source
+            rowsPerSource.append(0)
+        }
+        rowsPerSource[rowsPerSource.count - 1] += 1
+        return rowNumber
     }
 
     /// Marks a row's natural keys now, or after the rows waiting for ICU.
@@ -90,16 +115,21 @@ struct NamingSurvey {
         waitingNaturalKeys.removeAll()
     }
 
-    /// Notes the names the row's natural keys give. Only the first row's keys are candidates, and
-    /// a key drops out at the first row that lacks it: a natural key must name every row.
+    /// Notes the names the row's natural keys give (key and text).
     private mutating func markNaturalKeys(_ keys: [(String, String)], rowNumber: Int) {
-        naturalKeys.removeAll { candidate in !keys.contains { $0.0 == candidate.key } }
-        for (key, text) in keys {
+        markNaturalKeys(names: keys.map { ($0.0, RecordNaming.recordName(from: $0.1)) }, rowNumber: rowNumber)
+    }
+
+    /// Notes the names a row's natural keys give (key and name). Only the first row's keys are
+    /// candidates, and a key drops out at the first row that lacks it: a natural key must name every row.
+    private mutating func markNaturalKeys(names: [(String, String)], rowNumber: Int) {
+        naturalKeys.removeAll { candidate in !names.contains { $0.0 == candidate.key } }
+        for (key, name) in names {
             if let index = naturalKeys.firstIndex(where: { $0.key == key }) {
-                naturalKeys[index].marks.add(RecordNaming.recordName(from: text), row: rowNumber)
+                naturalKeys[index].marks.add(name, row: rowNumber)
             } else if rowNumber == 0 {
                 var marks = NameMarks()
-                marks.add(RecordNaming.recordName(from: text), row: rowNumber)
+                marks.add(name, row: rowNumber)
                 naturalKeys.append((key, marks))
             }
         }

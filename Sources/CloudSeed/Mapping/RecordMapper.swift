@@ -45,7 +45,7 @@ public struct RecordMapper {
                 try emit(.row(row, source: source))
             case .columns(let survey, let type):
                 try emit(.columns(survey, type: type))
-            case .unreadable, .flat, .flatNamed:
+            case .unreadable, .flat, .flatNamed, .flatSurveyed:
                 return
             }
         }, consume: { (item: consuming SurveyItem) in
@@ -202,13 +202,16 @@ public struct RecordMapper {
         // CSV records of those types are typed where they are read, without a row, where their header allows.
         let readingFlatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         // Surveying too, a CSV source's records are also surveyed column by column where they are read.
+        let namingKeys = plan.naming.rules.compactMapValues { rule -> String? in
+            if case .naturalKey(let key) = rule { key } else { nil }
+        }
         let csvWay = readingFlatTyping.map { typing in
             { (header: CSVHeader, type: String, source: Int) -> CSVWay? in
                 guard let typed = CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing) else { return nil }
-                guard let surveying else { return .typed(typed) }
-                return CSVColumns(header: header, recordType: type, options: options).map {
-                    .typedAndSurveyed(typed, surveying.columnSurvey(of: $0, source: source))
-                }
+                guard let surveying, let columns = CSVColumns(header: header, recordType: type, options: options) else { return .typed(typed) }
+                // Without a name column, what the survey learns of a record's naming is the name its plan gives it.
+                let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil }
+                return .typedAndSurveyed(typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
             }
         }
         try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { item -> ReadOrPrepared in
@@ -231,6 +234,12 @@ public struct RecordMapper {
                 try surveying?.add(naming, source: source)
                 rowNumbers[unnamed.record.recordType, default: 0] += 1
                 return try handOn(.flat(unnamed.named()))
+            case .read(.flatSurveyed(let unnamed, let source)):
+                let hasNameText = unnamed.nameText != nil
+                let record = unnamed.named()
+                surveying?.add(record, key: namingKeys[record.recordType], name: hasNameText ? record.recordName : nil, source: source)
+                rowNumbers[record.recordType, default: 0] += 1
+                return try handOn(.flat(record))
             case .read(.flat(let unnamed)):
                 rowNumbers[unnamed.record.recordType, default: 0] += 1
                 return try handOn(.flat(unnamed.named()))
@@ -313,6 +322,8 @@ public struct RecordMapper {
         case flat(CSVFlatTyping.Unnamed)
         /// Pass two surveying too: a CSV record typed where it was read, with the row that names it for the survey.
         case flatNamed(CSVFlatTyping.Unnamed, naming: PreparedRow, source: Int)
+        /// Pass two surveying too: a CSV record typed where it was read, whose name alone the survey takes.
+        case flatSurveyed(CSVFlatTyping.Unnamed, source: Int)
         /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
         case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
@@ -326,8 +337,10 @@ public struct RecordMapper {
         /// Pass one: records surveyed column by column where they are read, and handed on as rows
         /// that only name them.
         case surveyed(CSVColumnSurvey)
-        /// Pass two surveying too: both, each record handed on typed with the row that names it.
-        case typedAndSurveyed(CSVFlatTyping, CSVColumnSurvey)
+        /// Pass two surveying too: both, each record handed on typed with the row that names it,
+        /// or `namedByKeyAlone`, typed only, where the record's name tells the survey all it
+        /// needs (``RunSurvey/add(_:key:name:source:)``).
+        case typedAndSurveyed(CSVFlatTyping, CSVColumnSurvey, namedByKeyAlone: Bool)
     }
 
     /// What pass two's reading hands on: an item as read, or a row prepared where it was read
@@ -404,6 +417,7 @@ public struct RecordMapper {
                 var decided = false
                 var typing: CSVFlatTyping?
                 var surveying: CSVColumnSurvey?
+                var namedByKeyAlone = false
                 var ordinal = 0
                 do {
                     try csv.forEachRecord { header, record, position in
@@ -413,7 +427,7 @@ public struct RecordMapper {
                             switch csvWay(header, sourceType, sourceIndex) {
                             case .typed(let way)?: typing = way
                             case .surveyed(let way)?: surveying = way
-                            case .typedAndSurveyed(let typed, let surveyed)?: (typing, surveying) = (typed, surveyed)
+                            case .typedAndSurveyed(let typed, let surveyed, let byKey)?: (typing, surveying, namedByKeyAlone) = (typed, surveyed, byKey)
                             case nil: break
                             }
                         }
@@ -421,19 +435,21 @@ public struct RecordMapper {
                         var naming: PreparedRow?
                         if surveying != nil {
                             surveying!.add(record)
-                            naming = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
+                            if !namedByKeyAlone { naming = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal) }
                         }
                         // The typing is used where it is: a copy would count a reference to each of its parts.
                         if let flat = typing?.record(of: record, at: position, ordinal: ordinal) {
+                            if namedByKeyAlone { return try taken(.flatSurveyed(flat, source: sourceIndex)) }
                             if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }
                             return try taken(.flat(flat))
                         }
-                        if let naming {
-                            try taken(.named(naming, source: sourceIndex))
+                        if surveying != nil {
+                            try taken(.named(naming ?? surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal),
+                                             source: sourceIndex))
                             if typing == nil { return }
                         }
                         try body(ReadRow(row: try header.row(of: record, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex,
-                                         surveyed: naming != nil))
+                                         surveyed: surveying != nil))
                     }
                 } catch is Enough {}
                 if let surveying { try taken(.columns(surveying, type: sourceType)) }

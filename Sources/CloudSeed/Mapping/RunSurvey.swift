@@ -32,10 +32,17 @@ public final class RunSurvey {
     }
 
     private func add(_ row: PreparedRow, isChild: Bool, source: Int) throws {
-        try withSurvey(of: row) {
+        try withSurvey(of: row.recordType, firstPosition: row.position) {
             try $0.add(row, isChild: isChild, source: source, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
         }
         for child in row.children { try add(child.row, isChild: true, source: source) }
+    }
+
+    /// Takes in a CSV record of source number `source` whose cells were surveyed where it was
+    /// read (``merge(_:type:)``), and which the plan names by the natural key `key` (`nil`: by
+    /// position): `name` is the name that key gives it, `nil` where it lacks the key.
+    func add(_ record: FlatRecord, key: String?, name: String?, source: Int) {
+        withSurvey(of: record.recordType, firstPosition: record.position) { $0.add(key: key, name: name, source: source) }
     }
 
     /// Takes in the fields of a CSV source of `type`, surveyed column by column where its records were read.
@@ -55,19 +62,19 @@ public final class RunSurvey {
         return surveys
     }
 
-    /// Lends `body` the survey of `row`'s type, made at its first row.
-    private func withSurvey(of row: PreparedRow, _ body: (inout TypeSurvey) throws -> Void) rethrows {
+    /// Lends `body` the survey of `type`, made at its first row (at `firstPosition`).
+    private func withSurvey(of type: String, firstPosition: SourcePosition, _ body: (inout TypeSurvey) throws -> Void) rethrows {
         var survey: TypeSurvey
-        if let known = surveys.removeValue(forKey: row.recordType) {
+        if let known = surveys.removeValue(forKey: type) {
             survey = known
         } else {
-            if pointable.insert(row.recordType) {
+            if pointable.insert(type) {
                 for other in surveys.values { pointable.markMissedValues(of: other) }
             }
-            survey = TypeSurvey(firstRowPosition: row.position, naming: NamingSurvey(
-                recordType: row.recordType, template: options.template(for: row.recordType)?.template, randomNames: options.randomNames))
+            survey = TypeSurvey(firstRowPosition: firstPosition, naming: NamingSurvey(
+                recordType: type, template: options.template(for: type)?.template, randomNames: options.randomNames))
         }
         try body(&survey)
-        surveys[row.recordType] = survey
+        surveys[type] = survey
     }
 }

@@ -108,6 +108,13 @@ struct TypeSurvey {
         fields.filter { !$0.value.overflowing && !$0.value.distinctValues.isEmpty }.mapValues(\.distinctValues)
     }
 
+    /// Takes in a top-level row whose fields were surveyed where they were read, and whose naming
+    /// is told by its natural key `key` alone (``NamingSurvey/add(key:name:source:)``).
+    mutating func add(key: String?, name: String?, source: Int) {
+        rowCount += 1
+        naming.add(key: key, name: name, source: source)
+    }
+
     /// Takes in a row; `source` numbers the source it comes from, and `mayPointToType` tells
     /// whether a field's name may point to a record type.
     mutating func add(_ row: PreparedRow, isChild: Bool, source: Int, assetFolder: String, mayPointToType: (String) -> Bool) throws {

@@ -122,6 +122,26 @@ import Testing
         #expect(guessed.tables["Song"]?.map { $0[0] } == ["Song-1", "Song-2", "Song-3", "Song-4"].map { .text("'\($0)'") })
     }
 
+    @Test func aKeyTheLaterRowsLackIsNotKept() throws {
+        let (guessed, twice) = try Self.importBothWays([("songs.csv", "title,plays\nA,1\nB,2\nC,3\n,4\n")], rows: 2)
+        #expect(!guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        #expect(guessed.tables["Song"]?.map { $0[0] } == ["Song-1", "Song-2", "Song-3", "Song-4"].map { .text("'\($0)'") })
+    }
+
+    @Test func recordsWithANameColumnAreSurveyedByTheirWholeNamingRow() throws {
+        // An `id` column, empty in every row: the titles name the records, and the survey takes
+        // each record's naming row, as pass one does.
+        let (held, heldTwice) = try Self.importBothWays([("songs.csv", "id,title,plays\n,A,1\n,B,2\n,C,3\n,D,4\n")], rows: 2)
+        #expect(held.readOnce)
+        Self.expectSame(held, heldTwice)
+        #expect(held.tables["Song"]?.map { $0[0] } == ["A", "B", "C", "D"].map { .text("'\($0)'") })
+        // One later row sets it: read twice, the same as two readings.
+        let (missed, missedTwice) = try Self.importBothWays([("songs.csv", "id,title,plays\n,A,1\n,B,2\n,C,3\nx9,D,4\n")], rows: 2)
+        #expect(!missed.readOnce)
+        Self.expectSame(missed, missedTwice)
+    }
+
     @Test func aBadValueAfterTheFirstRowsIsReportedAsTwoReadingsReportIt() throws {
         // A pinned type, then a value it cannot take: the same error, nothing written.
         let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "count", type: .int64)])
