@@ -37,7 +37,7 @@ struct CSVColumnSurvey {
             if record.isEmpty(column) {
                 survey.add(.string, assetFolder: assetFolder) { [] }
             } else {
-                survey.add(record.withBytes(column, InferredKind.classify(utf8:)), assetFolder: assetFolder) { [record.text(column)] }
+                record.withBytes(column) { survey.add(InferredKind.classify(utf8: $0), bytes: $0, assetFolder: assetFolder) }
             }
         }
         if let pair {

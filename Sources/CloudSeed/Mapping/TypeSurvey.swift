@@ -21,6 +21,8 @@ struct TypeSurvey {
         var missedValues = false
         var distinctValues: Set<String> = []
         var overflowing = false
+        /// The bytes of the CSV cells whose texts were kept: a cell of the same bytes is not made a text again.
+        private var keptBytes = ByteKeyedTexts()
 
         init(firstPosition: SourcePosition, keepsValues: Bool) {
             self.firstPosition = firstPosition
@@ -33,6 +35,7 @@ struct TypeSurvey {
             if distinctValues.count > TypeSurvey.distinctValueLimit {
                 overflowing = true
                 distinctValues = []
+                keptBytes.removeAll()
             }
         }
 
@@ -63,6 +66,21 @@ struct TypeSurvey {
             }
         }
 
+        /// Takes in a CSV cell's value of `kind`, whose bytes are `bytes`, as
+        /// ``add(_:assetFolder:texts:)`` takes it with its text: made only where a text is wanted
+        /// and no cell of the same bytes was kept before (its text is among the kept ones then).
+        func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
+            guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
+                return add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
+            }
+            if keptBytes.contains(bytes) {
+                inferred = inferred.map { $0.merged(with: kind) } ?? kind
+                return
+            }
+            add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
+            if !overflowing { keptBytes.insert(bytes) }
+        }
+
         /// Takes in what `other` learnt of the same field from other values, as if this survey had
         /// taken them itself. Values `other` did not keep but this one would are gathered again
         /// (``missedValues``).
@@ -75,6 +93,7 @@ struct TypeSurvey {
             } else if other.overflowing {
                 overflowing = true
                 distinctValues = []
+                keptBytes.removeAll()
             } else {
                 addDistinct(other.distinctValues)
             }
