@@ -67,10 +67,12 @@ struct NamingSurvey {
         guard let rowNumber = count(givenName: false, nameColumn: nil, isChild: false, source: source) else { return }
         candidates[.fromSource] = nil
         if !waitingNaturalKeys.isEmpty { markWaitingNaturalKeys() }
-        if let key, let name {
-            markNaturalKeys(names: [(key, name)], rowNumber: rowNumber)
+        guard let key, let name else { return naturalKeys.removeAll() }
+        // The one key, as markNaturalKeys(names:rowNumber:) takes it, without an array per row.
+        if naturalKeys.count == 1, naturalKeys[0].key == key {
+            naturalKeys[0].marks.add(name, row: rowNumber)
         } else {
-            naturalKeys.removeAll()
+            markNaturalKeys(names: [(key, name)], rowNumber: rowNumber)
         }
     }
 

@@ -23,7 +23,25 @@ public final class SQLiteContainerStore: ContainerStore {
     private var bindingScratch: [UInt8] = []
     /// The system columns ``insertNew(_:fieldNames:system:in:)`` bound last, other than the record
     /// name and change tag: a run's new records share them, so they stay bound from one to the next.
-    private var boundSystemColumns: (statement: ObjectIdentifier, zone: Int64, system: SystemFields)?
+    private var boundSystemColumns: BoundSystemColumns?
+
+    /// The statement and zone of the last insert, and the system fields it bound; a class, so
+    /// that comparing them with the next record's takes no copy of their texts.
+    private final class BoundSystemColumns {
+        let statement: ObjectIdentifier
+        let zone: Int64
+        let system: SystemFields
+
+        init(statement: ObjectIdentifier, zone: Int64, system: SystemFields) {
+            self.statement = statement
+            self.zone = zone
+            self.system = system
+        }
+
+        func hold(for target: SaveTarget, _ system: SystemFields) -> Bool {
+            statement == ObjectIdentifier(target.insert) && zone == target.zone && self.system.sharesColumns(with: system)
+        }
+    }
     private static let recordNameParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___recordID")! + 1)
     private static let changeTagParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___etag")! + 1)
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
@@ -404,7 +422,7 @@ public final class SQLiteContainerStore: ContainerStore {
         // anew, an unset one to NULL. Of the system columns, those the run's records share stay
         // bound while they are the same: only the name and change tag change from one to the next.
         target.insert.resetKeepingBindings()
-        if let bound = boundSystemColumns, bound.statement == ObjectIdentifier(target.insert), bound.zone == target.zone, bound.system.sharesColumns(with: system) {
+        if boundSystemColumns?.hold(for: target, system) == true {
             try target.insert.bindText(record.recordName, at: Self.recordNameParameter)
             try target.insert.bindText(system.changeTag, at: Self.changeTagParameter)
         } else {
@@ -412,12 +430,13 @@ public final class SQLiteContainerStore: ContainerStore {
             for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
                 try target.insert.bind(value, at: Int32(offset + 1))
             }
-            boundSystemColumns = (ObjectIdentifier(target.insert), target.zone, system)
+            boundSystemColumns = BoundSystemColumns(statement: ObjectIdentifier(target.insert), zone: target.zone, system: system)
         }
         let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
         if target.hasFieldNames(fieldNames) {
-            for (offset, value) in record.values.enumerated() {
-                try bind(value, at: firstField + Int32(offset), to: target.insert)
+            // Each value lent where it is: a copy would count references to its texts.
+            try record.values.withUnsafeBufferPointer { values in
+                for offset in values.indices { try bind(values[offset], at: firstField + Int32(offset), to: target.insert) }
             }
         } else {
             let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
