@@ -75,6 +75,6 @@ public final class RunSurvey {
                 recordType: type, template: options.template(for: type)?.template, randomNames: options.randomNames))
         }
         try body(&survey)
-        surveys[type] = survey
+        surveys[type] = consume survey  // moved back, not copied with every name mark it holds
     }
 }
