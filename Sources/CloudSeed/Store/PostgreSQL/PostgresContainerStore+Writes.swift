@@ -65,6 +65,7 @@ extension PostgresContainerStore {
     }
 
     func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return nil }
         if var pending = pendingRows.record(recordName, zone: zone, table: layout.qualifiedTable) {
@@ -114,6 +115,7 @@ extension PostgresContainerStore {
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
         readAhead.forget(recordName)
         let wasPending = pendingRows.remove(recordName, zone: zone, table: layout.qualifiedTable)
@@ -155,4 +157,10 @@ struct PostgresStoreTransaction: StoreTransaction {
     func reserveStoredChangeTags() throws { try store.reserveStoredChangeTags() }
 
     func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
+
+    func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
+        try store.deferNameIndex(ofType: recordType, in: scope)
+    }
+
+    func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
 }

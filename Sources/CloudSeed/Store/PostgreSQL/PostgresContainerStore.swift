@@ -29,6 +29,10 @@ public final class PostgresContainerStore: ContainerStore {
     var readAhead = PostgresReadAhead()
     /// The last system timestamp written as text, and its text.
     var lastTimestamp: (milliseconds: Int64, text: String)?
+    /// The keys dropped from empty tables while their rows go in, by qualified table: the
+    /// table's record type and the `ADD CONSTRAINT` clauses that add them back
+    /// (``deferNameIndex(ofType:in:)``).
+    var deferredKeys: [String: (recordType: String, additions: [String])] = [:]
 
     /// A record type's table, its field columns, and the SQL that reads and writes its rows.
     struct TypeLayout {
@@ -167,9 +171,11 @@ public final class PostgresContainerStore: ContainerStore {
             changeTagCounter = nil
             pendingRows.removeAll()
             readAhead.removeAll()
+            deferredKeys.removeAll()
         }
         return try connection.transaction {
             let result = try body(PostgresStoreTransaction(store: self))
+            try buildDeferredNameIndexes()
             try flushPendingRows()
             try flushChangeTagCounter()
             return result

@@ -43,6 +43,44 @@ import Testing
     }
 
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func anImportedTableGetsItsKeysBackAndKeepsNamesUniqueAfterwards() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        #expect(try store.connection.rows("""
+            SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE conrelid = to_regclass('icloud_com_example_cloudseed_development."ToDoItem"') ORDER BY conname
+            """) == [
+                ["ToDoItem____zone_fkey", "FOREIGN KEY (___zone) REFERENCES cloudseed.zones(id)"],
+                ["ToDoItem_pkey", "PRIMARY KEY (___zone, \"___recordID\")"],
+            ])
+        // A second import of the same rows finds them by name instead of adding rows.
+        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        #expect(summary.counts.map(\.unchanged) == [3])
+        #expect(try store.connection.rows("SELECT count(*) FROM icloud_com_example_cloudseed_development.\"ToDoItem\"") == [["3"]])
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func aRecordSavedTwiceInOneRunOfANewTypeIsRefusedByThePrimaryKey() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        let scope = StoreScope()
+        #expect(throws: CloudSeedError("two records of type Note were given the same record name in one run; give them distinct names")) {
+            try store.write { transaction in
+                try transaction.createRecordType("Note", in: scope.schemaScope)
+                try transaction.createRecordType("Other", in: scope.schemaScope)
+                #expect(try transaction.deferNameIndex(ofType: "Note", in: scope.schemaScope))
+                let record = CloudRecord(recordType: "Note", recordID: RecordID(recordName: "n1"), fields: [:])
+                try transaction.save(record, in: scope)
+                // Deferring another table's keys sends the pending rows: the second save is a row of its own.
+                #expect(try transaction.deferNameIndex(ofType: "Other", in: scope.schemaScope))
+                try transaction.save(record, in: scope)
+            }
+        }
+        #expect(try store.inventory().schemas.isEmpty)
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
     func aBackgroundFailureIsThrownByTheNextStatementAndRollsTheRunBack() throws {
         let testStore = try TestStore(.postgres)
         let connection = try PostgresConnection(url: testStore.location)
