@@ -93,10 +93,11 @@ public struct Importer {
         var plan: ImportPlan
         var surveying: RunSurvey?
         if guessing {
-            // Only types the run creates: records already stored of a type could be read back while written.
-            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: guessingRows),
-                guess.recordTypes.allSatisfy({ schema.recordTypes[$0.name] == nil })
-            else { throw GuessMissed() }
+            // Types the store has are guessed too. The check at the end indexes the stored records
+            // as they are then: those this run wrote hold its rows' values, which every row's
+            // survey indexes anyway, so the index can only lack a value this run replaced, and
+            // then the plans differ and the run reads twice.
+            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: guessingRows) else { throw GuessMissed() }
             (plan, surveying) = (guess, mapper.runSurvey(of: sources))
         } else {
             plan = try mapper.survey(sources, store: store, scope: scope)

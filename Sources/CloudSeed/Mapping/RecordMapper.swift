@@ -2,7 +2,8 @@ import Foundation
 
 /// Turns the rows of every source of a run into typed, named records (DESIGN.md, "Mapping rows").
 ///
-/// It reads the sources twice, a record at a time. ``survey(_:store:scope:)`` decides each field's
+/// It reads the sources a record at a time, twice, or once where the plan guessed from the first
+/// rows is checked while it writes (``RunSurvey``). ``survey(_:store:scope:firstRows:)`` decides each field's
 /// type over all values of the run (the store's schema wins, then `--field` and `--reference`, then
 /// the type the source declares, then inference), each type's naming rule, each record's name, and
 /// which fields are references or assets. ``forEachRecord(_:plan:assets:_:)`` then converts every
