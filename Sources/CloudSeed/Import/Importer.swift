@@ -95,8 +95,8 @@ public struct Importer {
         if guessing {
             // Types the store has are guessed too. The check at the end indexes the stored records
             // as they are then: those this run wrote hold its rows' values, which every row's
-            // survey indexes anyway, so the index can only lack a value this run replaced, and
-            // then the plans differ and the run reads twice.
+            // survey indexes anyway, so the index can only lack a value this run replaced: a row
+            // that needs it makes the plans differ, and the run reads twice.
             guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: guessingRows) else { throw GuessMissed() }
             (plan, surveying) = (guess, mapper.runSurvey(of: sources))
         } else {
