@@ -21,6 +21,13 @@ final class CSVFlatTyping {
     private let slotCount: Int
     private let locationSlot: FlatRowTyping.Slot?
     private let naming: Naming
+    /// The references the cells of each column that names records resolved to, found again by
+    /// the cells' bytes: a reference column repeats the same few names (an Artwork's `artist`),
+    /// each otherwise made a text, looked up by name and key, and named again for every row. Used
+    /// by the reading thread alone, so not checked for overlapping access at run time.
+    @exclusivity(unchecked) private var resolvedReferences: [ByteKeyedValues<RecordValue>]
+    /// How many references a column keeps: memory stays flat where every row names another record.
+    private static let resolvedReferenceLimit = 1 << 14
 
     /// How a record gets its name: ``RowNaming``'s rules that read cells only.
     private enum Naming {
@@ -56,6 +63,7 @@ final class CSVFlatTyping {
         self.columns = columns
         self.typing = typing
         slots = names.map { typeSlots[$0] }
+        resolvedReferences = Array(repeating: ByteKeyedValues(), count: names.count)
         slotCount = typeSlots.count
         locationSlot = typeSlots[LocationKeys.field]
     }
@@ -91,10 +99,22 @@ final class CSVFlatTyping {
     /// A cell's value as its slot's plan types it: a number or a date straight from its bytes,
     /// anything else (and any value the bytes do not make) from its text, as the general way.
     private func typed(_ cells: CSVRecord, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
-        if !slot.resolvesReferences, let value = cells.withBytes(column, { typing.converter.convert(utf8: $0, to: slot.field.type) }) {
+        if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
+        if let value = cells.withBytes(column, { typing.converter.convert(utf8: $0, to: slot.field.type) }) {
             return value
         }
         return typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot)
+    }
+
+    /// A cell's value where its slot's values name records: what a cell of the same bytes resolved
+    /// to before, or else resolved from its text (a cell's value is its bytes' alone).
+    private func resolvedReference(_ cells: CSVRecord, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
+        if let known = cells.withBytes(column, { resolvedReferences[column].value(for: $0) }) { return known }
+        guard let value = typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot) else { return nil }
+        if resolvedReferences[column].count < Self.resolvedReferenceLimit {
+            cells.withBytes(column) { resolvedReferences[column].insert($0, value: value) }
+        }
+        return value
     }
 
     /// The location the latitude and longitude cells make, as the slot's plan types it: straight

@@ -8,6 +8,8 @@ final class BatchChannel<Item>: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var batches: [[Item]] = []
+    /// Batches the consumer is done with, waiting for the producer to free them.
+    private var consumed: [[Item]] = []
     private var isFinished = false
     private var failure: (any Error)?
     private var isCancelled = false
@@ -16,11 +18,25 @@ final class BatchChannel<Item>: @unchecked Sendable {
     /// Hands a batch over, waiting while ``capacity`` batches wait; throws ``Cancelled`` once the consumer has stopped.
     func put(_ batch: [Item]) throws {
         condition.lock()
-        defer { condition.unlock() }
         while batches.count >= capacity && !isCancelled { condition.wait() }
-        if isCancelled { throw Cancelled() }
+        if isCancelled {
+            condition.unlock()
+            throw Cancelled()
+        }
         batches.append(batch)
+        let done = consumed
+        consumed = []
         condition.broadcast()
+        condition.unlock()
+        _ = consume done
+    }
+
+    /// Hands a taken batch back, to be freed by the producer at its next ``put(_:)``: memory is
+    /// freed on the thread that allocated it.
+    func giveBack(_ batch: consuming [Item]) {
+        condition.lock()
+        consumed.append(batch)
+        condition.unlock()
     }
 
     /// The next batch, `nil` once the producer finished and everything was taken, or its error.

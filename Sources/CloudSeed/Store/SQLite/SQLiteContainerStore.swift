@@ -20,7 +20,9 @@ public final class SQLiteContainerStore: ContainerStore {
     /// What the last record compared with its stored row was compared by (``holdsUnchanged(_:fieldNames:in:)``).
     var lastComparison: Comparison?
     /// The buffer ``insertNew(_:fieldNames:system:in:)`` writes the text of timestamps, locations and lists in.
-    private var bindingScratch: [UInt8] = []
+    /// Not checked for overlapping access at run time: the store is used by one thread at a time,
+    /// and the check cost as much as binding the value, for every value of every record.
+    @exclusivity(unchecked) private var bindingScratch: [UInt8] = []
     /// The system columns ``insertNew(_:fieldNames:system:in:)`` bound last, other than the record
     /// name and change tag: a run's new records share them, so they stay bound from one to the next.
     private var boundSystemColumns: BoundSystemColumns?
