@@ -194,8 +194,8 @@ public struct RecordMapper {
         // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
         // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
         // thread that names and types rows, the busiest, has less to do; documents take longer to
-        // read than to prepare. A CSV record typed where it is read is named on the second thread, but
-        // where the survey takes its name alone: then it is named where it is read.
+        // read than to prepare. A CSV record typed where it is read is named on the next thread:
+        // reading, scanning, typing and surveying the cells, keeps its own the busiest.
         var rowNumbers: [String: Int] = [:]
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
@@ -240,7 +240,9 @@ public struct RecordMapper {
                 try surveying?.add(naming, source: source)
                 rowNumbers[unnamed.record.recordType, default: 0] += 1
                 return try handOn(.flat(unnamed.named()))
-            case .read(.flatSurveyed(let record, let namedByText, let source)):
+            case .read(.flatSurveyed(let unnamed, let source)):
+                let namedByText = unnamed.nameText != nil
+                let record = unnamed.named()
                 surveying?.add(record, key: namingKeys[record.recordType], name: namedByText ? record.recordName : nil, source: source)
                 rowNumbers[record.recordType, default: 0] += 1
                 return try handOn(.flat(record))
@@ -326,9 +328,9 @@ public struct RecordMapper {
         case flat(CSVFlatTyping.Unnamed)
         /// Pass two surveying too: a CSV record typed where it was read, with the row that names it for the survey.
         case flatNamed(CSVFlatTyping.Unnamed, naming: PreparedRow, source: Int)
-        /// Pass two surveying too: a CSV record typed and named where it was read, whose name alone
-        /// the survey takes (`namedByText`: made of its cells rather than of its position).
-        case flatSurveyed(FlatRecord, namedByText: Bool, source: Int)
+        /// Pass two surveying too: a CSV record typed where it was read, to be named, whose name
+        /// alone the survey takes.
+        case flatSurveyed(CSVFlatTyping.Unnamed, source: Int)
         /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
         case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
@@ -452,11 +454,8 @@ public struct RecordMapper {
                         }
                         // The typing is used where it is: a copy would count a reference to each of its parts.
                         if let flat = typing?.record(of: record, at: position, ordinal: ordinal) {
-                            // Named here, where reading leaves time: the other thread surveys and writes the records.
-                            if namedByKeyAlone {
-                                let namedByText = flat.nameText != nil
-                                return try taken(.flatSurveyed(flat.named(), namedByText: namedByText, source: sourceIndex))
-                            }
+                            // Named on the other thread, which surveys and writes the records: reading is the busier.
+                            if namedByKeyAlone { return try taken(.flatSurveyed(flat, source: sourceIndex)) }
                             if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }
                             return try taken(.flat(flat))
                         }

@@ -9,26 +9,35 @@ import Darwin
 /// costs more than hashing its bytes. Only equal bytes match, so a text not found may still equal
 /// one kept (the same text in another normalisation form): a miss is to be worked out the usual way.
 struct ByteKeyedValues<Value> {
-    /// The bytes of each text kept, with its value, by their hash; a text whose hash another has is not kept.
-    private var entries: [Int: (bytes: [UInt8], value: Value)] = [:]
+    /// Where each text kept is among ``keptBytes`` and ``values``, by the hash of its bytes; a text
+    /// whose hash another has is not kept. The bytes and values are looked at where they are, not
+    /// copied out with their references counted.
+    private var slots: [Int: Int] = [:]
+    private var keptBytes: [[UInt8]] = []
+    private var values: [Value] = []
 
-    var count: Int { entries.count }
+    var count: Int { values.count }
 
     /// The value kept for a text of exactly these bytes.
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        guard let kept = entries[Self.hash(bytes)], kept.bytes.count == bytes.count else { return nil }
-        let equal = kept.bytes.withUnsafeBufferPointer { kept in bytes.isEmpty || memcmp(kept.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-        return equal ? kept.value : nil
+        guard let slot = slots[Self.hash(bytes)], keptBytes[slot].count == bytes.count else { return nil }
+        let equal = keptBytes[slot].withUnsafeBufferPointer { kept in bytes.isEmpty || memcmp(kept.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        return equal ? values[slot] : nil
     }
 
     /// Keeps a text's bytes with `value`, unless another text's bytes have the same hash.
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
         let hash = Self.hash(bytes)
-        if entries[hash] == nil { entries[hash] = (Array(bytes), value) }
+        guard slots[hash] == nil else { return }
+        slots[hash] = values.count
+        keptBytes.append(Array(bytes))
+        values.append(value)
     }
 
     mutating func removeAll() {
-        entries = [:]
+        slots = [:]
+        keptBytes = []
+        values = []
     }
 
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
