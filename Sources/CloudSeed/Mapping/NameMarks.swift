@@ -1,19 +1,23 @@
+import Foundation
+
 /// A 96-bit fingerprint of a text, to tell a million texts apart without keeping them. Two
 /// different texts share one with a chance of about n²/2⁹⁷ among n texts (6·10⁻¹⁸ for a million).
-/// Fingerprints compare within one process only: the hash seed is drawn per process.
+/// Fingerprints compare within one process only: the hash seeds are drawn per process.
+///
+/// Texts equal as strings (canonically equivalent) have equal fingerprints: the bytes hashed are
+/// the text's in Unicode's composed form (NFC), which an ASCII text, as record names mostly are, is already.
 struct Fingerprint: Comparable {
     var high: UInt64
     var low: UInt32
 
     init(_ text: String) {
-        var first = Hasher()
-        first.combine(0 as UInt8)
-        first.combine(text)
-        var second = Hasher()
-        second.combine(1 as UInt8)
-        second.combine(text)
-        high = UInt64(bitPattern: Int64(first.finalize()))
-        low = UInt32(truncatingIfNeeded: second.finalize())
+        var text = text
+        var hashes = text.withUTF8 { UTF8Validation.isASCII($0) ? ByteHash.wideHash(UnsafeRawBufferPointer($0)) : nil }
+        if hashes == nil {
+            var composed = text.precomposedStringWithCanonicalMapping
+            hashes = composed.withUTF8 { ByteHash.wideHash(UnsafeRawBufferPointer($0)) }
+        }
+        (high, low) = (hashes!.0, UInt32(truncatingIfNeeded: hashes!.1))
     }
 
     static func < (a: Fingerprint, b: Fingerprint) -> Bool { (a.high, a.low) < (b.high, b.low) }

@@ -72,15 +72,9 @@ public struct RecordMapper {
         decisions.chooseNamingRules()
         let lookedAt = typeSources.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
         if !lookedAt.isEmpty {
-            var rowNumbers: [String: Int] = [:]
+            var rowNumbers = TypeRowCounts()
             func look(at row: PreparedRow, isChild: Bool) {
-                if isChild {
-                    decisions.look(at: row, rowNumber: nil)
-                } else {
-                    let number = rowNumbers[row.recordType, default: 0]
-                    rowNumbers[row.recordType] = number + 1
-                    decisions.look(at: row, rowNumber: number)
-                }
+                decisions.look(at: row, rowNumber: isChild ? nil : rowNumbers.count(row.recordType))
                 for child in row.children { look(at: child.row, isChild: true) }
             }
             try forEachPreparedRow(sources, only: lookedAt) { row, _ in look(at: row, isChild: false) }
@@ -196,7 +190,7 @@ public struct RecordMapper {
         // thread that names and types rows, the busiest, has less to do; documents take longer to
         // read than to prepare. A CSV record typed where it is read is named on the next thread:
         // reading, scanning, typing and surveying the cells, keeps its own the busiest.
-        var rowNumbers: [String: Int] = [:]
+        var rowNumbers = TypeRowCounts()
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
         let readingPreparation = rowPreparation()
@@ -207,6 +201,8 @@ public struct RecordMapper {
         let namingKeys = plan.naming.rules.compactMapValues { rule -> String? in
             if case .naturalKey(let key) = rule { key } else { nil }
         }
+        // The natural key of the type of the last record surveyed by its name alone.
+        var surveyedType = (name: "", key: String?.none)
         let csvWay = readingFlatTyping.map { typing in
             { (header: CSVHeader, type: String, source: Int) -> CSVWay? in
                 guard let typed = CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing) else { return nil }
@@ -238,23 +234,23 @@ public struct RecordMapper {
                 return
             case .read(.flatNamed(let unnamed, let naming, let source)):
                 try surveying?.add(naming, source: source)
-                rowNumbers[unnamed.record.recordType, default: 0] += 1
+                _ = rowNumbers.count(unnamed.record.recordType)
                 return try handOn(.flat(unnamed.named()))
             case .read(.flatSurveyed(let unnamed, let source)):
                 let namedByText = unnamed.nameText != nil
                 let record = unnamed.named()
-                surveying?.add(record, key: namingKeys[record.recordType], name: namedByText ? record.recordName : nil, source: source)
-                rowNumbers[record.recordType, default: 0] += 1
+                if record.recordType != surveyedType.name { surveyedType = (record.recordType, namingKeys[record.recordType]) }
+                surveying?.add(record, key: surveyedType.key, name: namedByText ? record.recordName : nil, source: source)
+                _ = rowNumbers.count(record.recordType)
                 return try handOn(.flat(record))
             case .read(.flat(let unnamed)):
-                rowNumbers[unnamed.record.recordType, default: 0] += 1
+                _ = rowNumbers.count(unnamed.record.recordType)
                 return try handOn(.flat(unnamed.named()))
             case .read(.row(var read)):
                 (row, source, surveyed) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source, read.surveyed)
             }
             if !surveyed { try surveying?.add(row, source: source) }
-            let number = rowNumbers[row.recordType, default: 0]
-            rowNumbers[row.recordType] = number + 1
+            let number = rowNumbers.count(row.recordType)
             if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
             guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
             if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }

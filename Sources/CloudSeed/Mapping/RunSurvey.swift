@@ -9,6 +9,10 @@
 /// to the thread that names its rows. Its members are the mapper's own.
 public final class RunSurvey {
     private var surveys: [String: TypeSurvey] = [:]
+    /// The survey of the last row's type, kept out of ``surveys`` while rows of that type follow
+    /// one another, so that a row does not hash its type's name twice to find it. One thread at a
+    /// time takes rows in, so its accesses are not checked for overlap at run time.
+    @exclusivity(unchecked) private var current: (type: String, survey: TypeSurvey)?
     /// The types a field's name may point to, growing as rows name new types.
     private var pointable: PointableTypes
     /// Those known when the run starts: what a CSV source's columns are surveyed with.
@@ -47,6 +51,7 @@ public final class RunSurvey {
 
     /// Takes in the fields of a CSV source of `type`, surveyed column by column where its records were read.
     func merge(_ columns: CSVColumnSurvey, type: String) {
+        putBackCurrent()
         surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
     }
 
@@ -58,23 +63,31 @@ public final class RunSurvey {
     /// Hands over the surveys by record type, keeping none: a second reference to them would have
     /// every name mark copied when the decisions sort them.
     func takeSurveys() -> [String: TypeSurvey] {
+        putBackCurrent()
         defer { surveys = [:] }
         return surveys
     }
 
     /// Lends `body` the survey of `type`, made at its first row (at `firstPosition`).
     private func withSurvey(of type: String, firstPosition: SourcePosition, _ body: (inout TypeSurvey) throws -> Void) rethrows {
-        var survey: TypeSurvey
-        if let known = surveys.removeValue(forKey: type) {
-            survey = known
-        } else {
-            if pointable.insert(type) {
-                for other in surveys.values { pointable.markMissedValues(of: other) }
+        if current?.type != type {
+            putBackCurrent()
+            if let known = surveys.removeValue(forKey: type) {
+                current = (type, known)
+            } else {
+                if pointable.insert(type) {
+                    for other in surveys.values { pointable.markMissedValues(of: other) }
+                }
+                current = (type, TypeSurvey(firstRowPosition: firstPosition, naming: NamingSurvey(
+                    recordType: type, template: options.template(for: type)?.template, randomNames: options.randomNames)))
             }
-            survey = TypeSurvey(firstRowPosition: firstPosition, naming: NamingSurvey(
-                recordType: type, template: options.template(for: type)?.template, randomNames: options.randomNames))
         }
-        try body(&survey)
-        surveys[type] = consume survey  // moved back, not copied with every name mark it holds
+        try body(&current!.survey)
+    }
+
+    /// Moves the current survey back among the others, not copied with every name mark it holds.
+    private func putBackCurrent() {
+        guard let (type, survey) = current.take() else { return }
+        surveys[type] = consume survey
     }
 }

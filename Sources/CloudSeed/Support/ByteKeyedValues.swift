@@ -41,9 +41,7 @@ struct ByteKeyedValues<Value> {
     }
 
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        return hasher.finalize()
+        Int(truncatingIfNeeded: ByteHash.hash(UnsafeRawBufferPointer(bytes)))
     }
 }
 

@@ -210,15 +210,19 @@ struct CSVScanner {
                 cells.append(try quotedCell(startingAt: cellPosition, unescaped: &unescaped))
             } else {
                 let start = index
-                while let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D {
+                var isASCII = true
+                while true {
+                    index = plainRunEnd(from: index, stoppingAt: (delimiter, 0x0A, 0x0D, 0x22), isASCII: &isASCII)
+                    guard let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D else { break }
                     if byte == 0x22 {
                         throw CloudSeedError(
                             "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
                             at: position)
                     }
+                    if byte >= 0x80 { isASCII = false }
                     index += 1
                 }
-                try checkUTF8(start..<index, at: cellPosition)
+                if !isASCII { try checkUTF8(start..<index, at: cellPosition) }
                 cells.append(CSVRecord.Cell(range: start..<index, isUnescaped: false, position: cellPosition, wasQuoted: false))
             }
             guard let next = byte(at: index) else { return recordPosition }
@@ -244,15 +248,19 @@ struct CSVScanner {
         var end = index
         var lines = 0
         var lastLineStart = lineStart
-        while let byte = byte(at: end), byte != 0x22 {
+        var isASCII = true
+        while true {
+            end = plainRunEnd(from: end, stoppingAt: (0x22, 0x0A, 0x22, 0x22), isASCII: &isASCII)
+            guard let byte = byte(at: end), byte != 0x22 else { break }
             end += 1
+            if byte >= 0x80 { isASCII = false }
             if byte == 0x0A {
                 lines += 1
                 lastLineStart = end
             }
         }
         if byte(at: end) == 0x22, byte(at: end + 1) != 0x22 {
-            try checkUTF8(index..<end, at: start)
+            if !isASCII { try checkUTF8(index..<end, at: start) }
             let cell = CSVRecord.Cell(range: index..<end, isUnescaped: false, position: start, wasQuoted: true)
             index = end + 1
             line += lines
@@ -285,6 +293,14 @@ struct CSVScanner {
         }
     }
 
+    /// Where the run of bytes from `offset` that are none of `stops` ends, as far as the buffer
+    /// holds a whole word (``PlainByteRun``); `isASCII` turns `false` at a byte past 0x7F in it.
+    @inline(__always)
+    private func plainRunEnd(from offset: Int, stoppingAt stops: (UInt8, UInt8, UInt8, UInt8), isASCII: inout Bool) -> Int {
+        input.buffer.withUnsafeBufferPointer { PlainByteRun.end(in: $0, from: offset, stoppingAt: stops, isASCII: &isASCII) }
+    }
+
+    /// Checks that a cell's bytes are UTF-8; a cell whose bytes are all ASCII needs no check.
     private func checkUTF8(_ range: Range<Int>, at position: SourcePosition) throws {
         try Self.checkUTF8(input.buffer[range], at: position, offset: input.base + range.lowerBound)
     }

@@ -10,6 +10,22 @@ enum UTF8Validation {
         }
     }
 
+    /// Whether `bytes` are all ASCII (and so UTF-8, and a text in every normalisation form); eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        var high: UInt64 = 0
+        while offset + 8 <= bytes.count {
+            high |= UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            offset += 8
+        }
+        while offset < bytes.count {
+            high |= UInt64(base[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Whether `bytes` are well-formed UTF-8.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { firstInvalidOffset(bytes) == nil }
 
