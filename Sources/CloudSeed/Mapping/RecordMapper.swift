@@ -378,9 +378,12 @@ public struct RecordMapper {
                 }
             }
         }
+        // On two stages, the records the writing thread only reads are freed where they were made
+        // (measured: 1,000,000 CSV rows). On three, the second changes rows in place, and the
+        // writing thread, the least busy, frees what it is handed.
         if preparingHere {
             return try withoutActuallyEscaping(consume) { consume in
-                try TwoCorePipeline.run(produce: readAll, consume: { (item: consuming Read) in try prepare(consume item, consume) })
+                try TwoCorePipeline.run(freeingWhereMade: true, produce: readAll, consume: { (item: consuming Read) in try prepare(consume item, consume) })
             }
         }
         try TwoCorePipeline.run(produce: { emit in
