@@ -39,8 +39,9 @@ struct NamingSurvey {
         self.randomNames = randomNames
     }
 
-    /// Takes in a row; `source` numbers the source it comes from.
-    mutating func add(_ row: PreparedRow, isChild: Bool, source: Int) {
+    /// Takes in a row; `source` numbers the source it comes from. `keyName` is the name one of its
+    /// natural keys gives it (``RecordNaming/recordName(from:)``), where made already.
+    mutating func add(_ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)? = nil) {
         guard let rowNumber = count(givenName: row.givenName != nil, nameColumn: row.nameColumn?.column, isChild: isChild, source: source),
             !randomNames
         else { return }
@@ -54,7 +55,7 @@ struct NamingSurvey {
         }
         if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
-        noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber)
+        noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber, keyName: keyName)
     }
 
     /// Takes in a top-level row that has neither a given name nor a name column, nor a template
@@ -101,14 +102,15 @@ struct NamingSurvey {
         return rowNumber
     }
 
-    /// Marks a row's natural keys now, or after the rows waiting for ICU.
-    private mutating func noteNaturalKeys(_ keys: [(String, String)], rowNumber: Int) {
-        guard waitingNaturalKeys.isEmpty, keys.allSatisfy({ Transliteration.isReady($0.1) }) else {
+    /// Marks a row's natural keys now, or after the rows waiting for ICU; the one of `keyName` by
+    /// the name given.
+    private mutating func noteNaturalKeys(_ keys: [(String, String)], rowNumber: Int, keyName: (key: String, name: String)?) {
+        guard waitingNaturalKeys.isEmpty, keys.allSatisfy({ $0.0 == keyName?.key || Transliteration.isReady($0.1) }) else {
             waitingNaturalKeys.append((keys, rowNumber))
             if Transliteration.isWarm || waitingNaturalKeys.count >= Self.waitingLimit { markWaitingNaturalKeys() }
             return
         }
-        markNaturalKeys(keys, rowNumber: rowNumber)
+        markNaturalKeys(names: keys.map { ($0.0, $0.0 == keyName?.key ? keyName!.name : RecordNaming.recordName(from: $0.1)) }, rowNumber: rowNumber)
     }
 
     /// Marks the rows waiting for ICU, in order (waiting for it if need be).

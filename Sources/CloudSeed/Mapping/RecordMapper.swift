@@ -201,7 +201,7 @@ public struct RecordMapper {
         let namingKeys = plan.naming.rules.compactMapValues { rule -> String? in
             if case .naturalKey(let key) = rule { key } else { nil }
         }
-        // The natural key of the type of the last record surveyed by its name alone.
+        // The natural key that names the type of the last row surveyed.
         var surveyedType = (name: "", key: String?.none)
         let csvWay = readingFlatTyping.map { typing in
             { (header: CSVHeader, type: String, source: Int) -> CSVWay? in
@@ -221,6 +221,10 @@ public struct RecordMapper {
             var row = read.row
             return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source, surveyed: read.surveyed)
         }, prepare: { (item: consuming ReadOrPrepared, handOn) in
+            func namingKey(of type: String) -> String? {
+                if type != surveyedType.name { surveyedType = (type, namingKeys[type]) }
+                return surveyedType.key
+            }
             let (row, source): (PreparedRow, Int)
             let surveyed: Bool
             switch consume item {
@@ -239,8 +243,7 @@ public struct RecordMapper {
             case .read(.flatSurveyed(let unnamed, let source)):
                 let namedByText = unnamed.nameText != nil
                 let record = unnamed.named()
-                if record.recordType != surveyedType.name { surveyedType = (record.recordType, namingKeys[record.recordType]) }
-                surveying?.add(record, key: surveyedType.key, name: namedByText ? record.recordName : nil, source: source)
+                surveying?.add(record, key: namingKey(of: record.recordType), name: namedByText ? record.recordName : nil, source: source)
                 _ = rowNumbers.count(record.recordType)
                 return try handOn(.flat(record))
             case .read(.flat(let unnamed)):
@@ -249,10 +252,17 @@ public struct RecordMapper {
             case .read(.row(var read)):
                 (row, source, surveyed) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source, read.surveyed)
             }
-            if !surveyed { try surveying?.add(row, source: source) }
             let number = rowNumbers.count(row.recordType)
+            let planned = types[row.recordType]
+            let name = planned == nil ? nil : plan.naming.name(of: row, rowNumber: number)
+            if !surveyed, let surveying {
+                // The name the plan's natural key gives the row, made once for the plan and the survey.
+                var keyName: (key: String, name: String)?
+                if let key = namingKey(of: row.recordType), let name, row.naturalKeys.contains(where: { $0.0 == key }) { keyName = (key, name) }
+                try surveying.add(row, source: source, keyName: keyName)
+            }
             if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
-            guard let planned = types[row.recordType], let name = plan.naming.name(of: row, rowNumber: number) else { return }
+            guard let planned, let name else { return }
             if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }
             try handOn(.row(row, source: source, name: name, ahead: typedAhead(row, planned: planned)))
         }, consume: { (item: PreparedItem) in

@@ -30,16 +30,17 @@ public final class RunSurvey {
         pointableAtStart = pointable
     }
 
-    /// Takes in a top-level row of source number `source`, with its child rows.
-    func add(_ row: PreparedRow, source: Int) throws {
-        try add(row, isChild: false, source: source)
+    /// Takes in a top-level row of source number `source`, with its child rows; `keyName` is the
+    /// name one of its natural keys gives it (``RecordNaming/recordName(from:)``), where made already.
+    func add(_ row: PreparedRow, source: Int, keyName: (key: String, name: String)? = nil) throws {
+        try add(row, isChild: false, source: source, keyName: keyName)
     }
 
-    private func add(_ row: PreparedRow, isChild: Bool, source: Int) throws {
+    private func add(_ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)?) throws {
         try withSurvey(of: row.recordType, firstPosition: row.position) {
-            try $0.add(row, isChild: isChild, source: source, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
+            try $0.add(row, isChild: isChild, source: source, keyName: keyName, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
         }
-        for child in row.children { try add(child.row, isChild: true, source: source) }
+        for child in row.children { try add(child.row, isChild: true, source: source, keyName: nil) }
     }
 
     /// Takes in a CSV record of source number `source` whose cells were surveyed where it was

@@ -134,12 +134,16 @@ struct TypeSurvey {
         naming.add(key: key, name: name, source: source)
     }
 
-    /// Takes in a row; `source` numbers the source it comes from, and `mayPointToType` tells
-    /// whether a field's name may point to a record type.
-    mutating func add(_ row: PreparedRow, isChild: Bool, source: Int, assetFolder: String, mayPointToType: (String) -> Bool) throws {
+    /// Takes in a row; `source` numbers the source it comes from, `keyName` is the name one of
+    /// its natural keys gives it where made already, and `mayPointToType` tells whether a field's
+    /// name may point to a record type.
+    mutating func add(
+        _ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)? = nil, assetFolder: String,
+        mayPointToType: (String) -> Bool
+    ) throws {
         rowCount += 1
         if !row.renamedKeys.isEmpty { renamedKeys.merge(row.renamedKeys) { first, _ in first } }
-        naming.add(row, isChild: isChild, source: source)
+        naming.add(row, isChild: isChild, source: source, keyName: keyName)
         // Each field is lent in place, through the array's buffer: a copy of it would count
         // references to its texts.
         try row.fields.withUnsafeBufferPointer { fields in
