@@ -14,7 +14,7 @@ enum Transliteration {
     /// time; each run of other characters (`漢字`, `の`, `Москва`) goes to ICU with the character
     /// before and after it, as ICU looks that far (`Skagen漢字` → `Skagen han zi`), and is remembered.
     static func ascii(_ text: String) -> String {
-        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        if text.utf8.withContiguousStorageIfAvailable(UTF8Validation.isASCII) ?? text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
         let scalars = text.unicodeScalars
         var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count)

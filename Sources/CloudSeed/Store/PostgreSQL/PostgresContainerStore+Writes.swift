@@ -52,7 +52,7 @@ extension PostgresContainerStore {
             changeTagCounter = number
         }
         changeTagCounter! += 1
-        return String(changeTagCounter!, radix: 36)
+        return ChangeTag.text(of: changeTagCounter!)
     }
 
     /// Writes the change tags given so far to `cloudseed.meta`. The counter only rises: a concurrent

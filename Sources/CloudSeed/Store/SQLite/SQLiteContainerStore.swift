@@ -390,7 +390,7 @@ public final class SQLiteContainerStore: ContainerStore {
             changeTagCounter = number
         }
         changeTagCounter! += 1
-        return String(changeTagCounter!, radix: 36)
+        return ChangeTag.text(of: changeTagCounter!)
     }
 
     /// Writes the change tags given so far to `_cloudseed_meta`.
