@@ -90,6 +90,21 @@ import Testing
         #expect(after["b"]?.system.changeTag == "4")
     }
 
+    @Test func importingAgainFindsEachRecordByNameInAnyOrder() throws {
+        // Stored in file order. Read again with two rows swapped, one of them changed, then reversed,
+        // then after a new row: the row after the last one found is tried first, and every record
+        // is still found by its own name.
+        _ = try importFiles([try folder.write("Item.csv", "recordName,price\na,1\nb,2\nc,3\nd,4\ne,5\n")])
+        let swapped = try importFiles([try folder.write("Item.csv", "recordName,price\na,1\nb,2\nd,4\nc,30\ne,5\n")])
+        #expect(swapped.counts == [ImportSummary.TypeCounts(recordType: "Item", updated: 1, unchanged: 4)])
+        let reversed = try importFiles([try folder.write("Item.csv", "recordName,price\ne,5\nd,4\nc,30\nb,2\na,1\n")])
+        #expect(reversed.counts == [ImportSummary.TypeCounts(recordType: "Item", unchanged: 5)])
+        let added = try importFiles([try folder.write("Item.csv", "recordName,price\nf,6\na,1\nb,2\nc,31\nd,4\ne,5\n")])
+        #expect(added.counts == [ImportSummary.TypeCounts(recordType: "Item", created: 1, updated: 1, unchanged: 4)])
+        let prices = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0.fields["price"]) })
+        #expect(prices == ["a": .int64(1), "b": .int64(2), "c": .int64(31), "d": .int64(4), "e": .int64(5), "f": .int64(6)])
+    }
+
     @Test func changedKeysUpdatesOnlyTheGivenFields() throws {
         _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
         let change = try folder.write("ToDoItems.csv", "recordName,title\nWater the plants,Water the roses\n")
