@@ -188,8 +188,8 @@ public struct RecordMapper {
         // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
         // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
         // thread that names and types rows, the busiest, has less to do; documents take longer to
-        // read than to prepare. A CSV record typed where it is read is named on the next thread:
-        // reading, scanning, typing and surveying the cells, keeps its own the busiest.
+        // read than to prepare. A CSV record typed where it is read is named on the next thread: the
+        // reading one, which scans, types and surveys every cell, is the busier (measured).
         var rowNumbers = TypeRowCounts()
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
