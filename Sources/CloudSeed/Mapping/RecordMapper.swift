@@ -295,10 +295,15 @@ public struct RecordMapper {
     }
 
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
+    ///
+    /// The cases that carry a whole ``PreparedRow`` are `indirect`, here and in ``ReadItem`` and
+    /// ``ReadOrPrepared``: items are moved into batches and out again, and batches cross between the
+    /// cores, so an item is as large as its largest case. Boxed, those few rows leave the common
+    /// items (a typed record) less than half as large.
     private enum PreparedItem {
-        case row(PreparedRow, source: Int, name: String, ahead: [PlannedValue?]?)
+        indirect case row(PreparedRow, source: Int, name: String, ahead: [PlannedValue?]?)
         /// A row whose name the plan refused (`--skip-bad-rows`).
-        case refused(PreparedRow, [CloudSeedError])
+        indirect case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
         /// A row of a type the run creates, typed whole on the reading core.
         case flat(FlatRecord)
@@ -333,12 +338,12 @@ public struct RecordMapper {
         /// Pass two: a CSV record typed where it was read, to be named.
         case flat(CSVFlatTyping.Unnamed)
         /// Pass two surveying too: a CSV record typed where it was read, with the row that names it for the survey.
-        case flatNamed(CSVFlatTyping.Unnamed, naming: PreparedRow, source: Int)
+        indirect case flatNamed(CSVFlatTyping.Unnamed, naming: PreparedRow, source: Int)
         /// Pass two surveying too: a CSV record typed where it was read, to be named, whose name
         /// alone the survey takes.
         case flatSurveyed(CSVFlatTyping.Unnamed, source: Int)
         /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
-        case named(PreparedRow, source: Int)
+        indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
         case columns(CSVColumnSurvey, type: String)
     }
@@ -360,7 +365,7 @@ public struct RecordMapper {
     /// (`surveyed` where its cells were surveyed as read).
     private enum ReadOrPrepared {
         case read(ReadItem)
-        case prepared(PreparedRow, source: Int, surveyed: Bool)
+        indirect case prepared(PreparedRow, source: Int, surveyed: Bool)
     }
 
     private func rowPreparation() -> RowPreparation {
