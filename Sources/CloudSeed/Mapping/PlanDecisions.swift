@@ -108,6 +108,8 @@ struct PlanDecisions {
 
     /// Adds the records the store already holds of every type a field of the run may point to.
     mutating func indexStoredRecords(_ store: any ContainerStore, scope: StoreScope) throws {
+        // Each field name's facts worked out once, not for every stored record.
+        let keyFacts = KeyFactsCache()
         for target in targets where schema.recordTypes[target] != nil {
             var index = indexes[target] ?? ReferenceIndex()
             try store.forEachRecord(in: scope, recordType: target) { record in
@@ -115,7 +117,7 @@ struct PlanDecisions {
                     guard case .string(let text) = value else { return nil }
                     return SourceField(key: key, value: .string(text), position: SourcePosition(file: "store"))
                 }
-                index.add(recordName: record.recordID.recordName, keys: NaturalKeys.keys(of: fields).map(\.1))
+                index.add(recordName: record.recordID.recordName, keys: NaturalKeys.keys(of: fields, facts: keyFacts.facts(of:near:)).map(\.1))
             }
             indexes[target] = index
         }
