@@ -97,8 +97,11 @@ public struct Importer {
             // as they are then: those this run wrote hold its rows' values, which every row's
             // survey indexes anyway, so the index can only lack a value this run replaced: a row
             // that needs it makes the plans differ, and the run reads twice.
-            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: guessingRows) else { throw GuessMissed() }
-            (plan, surveying) = (guess, mapper.runSurvey(of: sources))
+            let firstRows = guessingRows.map(RecordMapper.FirstRows.init)
+            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: firstRows) else { throw GuessMissed() }
+            // Where the first rows were all the rows, the guess is the plan the run that reads twice
+            // decides first, from the same rows and the same store: there is nothing to check.
+            (plan, surveying) = (guess, firstRows?.leftRowsUnread == false ? nil : mapper.runSurvey(of: sources))
         } else {
             plan = try mapper.survey(sources, store: store, scope: scope)
         }

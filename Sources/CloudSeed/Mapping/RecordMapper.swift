@@ -29,6 +29,20 @@ public struct RecordMapper {
     public func survey(
         _ sources: [SourceFile], store: (any ContainerStore)? = nil, scope: StoreScope = StoreScope(), firstRows: Int? = nil
     ) throws -> ImportPlan {
+        try survey(sources, store: store, scope: scope, firstRows: firstRows.map(FirstRows.init))
+    }
+
+    /// How many records of each source a survey takes, and whether a source had more.
+    final class FirstRows: @unchecked Sendable {
+        let limit: Int
+        /// Set (on the reading thread, read once the survey is done) where a source had more than `limit` records.
+        var leftRowsUnread = false
+
+        init(_ limit: Int) { self.limit = limit }
+    }
+
+    /// ``survey(_:store:scope:firstRows:)``, telling through `firstRows` whether every record was surveyed.
+    func survey(_ sources: [SourceFile], store: (any ContainerStore)?, scope: StoreScope, firstRows: FirstRows?) throws -> ImportPlan {
         let run = runSurvey(of: sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to. A CSV source's fields
@@ -379,7 +393,7 @@ public struct RecordMapper {
     /// one would leave them waiting on each other. Each item is handed on, not shared: a row's
     /// fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], firstRows: Int? = nil, csvWay: ((CSVHeader, String, Int) -> CSVWay?)? = nil, preparingHere: Bool = false,
+        _ sources: [SourceFile], firstRows: FirstRows? = nil, csvWay: ((CSVHeader, String, Int) -> CSVWay?)? = nil, preparingHere: Bool = false,
         read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
@@ -425,7 +439,7 @@ public struct RecordMapper {
     /// read, then the survey (pass one), as typed records (pass two), or both, where a record the
     /// typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
-        _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: Int? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
+        _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: FirstRows? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
         csvWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
         _ body: (consuming ReadRow) throws -> Void
     ) throws {
@@ -440,7 +454,10 @@ public struct RecordMapper {
             var records = 0
             func count() throws {
                 records += 1
-                if let firstRows, records > firstRows { throw Enough() }
+                if let firstRows, records > firstRows.limit {
+                    firstRows.leftRowsUnread = true
+                    throw Enough()
+                }
             }
             if let csvWay, let csv = reader as? CSVReader {
                 var decided = false
