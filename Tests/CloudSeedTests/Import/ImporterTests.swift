@@ -94,7 +94,8 @@ import Testing
         // Stored in file order. Read again with two rows swapped, one of them changed, then reversed,
         // then after a new row: the row after the last one found is tried first, and every record
         // is still found by its own name.
-        _ = try importFiles([try folder.write("Item.csv", "recordName,price\na,1\nb,2\nc,3\nd,4\ne,5\n")])
+        // A field named `rowid` too, which SQLite's own name for a row's id must not be taken for.
+        _ = try importFiles([try folder.write("Item.csv", "recordName,price,rowid\na,1,9\nb,2,9\nc,3,9\nd,4,9\ne,5,9\n")])
         let swapped = try importFiles([try folder.write("Item.csv", "recordName,price\na,1\nb,2\nd,4\nc,30\ne,5\n")])
         #expect(swapped.counts == [ImportSummary.TypeCounts(recordType: "Item", updated: 1, unchanged: 4)])
         let reversed = try importFiles([try folder.write("Item.csv", "recordName,price\ne,5\nd,4\nc,30\nb,2\na,1\n")])

@@ -58,12 +58,13 @@ extension SQLiteContainerStore {
         let columns = fieldNames.map { name in
             stored.firstIndex(of: name).map { (type: layout.fields[name]!.type, column: Int32($0)) }
         }
-        let read = (stored.map { layout.fields[$0]!.column } + ["___createdBy", "___zone", "___recordID"]).map(SQLiteLayout.quoted) + ["rowid"]
+        // `_rowid_`, not `rowid`: a field may be named `rowid`, none starts with an underscore.
+        let read = (stored.map { layout.fields[$0]!.column } + ["___createdBy", "___zone", "___recordID"]).map(SQLiteLayout.quoted) + ["_rowid_"]
         let select = "SELECT \(read.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(layout.table))"
         let comparison = Comparison(
             scope: scope, recordType: recordType, fieldNames: fieldNames, zone: zone, columns: columns,
             select: try database.statement(select + " WHERE \"___zone\" = ? AND \"___recordID\" = ?"),
-            selectByRowid: try database.statement(select + " WHERE rowid = ?"), creatorColumn: Int32(stored.count),
+            selectByRowid: try database.statement(select + " WHERE _rowid_ = ?"), creatorColumn: Int32(stored.count),
             statementGeneration: database.statementGeneration)
         lastComparison = comparison
         return comparison
