@@ -11,13 +11,10 @@ struct Fingerprint: Comparable {
     var low: UInt32
 
     init(_ text: String) {
-        var text = text
-        var hashes = text.withUTF8 { UTF8Validation.isASCII($0) ? ByteHash.wideHash(UnsafeRawBufferPointer($0)) : nil }
-        if hashes == nil {
-            var composed = text.precomposedStringWithCanonicalMapping
-            hashes = composed.withUTF8 { ByteHash.wideHash(UnsafeRawBufferPointer($0)) }
-        }
-        (high, low) = (hashes!.0, UInt32(truncatingIfNeeded: hashes!.1))
+        var composed = text
+        if !composed.withUTF8(UTF8Validation.isASCII) { composed = text.precomposedStringWithCanonicalMapping }
+        let (first, second) = composed.withUTF8 { ByteHash.wideHash(UnsafeRawBufferPointer($0)) }
+        (high, low) = (first, UInt32(truncatingIfNeeded: second))
     }
 
     static func < (a: Fingerprint, b: Fingerprint) -> Bool { (a.high, a.low) < (b.high, b.low) }

@@ -2,8 +2,9 @@
 /// (``ByteKeyedValues``) and tells record names apart (``Fingerprint``), where the standard
 /// library's `Hasher` (SipHash) cost more than the lookups it served, for every row.
 ///
-/// Eight bytes are mixed at a time with a multiplication, the last few with their count, and the
-/// result goes through MurmurHash3's finaliser, so that every input bit moves every output bit.
+/// The count of bytes is mixed into the seed, then eight bytes at a time with a multiplication (the
+/// last few as one word), and the result goes through MurmurHash3's finaliser, so that every input
+/// bit moves every output bit.
 /// It is not meant to resist crafted collisions: its users treat a collision as a miss (the text
 /// is looked up the usual way) or, for fingerprints, need two 64-bit lanes to collide at once.
 enum ByteHash {
