@@ -88,12 +88,19 @@ final class CSVFlatTyping {
         guard size <= RecordLimits.maximumRecordSize else { return nil }
         let nameText: String? =
             switch naming {
-            case .column(let column): cells.namingText(column)
+            case .column(let column): typedText(values, column) ?? cells.namingText(column)
             case .person(let first, let last): cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
             case .position: nil
             }
         let name = nameText == nil ? "\(recordType)-\(ordinal)" : ""
         return Unnamed(record: FlatRecord(recordType: recordType, recordName: name, values: values, position: position), nameText: nameText)
+    }
+
+    /// The text a set, non-empty cell was typed to where its field is a STRING: the cell's text,
+    /// which names the record without being made again.
+    private func typedText(_ values: [RecordValue?], _ column: Int) -> String? {
+        guard let slot = slots[column], case .string(let text)? = values[slot.index], !text.isEmpty else { return nil }
+        return text
     }
 
     /// A cell's value as its slot's plan types it: a number or a date straight from its bytes,
