@@ -43,7 +43,19 @@ struct TypeSurvey {
         /// asset paths start from).
         func add(_ value: PlainValue, assetFolder: String) {
             guard takesValues, let kind = InferredKind(of: value) else { return }
-            add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: value) }
+            switch value {
+            case .text(var text) where keepsTextsByBytes(text), .string(var text) where keepsTextsByBytes(text):
+                // A text kept before is found by its bytes, not hashed into the set again.
+                text.withUTF8 { add(kind, bytes: $0, assetFolder: assetFolder) }
+            default:
+                add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: value) }
+            }
+        }
+
+        /// Whether `text` is taken in as a cell's bytes are (``add(_:bytes:assetFolder:)``): a
+        /// text to keep, in a field whose values are no asset paths.
+        private func keepsTextsByBytes(_ text: String) -> Bool {
+            keepsValues && !overflowing && assetPaths == false && !text.isEmpty
         }
 
         /// Whether a value can still change what is learnt: text merged with anything stays

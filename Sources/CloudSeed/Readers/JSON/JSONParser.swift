@@ -114,6 +114,9 @@ struct JSONParser: DocumentCursor {
         let start = try beginObject()
         var keys = DistinctKeys()
         var fields: [SourceField] = []
+        // Room for the last record's fields and one more (a record's latitude and longitude become
+        // one location later): the array is not grown, copied and freed as it fills.
+        fields.reserveCapacity(lastRecordKeys.count + 1)
         // While the keys are the last record's, in order, they are distinct without a check.
         var matching = true
         while let key = try nextRecordMember(&keys, matching: &matching, offset: fields.count) {
