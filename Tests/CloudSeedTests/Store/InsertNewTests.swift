@@ -5,7 +5,8 @@ import Testing
 @testable import CloudSeed
 
 /// A new record inserted the short way (``SQLiteContainerStore/insertNew(_:fieldNames:system:in:)``,
-/// bound value by value) is stored as saving it the long way stores it.
+/// bound value by value; ``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``, its `COPY`
+/// line made from its values) is stored as saving it the long way stores it.
 @Suite struct InsertNewTests {
     static let values: [String: RecordValue] = [
         "text": .string("  say \"hi\"\\ \n\t\u{1} Fenêtre 🔥 漢字"),
@@ -88,5 +89,56 @@ import Testing
         #expect(saved.count == records.count)
         #expect(saved.first?.count == SQLiteLayout.systemColumns.count + names.count)
         #expect(try rows("Inserted") == saved)
+    }
+
+    /// On each backend: records inserted new read back as the records saved the long way, and,
+    /// before they are written (PostgreSQL buffers them), are found by name, replaced by a save
+    /// and deleted as saved ones are.
+    @Test(arguments: StoreBackend.testable) func insertedRecordsReadBackAsSavedOnesAndAreFoundBeforeTheyAreWritten(_ backend: StoreBackend) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let scope = StoreScope()
+        let names = Self.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let system = SystemFields(
+            createdTimestamp: 1_700_000_000_123, createdUserRecordName: "_a", modifiedTimestamp: 1_700_000_000_456,
+            modifiedUserRecordName: "_b", changeTag: "9")
+        // Within the years a store keeps: PostgreSQL refuses a timestamp beyond them, saved or inserted.
+        let full = Self.values.filter { $0.key != "beyond" }
+        let sparse: [String: RecordValue] = ["real": .double(-0.5), "text": .string("\\N\ttab")]
+        try store.write { transaction in
+            for type in ["Saved", "Inserted"] {
+                try transaction.createRecordType(type, in: scope.schemaScope)
+                for name in names { try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope) }
+            }
+            for (recordName, fields) in [("full", full), ("sparse", sparse)] {
+                var record = CloudRecord(recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
+                record.system = system
+                try transaction.save(record, in: scope)
+                let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] }, position: SourcePosition(file: "test"))
+                try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
+            }
+            for recordName in ["doomed", "replaced"] {
+                let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { sparse[$0] }, position: SourcePosition(file: "test"))
+                try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
+            }
+            let found = try #require(try transaction.record("sparse", ofType: "Inserted", in: scope))
+            #expect(found.fields == sparse && found.system == system && found.recordID.recordName == "sparse")
+            #expect(try transaction.delete("doomed", ofType: "Inserted", in: scope))
+            #expect(try transaction.record("doomed", ofType: "Inserted", in: scope) == nil)
+            var replacement = CloudRecord(recordType: "Inserted", recordID: RecordID(recordName: "replaced"), fields: ["number": .int64(7)])
+            replacement.system = system
+            try transaction.save(replacement, in: scope)
+        }
+        var read: [String: [String: CloudRecord]] = [:]
+        try store.forEachRecord(in: scope, recordType: nil) { read[$0.recordType, default: [:]][$0.recordID.recordName] = $0 }
+        let saved = try #require(read["Saved"])
+        let inserted = try #require(read["Inserted"])
+        #expect(inserted.keys.sorted() == ["full", "replaced", "sparse"])
+        for name in ["full", "sparse"] {
+            #expect(inserted[name]?.fields == saved[name]?.fields, "\(name)")
+            #expect(inserted[name]?.system == system)
+        }
+        #expect(saved["full"]?.fields.count == full.count)
+        #expect(inserted["replaced"]?.fields == ["number": .int64(7)])
     }
 }

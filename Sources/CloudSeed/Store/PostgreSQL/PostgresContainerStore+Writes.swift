@@ -107,7 +107,7 @@ extension PostgresContainerStore {
     }
 
     /// A record's system timestamp as text; a run stamps one time on every record, so the last is kept.
-    private func timestampText(_ milliseconds: Int64) throws -> String {
+    func timestampText(_ milliseconds: Int64) throws -> String {
         if let last = lastTimestamp, last.milliseconds == milliseconds { return last.text }
         let text = try PostgresValueCodec.encode(.timestamp(milliseconds))
         lastTimestamp = (milliseconds, text)
@@ -163,4 +163,8 @@ struct PostgresStoreTransaction: StoreTransaction {
     }
 
     func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
+
+    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+        try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
+    }
 }

@@ -33,6 +33,8 @@ public final class PostgresContainerStore: ContainerStore {
     /// table's record type and the `ADD CONSTRAINT` clauses that add them back
     /// (``deferNameIndex(ofType:in:)``).
     var deferredKeys: [String: (recordType: String, additions: [String])] = [:]
+    /// Where the last record inserted new went (``insertNew(_:fieldNames:system:in:)``), for the length of a transaction.
+    var lastInsertTarget: InsertTarget?
 
     /// A record type's table, its field columns, and the SQL that reads and writes its rows.
     struct TypeLayout {
@@ -104,6 +106,7 @@ public final class PostgresContainerStore: ContainerStore {
     /// Drops the cached layouts, which schema changes make stale.
     func forgetLayouts() {
         layouts.removeAll()
+        lastInsertTarget = nil
         readAhead.removeAll()
     }
 
@@ -172,6 +175,7 @@ public final class PostgresContainerStore: ContainerStore {
             pendingRows.removeAll()
             readAhead.removeAll()
             deferredKeys.removeAll()
+            lastInsertTarget = nil
         }
         return try connection.transaction {
             let result = try body(PostgresStoreTransaction(store: self))

@@ -12,21 +12,80 @@ struct PostgresPendingRows {
         let recordName: String
     }
 
+    /// A buffered record: saved whole, or inserted new as its values (made a whole record only
+    /// if it is read back before it is sent).
+    enum Record {
+        case saved(CloudRecord)
+        case new(FlatRecord, fieldNames: [String], system: SystemFields)
+
+        var recordName: String {
+            switch self {
+            case .saved(let record): record.recordID.recordName
+            case .new(let record, _, _): record.recordName
+            }
+        }
+
+        var cloudRecord: CloudRecord {
+            switch self {
+            case .saved(let record):
+                return record
+            case .new(let record, let fieldNames, let system):
+                var whole = record.cloudRecord(fieldNames: fieldNames)
+                whole.system = system
+                return whole
+            }
+        }
+    }
+
+    /// A buffered row: its record, the zone's row id and its line of `COPY`'s text format.
+    struct Row {
+        let record: Record
+        let zone: Int64
+        let line: [UInt8]
+    }
+
     /// The rows of one table, in the order they were saved; a replaced or deleted row leaves `nil`.
+    /// Rows inserted new are indexed by name only when a save, read or deletion by name needs it:
+    /// a bulk insert of new records, which names each once, hashes no name.
     struct Batch {
         let layout: PostgresContainerStore.TypeLayout
-        var rows: [(record: CloudRecord, line: [UInt8])?] = []
+        var rows: [Row?] = []
         var index: [Key: Int] = [:]
+        /// How many of ``rows`` ``index`` covers.
+        private var indexed = 0
+
+        init(layout: PostgresContainerStore.TypeLayout) { self.layout = layout }
+
+        /// How many rows the batch holds.
+        var count: Int { index.count + rows.count - indexed }
 
         /// Adds or replaces a row; returns how many rows the batch holds.
-        mutating func add(_ row: (record: CloudRecord, line: [UInt8]), key: Key) -> Int {
+        mutating func add(_ row: Row) -> Int {
+            let key = Key(zone: row.zone, recordName: row.record.recordName)
+            indexAll()
             if let slot = index[key] {
                 rows[slot] = row
             } else {
                 index[key] = rows.count
                 rows.append(row)
             }
-            return index.count
+            indexed = rows.count
+            return count
+        }
+
+        /// Adds the row of a record inserted new, whose name no other row of the run has; returns
+        /// how many rows the batch holds.
+        mutating func append(_ row: Row) -> Int {
+            rows.append(row)
+            return count
+        }
+
+        /// Indexes the rows appended since the index last covered them all.
+        mutating func indexAll() {
+            while indexed < rows.count {
+                if let row = rows[indexed] { index[Key(zone: row.zone, recordName: row.record.recordName)] = indexed }
+                indexed += 1
+            }
         }
     }
 
@@ -34,20 +93,27 @@ struct PostgresPendingRows {
 
     var isEmpty: Bool { batches.isEmpty }
 
-    /// Buffers a row of `layout`'s table; `true` when the table's batch is full and should be sent.
+    /// Buffers a saved record's row of `layout`'s table; `true` when the table's batch is full and should be sent.
     mutating func add(_ record: CloudRecord, line: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
-        let key = Key(zone: zone, recordName: record.recordID.recordName)
-        return batches[layout.qualifiedTable, default: Batch(layout: layout)].add((record, line), key: key) >= Self.batchSize
+        batches[layout.qualifiedTable, default: Batch(layout: layout)].add(Row(record: .saved(record), zone: zone, line: line)) >= Self.batchSize
+    }
+
+    /// Buffers the row of a record inserted new (``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``);
+    /// `true` when the table's batch is full and should be sent.
+    mutating func append(_ row: Row, layout: PostgresContainerStore.TypeLayout) -> Bool {
+        batches[layout.qualifiedTable, default: Batch(layout: layout)].append(row) >= Self.batchSize
     }
 
     /// The buffered record with this name, if there is one.
-    func record(_ recordName: String, zone: Int64, table: String) -> CloudRecord? {
+    mutating func record(_ recordName: String, zone: Int64, table: String) -> CloudRecord? {
+        batches[table]?.indexAll()
         guard let batch = batches[table], let slot = batch.index[Key(zone: zone, recordName: recordName)] else { return nil }
-        return batch.rows[slot]?.record
+        return batch.rows[slot]?.record.cloudRecord
     }
 
     /// Drops a buffered row; `true` when there was one.
     mutating func remove(_ recordName: String, zone: Int64, table: String) -> Bool {
+        batches[table]?.indexAll()
         guard let slot = batches[table]?.index.removeValue(forKey: Key(zone: zone, recordName: recordName)) else { return false }
         batches[table]?.rows[slot] = nil
         return true

@@ -39,9 +39,7 @@ enum PostgresValueCodec {
 
     /// The text form of a value, as a parameter or a `COPY` field.
     static func encode(_ value: RecordValue) throws -> String {
-        guard !holdsNUL(value) else {
-            throw CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
-        }
+        guard !holdsNUL(value) else { throw nulError }
         switch value {
         case .string(let text): return text
         case .int64(let number): return String(number)
@@ -62,6 +60,10 @@ enum PostgresValueCodec {
         case .asset(let asset): return asset.fileChecksum
         case .location, .reference, .list: return SQLiteValueCodec.jsonElement(value)
         }
+    }
+
+    private static var nulError: CloudSeedError {
+        CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
     }
 
     /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
@@ -114,18 +116,49 @@ enum PostgresValueCodec {
 
     /// Appends `field` to a row of `COPY`'s text format, escaping what the format reserves; `nil` is `\N`.
     static func appendCopyField(_ field: String?, to line: inout [UInt8]) {
-        guard let field else {
+        guard var field else {
             line += [UInt8(ascii: "\\"), UInt8(ascii: "N")]
             return
         }
-        for byte in field.utf8 {
+        field.withUTF8 { appendCopyField(bytes: $0, to: &line) }
+    }
+
+    /// Appends a text's UTF-8 bytes as ``appendCopyField(_:to:)`` does, a run at a time between the
+    /// bytes the format reserves (backslash, newline, carriage return, tab).
+    static func appendCopyField(bytes: UnsafeBufferPointer<UInt8>, to line: inout [UInt8]) {
+        var runStart = 0
+        for offset in bytes.indices {
+            let byte = bytes[offset]
+            guard byte <= UInt8(ascii: "\r") || byte == UInt8(ascii: "\\") else { continue }
+            let escaped: UInt8
             switch byte {
-            case UInt8(ascii: "\\"): line += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): line += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): line += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): line += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            default: line.append(byte)
+            case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+            case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+            case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+            default: continue
             }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
+            line.append(UInt8(ascii: "\\"))
+            line.append(escaped)
+            runStart = offset + 1
+        }
+        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// Appends a value's `COPY` field (``encode(_:)``'s text, escaped); `nil` is `\N`. A text is
+    /// escaped straight from its bytes, without a string made for it.
+    static func appendCopyValue(_ value: RecordValue?, to line: inout [UInt8]) throws {
+        switch value {
+        case .string(var text)?:
+            try text.withUTF8 { bytes in
+                guard !bytes.contains(0) else { throw nulError }
+                appendCopyField(bytes: bytes, to: &line)
+            }
+        case .int64(let number)?:
+            line.append(contentsOf: String(number).utf8)
+        default:
+            appendCopyField(try value.map(encode), to: &line)
         }
     }
 }

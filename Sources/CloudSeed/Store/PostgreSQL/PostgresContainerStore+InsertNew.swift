@@ -1,0 +1,90 @@
+/// Records of the types a run creates, written straight from their values into `COPY` lines: no
+/// ``CloudRecord`` and no dictionary of fields for each, no lookup of the type's layout and zone by
+/// name, and the system columns the run's records share written once.
+extension PostgresContainerStore {
+    /// Where the records of one type and scope go, kept from one record to the next while they
+    /// are the same; a class, so that each record takes it without copying what it holds.
+    final class InsertTarget {
+        let recordType: String
+        let scope: StoreScope
+        let layout: TypeLayout
+        let zone: Int64
+        /// The field names the values come in, kept so that the same array is recognised by its storage.
+        let fieldNames: [String]
+        /// For each field column in the layout's order, where its value is among the record's values.
+        let valueOffsets: [Int?]
+        /// The system fields of the last record, and the line's bytes from the zone to the change tag
+        /// around its name: the zone, then the times and users, which a run's records share.
+        var system: SystemFields?
+        let zonePrefix: [UInt8]
+        var sharedSystemColumns: [UInt8] = []
+
+        init(recordType: String, scope: StoreScope, layout: TypeLayout, zone: Int64, fieldNames: [String]) {
+            self.recordType = recordType
+            self.scope = scope
+            self.layout = layout
+            self.zone = zone
+            self.fieldNames = fieldNames
+            let offsets = Dictionary(fieldNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            valueOffsets = layout.sortedFieldNames.map { offsets[$0] }
+            zonePrefix = Array(String(zone).utf8) + [UInt8(ascii: "\t")]
+        }
+
+        func holds(_ recordType: String, _ scope: StoreScope, _ fieldNames: [String]) -> Bool {
+            guard recordType == self.recordType, scope == self.scope else { return false }
+            let sameStorage = fieldNames.withUnsafeBufferPointer { given in
+                self.fieldNames.withUnsafeBufferPointer { kept in given.baseAddress == kept.baseAddress && given.count == kept.count }
+            }
+            return sameStorage || fieldNames == self.fieldNames
+        }
+    }
+
+    /// Saves a record of a type the run created: its `COPY` line made from its values, buffered
+    /// without the record's name indexed (``PostgresPendingRows/Batch``).
+    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+        let target = try insertTarget(record.recordType, fieldNames: fieldNames, in: scope)
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line += target.zonePrefix
+        PostgresValueCodec.appendCopyField(record.recordName, to: &line)
+        if target.system.map({ Self.shareColumns($0, system) }) != true {
+            var shared: [UInt8] = []
+            for field in [
+                try timestampText(system.createdTimestamp), system.createdUserRecordName, try timestampText(system.modifiedTimestamp),
+                system.modifiedUserRecordName,
+            ] {
+                shared.append(UInt8(ascii: "\t"))
+                PostgresValueCodec.appendCopyField(field, to: &shared)
+            }
+            shared.append(UInt8(ascii: "\t"))
+            target.sharedSystemColumns = shared
+            target.system = system
+        }
+        line += target.sharedSystemColumns
+        PostgresValueCodec.appendCopyField(system.changeTag, to: &line)
+        try record.values.withUnsafeBufferPointer { values in
+            for offset in target.valueOffsets {
+                line.append(UInt8(ascii: "\t"))
+                try PostgresValueCodec.appendCopyValue(offset.flatMap { values[$0] }, to: &line)
+            }
+        }
+        line.append(UInt8(ascii: "\n"))
+        let row = PostgresPendingRows.Row(record: .new(record, fieldNames: target.fieldNames, system: system), zone: target.zone, line: line)
+        if pendingRows.append(row, layout: target.layout) { try flushPendingRows() }
+    }
+
+    /// Whether two records' system fields share the columns but the change tag.
+    private static func shareColumns(_ a: SystemFields, _ b: SystemFields) -> Bool {
+        a.createdTimestamp == b.createdTimestamp && a.modifiedTimestamp == b.modifiedTimestamp
+            && a.createdUserRecordName == b.createdUserRecordName && a.modifiedUserRecordName == b.modifiedUserRecordName
+    }
+
+    private func insertTarget(_ recordType: String, fieldNames: [String], in scope: StoreScope) throws -> InsertTarget {
+        if let target = lastInsertTarget, target.holds(recordType, scope, fieldNames) { return target }
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: true)
+        else { throw CloudSeedError("record type \(recordType) is not in the schema") }
+        let target = InsertTarget(recordType: recordType, scope: scope, layout: layout, zone: zone, fieldNames: fieldNames)
+        lastInsertTarget = target
+        return target
+    }
+}
