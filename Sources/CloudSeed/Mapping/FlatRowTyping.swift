@@ -38,6 +38,13 @@ struct FlatRowTyping {
         let field: PlannedField
         /// Whether its values are record names to resolve (``ReferenceResolution/resolves(_:)``).
         let resolvesReferences: Bool
+        /// The values texts of this field resolved to, found again by the texts' bytes: a reference
+        /// field repeats the same few names (an Artwork's `artist`), each otherwise looked up and
+        /// its record name transliterated again for every row. Used by ``FlatRowTyping/record(of:name:)``
+        /// alone, on the one thread a typing's records are made on; at most
+        /// ``resolvedReferenceLimit`` are kept, so memory stays flat.
+        var resolvedReferences = ByteKeyedValues<RecordValue>()
+        static let resolvedReferenceLimit = 1 << 14
 
         init(index: Int, field: PlannedField) {
             self.index = index
@@ -92,12 +99,33 @@ struct FlatRowTyping {
         // Each field is lent in place: a copy of it would count references to its texts.
         for offset in row.fields.indices {
             guard let slot = recent.slot(of: row.fields[offset].key, at: offset) else { continue }
-            guard let value = typed(row.fields[offset].value, at: row.fields[offset].position, as: slot) else { return nil }
+            let typedValue =
+                slot.resolvesReferences
+                ? resolvedReference(row.fields[offset].value, at: row.fields[offset].position, as: slot)
+                : typed(row.fields[offset].value, at: row.fields[offset].position, as: slot)
+            guard let value = typedValue else { return nil }
             size += value.encodedSize
             values[slot.index] = value
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
         return FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
+    }
+
+    /// ``typed(_:at:as:)`` of a value whose slot resolves references: what a text of the same
+    /// bytes resolved to before, or else resolved and kept (a text's value is its bytes' alone,
+    /// whether it came typed or not).
+    private func resolvedReference(_ plain: PlainValue, at position: SourcePosition, as slot: Slot) -> RecordValue? {
+        var text: String
+        switch plain {
+        case .text(let given), .string(let given): text = given
+        default: return typed(plain, at: position, as: slot)
+        }
+        if let known = text.withUTF8({ slot.resolvedReferences.value(for: $0) }) { return known }
+        guard let value = typed(plain, at: position, as: slot) else { return nil }
+        if slot.resolvedReferences.count < Slot.resolvedReferenceLimit {
+            text.withUTF8 { slot.resolvedReferences.insert($0, value: value) }
+        }
+        return value
     }
 
     /// A field's value (at `position`) as its slot's plan types it; `nil` where the long way must

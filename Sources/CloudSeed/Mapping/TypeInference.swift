@@ -76,7 +76,7 @@ indirect enum InferredKind: Hashable {
         if let first = bytes.first, first >= 48 && first <= 57 || first == UInt8(ascii: "-") {
             if NumberText.integer(bytes) != nil { return .integer }
             if NumberText.isReal(bytes) { return .real }
-        } else if BooleanText.value(String(decoding: bytes, as: UTF8.self)) != nil {
+        } else if BooleanText.value(utf8: bytes) != nil {
             return .boolean
         }
         if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
@@ -121,6 +121,18 @@ enum BooleanText {
     static func value(_ text: String) -> Bool? {
         if CaseInsensitiveNames.matches(text, "true") { return true }
         if CaseInsensitiveNames.matches(text, "false") { return false }
+        return nil
+    }
+
+    /// ``value(_:)`` of a text's UTF-8 bytes, such as a CSV cell's, compared where they are while
+    /// they are ASCII (a text with other characters is made a string and compared as one).
+    static func value(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard UTF8Validation.isASCII(bytes) else { return value(String(decoding: bytes, as: UTF8.self)) }
+        func isLowercase(_ word: StaticString) -> Bool {
+            word.utf8CodeUnitCount == bytes.count && bytes.indices.allSatisfy { bytes[$0] | 0x20 == word.utf8Start[$0] }
+        }
+        if isLowercase("true") { return true }
+        if isLowercase("false") { return false }
         return nil
     }
 }

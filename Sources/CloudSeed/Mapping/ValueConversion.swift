@@ -68,19 +68,27 @@ struct ValueConverter {
             }
         case .list(let element):
             if case .array(let items) = value {
-                return .list(element, try items.filter { $0 != .null }.map { try convert($0, to: element, at: position) })
+                // Null items are left out; converted into one array, not filtered into another first.
+                var converted: [RecordValue] = []
+                converted.reserveCapacity(items.count)
+                for item in items where item != .null { converted.append(try convert(item, to: element, at: position)) }
+                return .list(element, converted)
             }
         }
         throw Mismatch(valueType: Self.valueType(of: value), detail: nil)
     }
 
     /// ``convert(_:to:at:)`` of a text given as UTF-8 bytes, for the types a text's bytes tell
-    /// alone: an INT64 (not a boolean: a digit or `-` cannot start one), DOUBLE or TIMESTAMP the
-    /// text is; `nil` for any other, converted as text (which words the errors).
+    /// alone: an INT64 (a boolean's 1 or 0 where it starts with `t` or `f`, else a number), DOUBLE
+    /// or TIMESTAMP the text is; `nil` for any other, converted as text (which words the errors).
     func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> RecordValue? {
         switch type {
         case .int64:
-            guard let first = bytes.first, first >= 48 && first <= 57 || first == UInt8(ascii: "-") else { return nil }
+            guard let first = bytes.first else { return nil }
+            if first | 0x20 == UInt8(ascii: "t") || first | 0x20 == UInt8(ascii: "f") {
+                return BooleanText.value(utf8: bytes).map { .int64($0 ? 1 : 0) }
+            }
+            guard first >= 48 && first <= 57 || first == UInt8(ascii: "-") else { return nil }
             return NumberText.integer(bytes).map(RecordValue.int64)
         case .double:
             guard let number = NumberText.integer(bytes).map(Double.init) ?? NumberText.real(bytes) else { return nil }

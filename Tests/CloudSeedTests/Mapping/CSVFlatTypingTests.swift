@@ -165,6 +165,7 @@ import Testing
             "", "0", "-0", "007", "42", "-17", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1.5", "-0.25", "1e3",
             "1e400", "2.", ".5", "true", "FALSE", "2020-01-02", "2020-01-02T03:04:05.678Z", "2020-01-02T03:04:05+01:00",
             "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59Z", "253402300800000", "-62135596800001", "12:30", "abc", "Ñ",
+            "True", "fAlSe", "tru", "truex", "fals", "tr\u{FC}e", "",
         ]
         var typedByBytes = 0
         for type in [FieldType.int64, .double, .timestamp, .string] {
@@ -179,9 +180,14 @@ import Testing
                 }
             }
         }
-        // INT64: the 8 integers within 64 bits; DOUBLE: those and 1.5, -0.25, 1e3; TIMESTAMP: the 4
-        // dates within the years 1 to 9999 and the integers 0, -0, 42, -17. Never a STRING.
-        #expect(typedByBytes == 8 + 11 + 8)
+        // INT64: the 8 integers within 64 bits and the 4 booleans in any case; DOUBLE: the integers
+        // and 1.5, -0.25, 1e3; TIMESTAMP: the 4 dates within the years 1 to 9999 and the integers
+        // 0, -0, 42, -17. Never a STRING.
+        #expect(typedByBytes == 8 + 4 + 11 + 8)
+        for text in texts + ["TRUE", "t\u{0130}", "\u{212A}", "false "] {
+            var copy = text
+            #expect(copy.withUTF8(BooleanText.value(utf8:)) == BooleanText.value(text), "\(text)")
+        }
         for (latitude, longitude) in [("59.33", "18.07"), ("-90", "180"), ("90.5", "0"), ("0", "-180.1"), ("1e1", "2"), ("x", "1"), ("", "1")] {
             var (a, b) = (latitude, longitude)
             let byBytes = a.withUTF8 { a in b.withUTF8 { converter.location(latitude: a, longitude: $0) } }
