@@ -1,4 +1,4 @@
-/// Sends buffered rows to the server with `COPY`, in the background.
+/// Sends buffered rows to the server with `COPY` in its binary format (``PostgresBinaryRow``), in the background.
 extension PostgresContainerStore {
     /// Where a batch goes: a table and its columns, as SQL.
     struct CopyTarget: Sendable {
@@ -22,9 +22,10 @@ extension PostgresContainerStore {
         let batches = pendingRows.batches
         pendingRows.removeAll()
         for (_, batch) in batches.sorted(by: { $0.key < $1.key }) {
-            var data: [UInt8] = []
-            for row in batch.rows { if let row { data += row.line } }
-            guard !data.isEmpty else { continue }
+            var data = PostgresBinaryRow.header
+            for row in batch.rows { if let row { data += row.encoded } }
+            guard data.count > PostgresBinaryRow.header.count else { continue }
+            data += PostgresBinaryRow.trailer
             let target = CopyTarget(batch.layout)
             try connection.inBackground { [data] connection in try Self.copy(data, into: target, on: connection) }
         }
@@ -35,14 +36,14 @@ extension PostgresContainerStore {
     private static func copy(_ data: [UInt8], into target: CopyTarget, on connection: PostgresConnection) throws {
         try connection.execute("SAVEPOINT cloudseed_copy")
         do {
-            try connection.copy("COPY \(target.table) (\(target.columns)) FROM STDIN", data)
+            try connection.copy("COPY \(target.table) (\(target.columns)) FROM STDIN WITH (FORMAT binary)", data)
             try connection.execute("RELEASE SAVEPOINT cloudseed_copy")
             return
         } catch where connection.lastSQLState == "23505" {
             try connection.execute("ROLLBACK TO SAVEPOINT cloudseed_copy; RELEASE SAVEPOINT cloudseed_copy")
         }
         try connection.execute("CREATE TEMPORARY TABLE cloudseed_staging (LIKE \(target.table)) ON COMMIT DROP")
-        try connection.copy("COPY cloudseed_staging (\(target.columns)) FROM STDIN", data)
+        try connection.copy("COPY cloudseed_staging (\(target.columns)) FROM STDIN WITH (FORMAT binary)", data)
         try connection.execute("""
             INSERT INTO \(target.table) (\(target.columns)) SELECT \(target.columns) FROM cloudseed_staging
             ON CONFLICT ("___zone", "___recordID") DO UPDATE SET \(target.updates);

@@ -1,6 +1,6 @@
-/// Records of the types a run creates, written straight from their values into `COPY` lines: no
+/// Records of the types a run creates, written straight from their values into `COPY` rows: no
 /// ``CloudRecord`` and no dictionary of fields for each, no lookup of the type's layout and zone by
-/// name, and the system columns the run's records share written once.
+/// name, and the system columns the run's records share encoded once.
 extension PostgresContainerStore {
     /// Where the records of one type and scope go, kept from one record to the next while they
     /// are the same; a class, so that each record takes it without copying what it holds.
@@ -13,10 +13,9 @@ extension PostgresContainerStore {
         let fieldNames: [String]
         /// For each field column in the layout's order, where its value is among the record's values.
         let valueOffsets: [Int?]
-        /// The system fields of the last record, and the line's bytes from the zone to the change tag
-        /// around its name: the zone, then the times and users, which a run's records share.
+        /// The system fields of the last record, and its columns that the run's records share,
+        /// encoded: when and by whom it was created and modified.
         var system: SystemFields?
-        let zonePrefix: [UInt8]
         var sharedSystemColumns: [UInt8] = []
 
         init(recordType: String, scope: StoreScope, layout: TypeLayout, zone: Int64, fieldNames: [String]) {
@@ -27,7 +26,6 @@ extension PostgresContainerStore {
             self.fieldNames = fieldNames
             let offsets = Dictionary(fieldNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             valueOffsets = layout.sortedFieldNames.map { offsets[$0] }
-            zonePrefix = Array(String(zone).utf8) + [UInt8(ascii: "\t")]
         }
 
         func holds(_ recordType: String, _ scope: StoreScope, _ fieldNames: [String]) -> Bool {
@@ -39,38 +37,27 @@ extension PostgresContainerStore {
         }
     }
 
-    /// Saves a record of a type the run created: its `COPY` line made from its values, buffered
+    /// Saves a record of a type the run created: its `COPY` row made from its values, buffered
     /// without the record's name indexed (``PostgresPendingRows/Batch``).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try insertTarget(record.recordType, fieldNames: fieldNames, in: scope)
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        line += target.zonePrefix
-        PostgresValueCodec.appendCopyField(record.recordName, to: &line)
+        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + target.valueOffsets.count)
+        row.appendInt64(target.zone)
+        try row.appendText(record.recordName)
         if target.system.map({ Self.shareColumns($0, system) }) != true {
-            var shared: [UInt8] = []
-            for field in [
-                try timestampText(system.createdTimestamp), system.createdUserRecordName, try timestampText(system.modifiedTimestamp),
-                system.modifiedUserRecordName,
-            ] {
-                shared.append(UInt8(ascii: "\t"))
-                PostgresValueCodec.appendCopyField(field, to: &shared)
-            }
-            shared.append(UInt8(ascii: "\t"))
-            target.sharedSystemColumns = shared
+            var shared = PostgresBinaryRow()
+            try shared.appendSystemColumns(system)
+            target.sharedSystemColumns = shared.bytes
             target.system = system
         }
-        line += target.sharedSystemColumns
-        PostgresValueCodec.appendCopyField(system.changeTag, to: &line)
+        row.appendEncoded(target.sharedSystemColumns)
+        try row.appendText(system.changeTag)
         try record.values.withUnsafeBufferPointer { values in
-            for offset in target.valueOffsets {
-                line.append(UInt8(ascii: "\t"))
-                try PostgresValueCodec.appendCopyValue(offset.flatMap { values[$0] }, to: &line)
-            }
+            for offset in target.valueOffsets { try row.appendValue(offset.flatMap { values[$0] }) }
         }
-        line.append(UInt8(ascii: "\n"))
-        let row = PostgresPendingRows.Row(record: .new(record, fieldNames: target.fieldNames, system: system), zone: target.zone, line: line)
-        if pendingRows.append(row, layout: target.layout) { try flushPendingRows() }
+        let pending = PostgresPendingRows.Row(
+            record: .new(record, fieldNames: target.fieldNames, system: system), zone: target.zone, encoded: row.bytes)
+        if pendingRows.append(pending, layout: target.layout) { try flushPendingRows() }
     }
 
     /// Whether two records' system fields share the columns but the change tag.

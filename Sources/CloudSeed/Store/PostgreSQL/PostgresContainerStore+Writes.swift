@@ -87,31 +87,14 @@ extension PostgresContainerStore {
             let zone = try zoneKey(scope, create: true)
         else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
         let system = record.system
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        let systemFields = [
-            String(zone), record.recordID.recordName, try timestampText(system.createdTimestamp), system.createdUserRecordName,
-            try timestampText(system.modifiedTimestamp), system.modifiedUserRecordName, system.changeTag,
-        ]
-        for (index, field) in systemFields.enumerated() {
-            if index > 0 { line.append(UInt8(ascii: "\t")) }
-            PostgresValueCodec.appendCopyField(field, to: &line)
-        }
-        for name in layout.sortedFieldNames {
-            line.append(UInt8(ascii: "\t"))
-            PostgresValueCodec.appendCopyField(try record.fields[name].map(PostgresValueCodec.encode), to: &line)
-        }
-        line.append(UInt8(ascii: "\n"))
+        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count)
+        row.appendInt64(zone)
+        try row.appendText(record.recordID.recordName)
+        try row.appendSystemColumns(system)
+        try row.appendText(system.changeTag)
+        for name in layout.sortedFieldNames { try row.appendValue(record.fields[name]) }
         readAhead.forget(record.recordID.recordName)
-        if pendingRows.add(record, line: line, zone: zone, layout: layout) { try flushPendingRows() }
-    }
-
-    /// A record's system timestamp as text; a run stamps one time on every record, so the last is kept.
-    func timestampText(_ milliseconds: Int64) throws -> String {
-        if let last = lastTimestamp, last.milliseconds == milliseconds { return last.text }
-        let text = try PostgresValueCodec.encode(.timestamp(milliseconds))
-        lastTimestamp = (milliseconds, text)
-        return text
+        if pendingRows.add(record, encoded: row.bytes, zone: zone, layout: layout) { try flushPendingRows() }
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {

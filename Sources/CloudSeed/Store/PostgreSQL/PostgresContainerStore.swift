@@ -27,8 +27,6 @@ public final class PostgresContainerStore: ContainerStore {
     var pendingRows = PostgresPendingRows()
     /// Rows read ahead of record lookups, for the length of a transaction.
     var readAhead = PostgresReadAhead()
-    /// The last system timestamp written as text, and its text.
-    var lastTimestamp: (milliseconds: Int64, text: String)?
     /// The keys dropped from empty tables while their rows go in, by qualified table: the
     /// table's record type and the `ADD CONSTRAINT` clauses that add them back
     /// (``deferNameIndex(ofType:in:)``).

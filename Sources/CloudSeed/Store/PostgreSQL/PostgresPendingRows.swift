@@ -37,11 +37,11 @@ struct PostgresPendingRows {
         }
     }
 
-    /// A buffered row: its record, the zone's row id and its line of `COPY`'s text format.
+    /// A buffered row: its record, the zone's row id and the row in `COPY`'s binary format (``PostgresBinaryRow``).
     struct Row {
         let record: Record
         let zone: Int64
-        let line: [UInt8]
+        let encoded: [UInt8]
     }
 
     /// The rows of one table, in the order they were saved; a replaced or deleted row leaves `nil`.
@@ -94,8 +94,8 @@ struct PostgresPendingRows {
     var isEmpty: Bool { batches.isEmpty }
 
     /// Buffers a saved record's row of `layout`'s table; `true` when the table's batch is full and should be sent.
-    mutating func add(_ record: CloudRecord, line: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
-        batches[layout.qualifiedTable, default: Batch(layout: layout)].add(Row(record: .saved(record), zone: zone, line: line)) >= Self.batchSize
+    mutating func add(_ record: CloudRecord, encoded: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
+        batches[layout.qualifiedTable, default: Batch(layout: layout)].add(Row(record: .saved(record), zone: zone, encoded: encoded)) >= Self.batchSize
     }
 
     /// Buffers the row of a record inserted new (``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``);

@@ -11,7 +11,8 @@ import Foundation
 /// | ASSET | text, the SHA-256 of the file in `cloudseed.assets` | `9f86d0…` |
 /// | LIST<T> | jsonb, an array of the SQLite store's element forms | `["coast", "oil"]` |
 ///
-/// Values travel in PostgreSQL's text format, both as statement parameters and in `COPY`.
+/// Values travel in PostgreSQL's text format as statement parameters, and in `COPY`'s binary
+/// format when rows are saved (``PostgresBinaryRow``).
 enum PostgresValueCodec {
     /// The SQL type of a field type's column, as PostgreSQL's `format_type` names it.
     static func sqlType(for type: FieldType) -> String {
@@ -62,7 +63,7 @@ enum PostgresValueCodec {
         }
     }
 
-    private static var nulError: CloudSeedError {
+    static var nulError: CloudSeedError {
         CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
     }
 
@@ -111,54 +112,6 @@ enum PostgresValueCodec {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
         default: nil
-        }
-    }
-
-    /// Appends `field` to a row of `COPY`'s text format, escaping what the format reserves; `nil` is `\N`.
-    static func appendCopyField(_ field: String?, to line: inout [UInt8]) {
-        guard var field else {
-            line += [UInt8(ascii: "\\"), UInt8(ascii: "N")]
-            return
-        }
-        field.withUTF8 { appendCopyField(bytes: $0, to: &line) }
-    }
-
-    /// Appends a text's UTF-8 bytes as ``appendCopyField(_:to:)`` does, a run at a time between the
-    /// bytes the format reserves (backslash, newline, carriage return, tab).
-    static func appendCopyField(bytes: UnsafeBufferPointer<UInt8>, to line: inout [UInt8]) {
-        var runStart = 0
-        for offset in bytes.indices {
-            let byte = bytes[offset]
-            guard byte <= UInt8(ascii: "\r") || byte == UInt8(ascii: "\\") else { continue }
-            let escaped: UInt8
-            switch byte {
-            case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
-            case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
-            case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
-            case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
-            default: continue
-            }
-            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
-            line.append(UInt8(ascii: "\\"))
-            line.append(escaped)
-            runStart = offset + 1
-        }
-        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-    }
-
-    /// Appends a value's `COPY` field (``encode(_:)``'s text, escaped); `nil` is `\N`. A text is
-    /// escaped straight from its bytes, without a string made for it.
-    static func appendCopyValue(_ value: RecordValue?, to line: inout [UInt8]) throws {
-        switch value {
-        case .string(var text)?:
-            try text.withUTF8 { bytes in
-                guard !bytes.contains(0) else { throw nulError }
-                appendCopyField(bytes: bytes, to: &line)
-            }
-        case .int64(let number)?:
-            line.append(contentsOf: String(number).utf8)
-        default:
-            appendCopyField(try value.map(encode), to: &line)
         }
     }
 }

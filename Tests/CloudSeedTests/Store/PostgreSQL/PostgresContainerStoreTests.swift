@@ -42,6 +42,26 @@ import Testing
         }
     }
 
+    @Test func binaryRowsRefuseNULAndTimestampsBeyondTheYearsAStoreKeeps() throws {
+        var row = PostgresBinaryRow(fieldCount: 3)
+        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+            try row.appendValue(.string("a\u{0}b"))
+        }
+        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+            try row.appendValue(.list(.string, [.string("ok"), .string("\u{0}")]))
+        }
+        #expect(throws: CloudSeedError("the timestamp 253402300800000 ms is outside the years 0001 to 9999 a store keeps")) {
+            try row.appendValue(.timestamp(253_402_300_800_000))
+        }
+        // What went in before is exactly the count: a field count of 3, big-endian.
+        #expect(row.bytes == [0, 3])
+        try row.appendValue(.int64(-2))
+        try row.appendValue(.timestamp(946_684_800_001))  // 2000-01-01T00:00:00.001Z: 1,000 µs after PostgreSQL's epoch
+        try row.appendValue(.location(Location(latitude: 1, longitude: 2)))
+        #expect(row.bytes == [0, 3] + [0, 0, 0, 8, 255, 255, 255, 255, 255, 255, 255, 254] + [0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 3, 232]
+            + [0, 0, 0, 33, 1] + Array(#"{"latitude":1.0,"longitude":2.0}"#.utf8))
+    }
+
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
     func anImportedTableGetsItsKeysBackAndKeepsNamesUniqueAfterwards() throws {
         let testStore = try TestStore(.postgres)
