@@ -82,6 +82,9 @@ struct TypeSurvey {
         /// ``add(_:assetFolder:texts:)`` takes it with its text: made only where a text is wanted
         /// and no cell of the same bytes was kept before (its text is among the kept ones then).
         func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
+            // The kind the field has already, in a field whose values are no asset paths: nothing
+            // to learn but a text to keep (most cells of a column: a million numbers, one kind).
+            if assetPaths == false, inferred == kind, !(kind.isTextual && keepsValues && !overflowing) { return }
             guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
                 return add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
             }
