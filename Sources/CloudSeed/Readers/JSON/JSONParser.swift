@@ -375,12 +375,15 @@ struct JSONParser: DocumentCursor {
     }
 
     private mutating func parseString() throws -> String {
-        let startPosition = position
+        // Where the string starts, made a position only for an error: a string holds no line break.
+        let startColumn = index - lineStart + 1
+        var startPosition: SourcePosition { origin.at(line: line, column: startColumn) }
         index += 1
         var buffer: [UInt8] = []
         var runStart = index
         var isASCII = true
         while true {
+            index = input.buffer.withUnsafeBufferPointer { JSONStringRun.end(in: $0, from: index, isASCII: &isASCII) }
             guard let byte = current() else {
                 throw CloudSeedError("unterminated string; add the closing '\"'", at: startPosition)
             }
