@@ -26,8 +26,6 @@ final class CSVFlatTyping {
     /// each otherwise made a text, looked up by name and key, and named again for every row. Used
     /// by the reading thread alone, so not checked for overlapping access at run time.
     @exclusivity(unchecked) private var resolvedReferences: [ByteKeyedValues<RecordValue>]
-    /// How many references a column keeps: memory stays flat where every row names another record.
-    private static let resolvedReferenceLimit = 1 << 14
 
     /// How a record gets its name: ``RowNaming``'s rules that read cells only.
     private enum Naming {
@@ -118,7 +116,7 @@ final class CSVFlatTyping {
     private func resolvedReference(_ cells: CSVRecord, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
         if let known = cells.withBytes(column, { resolvedReferences[column].value(for: $0) }) { return known }
         guard let value = typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot) else { return nil }
-        if resolvedReferences[column].count < Self.resolvedReferenceLimit {
+        if resolvedReferences[column].count < FlatRowTyping.Slot.resolvedReferenceLimit {
             cells.withBytes(column) { resolvedReferences[column].insert($0, value: value) }
         }
         return value

@@ -38,12 +38,13 @@ struct FlatRowTyping {
         let field: PlannedField
         /// Whether its values are record names to resolve (``ReferenceResolution/resolves(_:)``).
         let resolvesReferences: Bool
-        /// The values texts of this field resolved to, found again by the texts' bytes: a reference
-        /// field repeats the same few names (an Artwork's `artist`), each otherwise looked up and
-        /// its record name transliterated again for every row. Used by ``FlatRowTyping/record(of:name:)``
-        /// alone, on the one thread a typing's records are made on; at most
-        /// ``resolvedReferenceLimit`` are kept, so memory stays flat.
+        /// The values that texts of this field resolved to, found again by the texts' bytes: a
+        /// reference field repeats the same few names (an Artwork's `artist`), each otherwise looked
+        /// up and its record name transliterated again for every row. Used by
+        /// ``FlatRowTyping/record(of:name:)`` alone, on the one thread a typing's records are made on.
         var resolvedReferences = ByteKeyedValues<RecordValue>()
+        /// How many resolved references a field keeps (here and in ``CSVFlatTyping``): memory stays
+        /// flat where every row names another record.
         static let resolvedReferenceLimit = 1 << 14
 
         init(index: Int, field: PlannedField) {

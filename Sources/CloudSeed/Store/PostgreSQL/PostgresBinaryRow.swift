@@ -42,9 +42,7 @@ struct PostgresBinaryRow {
 
     /// A `timestamptz` of milliseconds since 1970, within the years a store keeps.
     mutating func appendTimestamp(_ milliseconds: Int64) throws {
-        guard Timestamp.range.contains(milliseconds) else {
-            throw CloudSeedError("the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
-        }
+        guard Timestamp.range.contains(milliseconds) else { throw PostgresValueCodec.outOfRange(milliseconds) }
         appendInt64(milliseconds * 1000 - Self.epochOffset)
     }
 

@@ -38,7 +38,8 @@ enum PostgresValueCodec {
         return type == .timestamp ? "(extract(epoch FROM \(quoted)) * 1000)::bigint" : quoted
     }
 
-    /// The text form of a value, as a parameter or a `COPY` field.
+    /// The text form of a value: a statement's parameter, or the text inside a binary `COPY` field
+    /// (a `jsonb` value's, a reference's).
     static func encode(_ value: RecordValue) throws -> String {
         guard !holdsNUL(value) else { throw nulError }
         switch value {
@@ -52,9 +53,7 @@ enum PostgresValueCodec {
             for byte in data { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
             return String(decoding: text, as: UTF8.self)
         case .timestamp(let milliseconds):
-            guard let text = Timestamp.format(milliseconds) else {
-                throw CloudSeedError("the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
-            }
+            guard let text = Timestamp.format(milliseconds) else { throw outOfRange(milliseconds) }
             return text
         case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"):
             return reference.recordName
@@ -63,8 +62,14 @@ enum PostgresValueCodec {
         }
     }
 
+    /// The refusal of a text holding U+0000, which neither `text` nor `jsonb` can keep.
     static var nulError: CloudSeedError {
         CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
+    }
+
+    /// The refusal of a timestamp outside the years a store keeps.
+    static func outOfRange(_ milliseconds: Int64) -> CloudSeedError {
+        CloudSeedError("the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
     }
 
     /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
