@@ -9,11 +9,14 @@ public struct FlatRecord {
     /// The row the record comes from.
     public var position: SourcePosition
 
-    /// The record as a ``CloudRecord`` of `fieldNames` (the order of ``values``), for the long way.
-    public func cloudRecord(fieldNames: [String]) -> CloudRecord {
+    /// The record as a ``CloudRecord`` of `fieldNames` (the order of ``values``), for the long way,
+    /// with `system`'s times, users and change tag where given.
+    public func cloudRecord(fieldNames: [String], system: SystemFields? = nil) -> CloudRecord {
         var fields: [String: RecordValue] = [:]
         for (name, value) in zip(fieldNames, values) { fields[name] = value }
-        return CloudRecord(recordType: recordType, recordID: RecordID(recordName: recordName), fields: fields)
+        var record = CloudRecord(recordType: recordType, recordID: RecordID(recordName: recordName), fields: fields)
+        if let system { record.system = system }
+        return record
     }
 }
 

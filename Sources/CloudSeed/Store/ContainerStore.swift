@@ -122,9 +122,7 @@ extension StoreTransaction {
     }
 
     public func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
-        var saved = record.cloudRecord(fieldNames: fieldNames)
-        saved.system = system
-        try save(saved, in: scope)
+        try save(record.cloudRecord(fieldNames: fieldNames, system: system), in: scope)
     }
 }
 

@@ -30,9 +30,7 @@ struct PostgresPendingRows {
             case .saved(let record):
                 return record
             case .new(let record, let fieldNames, let system):
-                var whole = record.cloudRecord(fieldNames: fieldNames)
-                whole.system = system
-                return whole
+                return record.cloudRecord(fieldNames: fieldNames, system: system)
             }
         }
     }
