@@ -30,7 +30,7 @@ import Testing
         let database = try SQLiteDatabase(path: path)
         #expect(try database.rows("SELECT name, \"unique\" FROM pragma_index_list('ToDoItem')") == [[.text("___names_ToDoItem"), .integer(1)]])
         #expect(try database.rows("SELECT name FROM pragma_index_info('___names_ToDoItem') ORDER BY seqno") == [
-            [.text("___zone")], [.text("___recordID")],
+            [.text("___recordID")], [.text("___zone")],
         ])
         // A second import of the same rows replaces them by name instead of adding rows.
         let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])

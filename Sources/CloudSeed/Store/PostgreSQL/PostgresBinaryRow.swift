@@ -23,6 +23,19 @@ struct PostgresBinaryRow {
         appendBigEndian(UInt16(fieldCount))
     }
 
+    /// Starts a row of `fieldCount` fields in `memory`, emptied: rows encoded one after another
+    /// reuse one buffer, given back with ``giveBack(to:)``, rather than allocating one each.
+    init(fieldCount: Int, reusing memory: inout [UInt8]) {
+        swap(&bytes, &memory)
+        bytes.removeAll(keepingCapacity: true)
+        appendBigEndian(UInt16(fieldCount))
+    }
+
+    /// Gives the row's buffer back for the next row (``init(fieldCount:reusing:)``).
+    mutating func giveBack(to memory: inout [UInt8]) {
+        swap(&bytes, &memory)
+    }
+
     /// Fields without a row's count, to be appended to rows whole (``appendEncoded(_:)``).
     init() {}
 

@@ -19,15 +19,12 @@ extension PostgresContainerStore {
     /// for it first, so reads still see every earlier write.
     func flushPendingRows() throws {
         guard !pendingRows.isEmpty else { return }
-        let batches = pendingRows.batches
-        pendingRows.removeAll()
-        for (_, batch) in batches.sorted(by: { $0.key < $1.key }) {
-            var data = PostgresBinaryRow.header
-            for row in batch.rows { if let row { data += row.encoded } }
-            guard data.count > PostgresBinaryRow.header.count else { continue }
-            data += PostgresBinaryRow.trailer
+        var batches = pendingRows.takeAll()
+        for table in batches.keys.sorted() {
+            let batch = batches.removeValue(forKey: table)!
             let target = CopyTarget(batch.layout)
-            try connection.inBackground { [data] connection in try Self.copy(data, into: target, on: connection) }
+            guard let data = batch.copyData() else { continue }
+            try connection.inBackground { connection in try Self.copy(data, into: target, on: connection) }
         }
     }
 

@@ -41,7 +41,8 @@ extension PostgresContainerStore {
     /// without the record's name indexed (``PostgresPendingRows/Batch``).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try insertTarget(record.recordType, fieldNames: fieldNames, in: scope)
-        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + target.valueOffsets.count)
+        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + target.valueOffsets.count, reusing: &rowMemory)
+        defer { row.giveBack(to: &rowMemory) }
         row.appendInt64(target.zone)
         try row.appendText(record.recordName)
         if target.system.map({ Self.shareColumns($0, system) }) != true {
@@ -55,9 +56,7 @@ extension PostgresContainerStore {
         try record.values.withUnsafeBufferPointer { values in
             for offset in target.valueOffsets { try row.appendValue(offset.flatMap { values[$0] }) }
         }
-        let pending = PostgresPendingRows.Row(
-            record: .new(record, fieldNames: target.fieldNames, system: system), zone: target.zone, encoded: row.bytes)
-        if pendingRows.append(pending, layout: target.layout) { try flushPendingRows() }
+        if pendingRows.append(row.bytes, recordName: record.recordName, zone: target.zone, layout: target.layout) { try flushPendingRows() }
     }
 
     /// Whether two records' system fields share the columns but the change tag.

@@ -68,9 +68,14 @@ extension PostgresContainerStore {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return nil }
-        if var pending = pendingRows.record(recordName, zone: zone, table: layout.qualifiedTable) {
+        switch pendingRows.pending(recordName, zone: zone, table: layout.qualifiedTable) {
+        case .saved(var pending)?:
             pending.recordID.zoneID = scope.zoneID
             return pending
+        case .inserted?:
+            try flushPendingRows()
+        case nil:
+            break
         }
         var row = readAhead.row(recordName, zone: zone, table: layout.qualifiedTable)
         if row == nil {
@@ -87,7 +92,8 @@ extension PostgresContainerStore {
             let zone = try zoneKey(scope, create: true)
         else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
         let system = record.system
-        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count)
+        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count, reusing: &rowMemory)
+        defer { row.giveBack(to: &rowMemory) }
         row.appendInt64(zone)
         try row.appendText(record.recordID.recordName)
         try row.appendSystemColumns(system)

@@ -25,6 +25,8 @@ public final class PostgresContainerStore: ContainerStore {
     private var assetSizes: [String: Int64] = [:]
     /// Saved rows not yet sent to the server.
     var pendingRows = PostgresPendingRows()
+    /// The memory each row is encoded in before it joins its batch (``PostgresBinaryRow/init(fieldCount:reusing:)``).
+    var rowMemory: [UInt8] = []
     /// Rows read ahead of record lookups, for the length of a transaction.
     var readAhead = PostgresReadAhead()
     /// The keys dropped from empty tables while their rows go in, by qualified table: the
