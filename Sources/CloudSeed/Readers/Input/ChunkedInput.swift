@@ -43,17 +43,27 @@ struct ChunkedInput {
         return buffer[offset]
     }
 
-    /// Appends the next chunk; `false` when the source has no more.
+    /// Appends the next chunk, read straight into ``buffer``; `false` when the source has no more.
+    ///
+    /// One `read` asks for the whole chunk: `FileHandle.readData(ofLength:)` read 4 KB at a time
+    /// into a `Data` that was then copied (47,000 system calls for a 189 MB CSV file).
     mutating func fill() -> Bool {
         guard !isExhausted, let handle else { return false }
-        let chunk = handle.readData(ofLength: Self.chunkSize)
-        if chunk.isEmpty {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            while true {
+                let count = Foundation.read(handle.fileDescriptor, bytes.baseAddress! + start, Self.chunkSize)
+                if count >= 0 || errno != EINTR { return max(count, 0) }
+            }
+        }
+        buffer.removeLast(Self.chunkSize - count)
+        if count == 0 {
             isExhausted = true
             try? handle.close()
             return false
         }
-        buffer.append(contentsOf: chunk)
-        meter?.advance(by: chunk.count)
+        meter?.advance(by: count)
         return true
     }
 
