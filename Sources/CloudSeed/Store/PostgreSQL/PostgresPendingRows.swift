@@ -42,7 +42,7 @@ struct PostgresPendingRows {
         let layout: PostgresContainerStore.TypeLayout
         /// `COPY`'s binary header, then every row's bytes in the order they came.
         private var bytes = PostgresBinaryRow.header
-        private(set) var rows: [Row?] = []
+        private var rows: [Row?] = []
         private var index: [Key: Int] = [:]
         /// How many of ``rows`` ``index`` covers.
         private var indexed = 0
