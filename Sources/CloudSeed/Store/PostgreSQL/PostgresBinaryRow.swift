@@ -17,12 +17,6 @@ struct PostgresBinaryRow {
 
     private(set) var bytes: [UInt8] = []
 
-    /// Starts a row of `fieldCount` fields.
-    init(fieldCount: Int) {
-        bytes.reserveCapacity(256)
-        appendBigEndian(UInt16(fieldCount))
-    }
-
     /// Starts a row of `fieldCount` fields in `memory`, emptied: rows encoded one after another
     /// reuse one buffer, given back with ``giveBack(to:)``, rather than allocating one each.
     init(fieldCount: Int, reusing memory: inout [UInt8]) {
