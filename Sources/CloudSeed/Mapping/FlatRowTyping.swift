@@ -46,7 +46,7 @@ struct FlatRowTyping {
         /// up and its record name transliterated again for every row. Used by
         /// ``FlatRowTyping/record(of:name:)`` alone, on the one thread a typing's records are made on.
         var resolvedReferences = ByteKeyedValues<RecordValue>()
-        /// How many resolved references a field keeps (here and in ``CSVFlatTyping``): memory stays
+        /// How many resolved references a field keeps (here and in ``FlatCellTyping``): memory stays
         /// flat where every row names another record.
         static let resolvedReferenceLimit = 1 << 14
 

@@ -26,10 +26,10 @@ public struct MappingOptions: Sendable {
     public var skipBadRows = false
     /// Counts the bytes read, for a progress bar.
     public var progress: ProgressMeter?
-    /// Whether a plain CSV source's records go through both passes as cells (``CSVColumns``,
-    /// ``CSVFlatTyping``) rather than as rows; tests turn it off to compare the two ways, which
+    /// Whether a plain CSV source's records go through both passes as cells (``CellColumns``,
+    /// ``FlatCellTyping``) rather than as rows; tests turn it off to compare the two ways, which
     /// store the same.
-    var takesCSVCellByCell = true
+    var takesCellByCell = true
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],

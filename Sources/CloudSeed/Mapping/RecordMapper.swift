@@ -49,10 +49,10 @@ public struct RecordMapper {
         // are surveyed column by column where its records are read, by their bytes; rows that
         // only name its records cross, then the columns' survey once the source is read.
         let preparation = rowPreparation()
-        let csvWay = { (header: CSVHeader, type: String, source: Int) in
-            CSVColumns(header: header, recordType: type, options: options).map { CSVWay.surveyed(run.columnSurvey(of: $0, source: source)) }
+        let cellWay = { (header: CSVHeader, type: String, source: Int) in
+            CellColumns(header: header, recordType: type, options: options).map { CellWay.surveyed(run.columnSurvey(of: $0, source: source)) }
         }
-        try readInStages(sources, firstRows: firstRows, csvWay: options.takesCSVCellByCell ? csvWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
+        try readInStages(sources, firstRows: firstRows, cellWay: options.takesCellByCell ? cellWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
             switch consume item {
             case .row(var read):
                 try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
@@ -217,10 +217,10 @@ public struct RecordMapper {
         }
         // The natural key that names the type of the last row surveyed.
         var surveyedType = (name: "", key: String?.none)
-        let csvWay = readingFlatTyping.map { typing in
-            { (header: CSVHeader, type: String, source: Int) -> CSVWay? in
-                guard let typed = CSVFlatTyping(header: header, recordType: type, plan: plan, options: options, typing: typing) else { return nil }
-                guard let surveying, let columns = CSVColumns(header: header, recordType: type, options: options) else { return .typed(typed) }
+        let cellWay = readingFlatTyping.map { typing in
+            { (header: CSVHeader, type: String, source: Int) -> CellWay? in
+                guard let typed = FlatCellTyping(header: header, recordType: type, plan: plan, options: options, typing: typing) else { return nil }
+                guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options) else { return .typed(typed) }
                 // Without a name column, what the survey learns of a record's naming is the name its plan gives it.
                 let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil }
                 return .typedAndSurveyed(typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
@@ -230,7 +230,7 @@ public struct RecordMapper {
         // only name and survey them: that is done on this one, between their writes. Documents keep
         // the three stages (measured: 1,000,000 JSON Lines rows take 2-3 s longer on two).
         let preparingHere = surveying != nil && preparedWhereRead.count == sources.count
-        try readInStages(sources, csvWay: options.takesCSVCellByCell ? csvWay : nil, preparingHere: preparingHere, read: { item -> ReadOrPrepared in
+        try readInStages(sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere, read: { item -> ReadOrPrepared in
             guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
             var row = read.row
             return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source, surveyed: read.surveyed)
@@ -299,7 +299,7 @@ public struct RecordMapper {
     private enum SurveyItem {
         case row(PreparedRow, source: Int)
         /// The fields of a CSV source of `type` whose records came as rows that only name them.
-        case columns(CSVColumnSurvey, type: String)
+        case columns(CellColumnSurvey, type: String)
     }
 
     /// A field's plan, and its value typed on the reading core where it could be.
@@ -345,34 +345,34 @@ public struct RecordMapper {
     }
 
     /// What reading hands on: a row, (with `--skip-bad-rows`) why a row could not be read, or what
-    /// a CSV source's ``CSVWay`` makes of its records.
+    /// a CSV source's ``CellWay`` makes of its records.
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
         /// Pass two: a CSV record typed where it was read, to be named.
-        case flat(CSVFlatTyping.Unnamed)
+        case flat(FlatCellTyping.Unnamed)
         /// Pass two surveying too: a CSV record typed where it was read, with the row that names it for the survey.
-        indirect case flatNamed(CSVFlatTyping.Unnamed, naming: PreparedRow, source: Int)
+        indirect case flatNamed(FlatCellTyping.Unnamed, naming: PreparedRow, source: Int)
         /// Pass two surveying too: a CSV record typed where it was read, to be named, whose name
         /// alone the survey takes.
-        case flatSurveyed(CSVFlatTyping.Unnamed, source: Int)
+        case flatSurveyed(FlatCellTyping.Unnamed, source: Int)
         /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
-        case columns(CSVColumnSurvey, type: String)
+        case columns(CellColumnSurvey, type: String)
     }
 
     /// What reading makes of the records of a CSV source whose header allows it.
-    private enum CSVWay {
+    private enum CellWay {
         /// Pass two: records typed where they are read.
-        case typed(CSVFlatTyping)
+        case typed(FlatCellTyping)
         /// Pass one: records surveyed column by column where they are read, and handed on as rows
         /// that only name them.
-        case surveyed(CSVColumnSurvey)
+        case surveyed(CellColumnSurvey)
         /// Pass two surveying too: both, each record handed on typed with the row that names it,
         /// or `namedByKeyAlone`, typed only, where the record's name tells the survey all it
         /// needs (``RunSurvey/add(_:key:name:source:)``).
-        case typedAndSurveyed(CSVFlatTyping, CSVColumnSurvey, namedByKeyAlone: Bool)
+        case typedAndSurveyed(FlatCellTyping, CellColumnSurvey, namedByKeyAlone: Bool)
     }
 
     /// What pass two's reading hands on: an item as read, or a row prepared where it was read
@@ -393,7 +393,7 @@ public struct RecordMapper {
     /// one would leave them waiting on each other. Each item is handed on, not shared: a row's
     /// fields reach `prepare` as the only reference to them, to be changed in place.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], firstRows: FirstRows? = nil, csvWay: ((CSVHeader, String, Int) -> CSVWay?)? = nil, preparingHere: Bool = false,
+        _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil, preparingHere: Bool = false,
         read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
@@ -401,7 +401,7 @@ public struct RecordMapper {
             try withoutActuallyEscaping(read) { read in
                 try withoutActuallyEscaping(transform) { transform in
                     try forEachSourceRow(
-                        sources, firstRows: firstRows, badRow: { try read(transform(.unreadable($0))) }, csvWay: csvWay,
+                        sources, firstRows: firstRows, badRow: { try read(transform(.unreadable($0))) }, cellWay: cellWay,
                         taken: { (item: consuming ReadItem) in try read(transform(item)) }
                     ) { (row: consuming ReadRow) in try read(transform(.row(row))) }
                 }
@@ -434,13 +434,14 @@ public struct RecordMapper {
 
     /// Reads every source (or the ones numbered in `only`), giving each row its record type; with
     /// `firstRows`, only that many records of each. With `--skip-bad-rows`, a row that cannot be
-    /// read goes to `badRow`. A CSV source whose header, record type and number `csvWay` takes has
-    /// its records handed to `taken` instead: as rows that name them, surveyed where they are
-    /// read, then the survey (pass one), as typed records (pass two), or both, where a record the
-    /// typing cannot take goes to `body` as a row.
+    /// read goes to `badRow`. A CSV or JSON Lines source whose header (a JSON Lines source's: the
+    /// keys of its first, flat record), record type and number `cellWay` takes has its records
+    /// (those of a JSON Lines source that repeat its header's keys) handed to `taken` instead: as
+    /// rows that name them, surveyed where they are read, then the survey (pass one), as typed
+    /// records (pass two), or both, where a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: FirstRows? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        csvWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CSVWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
+        cellWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CellWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
         _ body: (consuming ReadRow) throws -> Void
     ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
@@ -459,44 +460,77 @@ public struct RecordMapper {
                     throw Enough()
                 }
             }
-            if let csvWay, let csv = reader as? CSVReader {
+            /// Hands on a row the reader read whole, with its record type.
+            func bodyOfRow(_ row: SourceRow) throws {
+                var type = sourceType
+                if let given = row.recordType {
+                    type = try documentTypes[given] ?? IdentifierMapping.recordTypeName(for: given, at: row.position)
+                    documentTypes[given] = type
+                }
+                counts[type, default: 0] += 1
+                try body(ReadRow(row: row, type: type, ordinal: counts[type]!, source: sourceIndex))
+            }
+            var typing: FlatCellTyping?
+            var surveying: CellColumnSurvey?
+            var namedByKeyAlone = false
+            /// Whether the records of `header` are taken as cells, as `cellWay` decides.
+            func takesCells(of header: CSVHeader) -> Bool {
+                switch cellWay?(header, sourceType, sourceIndex) {
+                case .typed(let way)?: typing = way
+                case .surveyed(let way)?: surveying = way
+                case .typedAndSurveyed(let typed, let surveyed, let byKey)?: (typing, surveying, namedByKeyAlone) = (typed, surveyed, byKey)
+                case nil: break
+                }
+                return typing != nil || surveying != nil
+            }
+            /// Takes a record's cells (starting at `position`, the `ordinal`-th of its type) the
+            /// way their header chose; `row` makes the row of those it hands on as a row.
+            func take<Cells: FlatCells>(_ record: Cells, at position: SourcePosition, ordinal: Int, row: () throws -> SourceRow) throws {
+                var naming: PreparedRow?
+                if surveying != nil {
+                    surveying!.add(record)
+                    if !namedByKeyAlone { naming = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal) }
+                }
+                // The typing is used where it is: a copy would count a reference to each of its parts.
+                if let flat = typing?.record(of: record, at: position, ordinal: ordinal) {
+                    // Named on the other thread, which surveys and writes the records: reading is the busier.
+                    if namedByKeyAlone { return try taken(.flatSurveyed(flat, source: sourceIndex)) }
+                    if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }
+                    return try taken(.flat(flat))
+                }
+                if surveying != nil {
+                    try taken(.named(naming ?? surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal),
+                                     source: sourceIndex))
+                    if typing == nil { return }
+                }
+                try body(ReadRow(row: try row(), type: sourceType, ordinal: ordinal, source: sourceIndex, surveyed: surveying != nil))
+            }
+            if cellWay != nil, let csv = reader as? CSVReader {
                 var decided = false
-                var typing: CSVFlatTyping?
-                var surveying: CSVColumnSurvey?
-                var namedByKeyAlone = false
                 var ordinal = 0
                 do {
                     try csv.forEachRecord { header, record, position in
                         try count()
                         if !decided {
                             decided = true
-                            switch csvWay(header, sourceType, sourceIndex) {
-                            case .typed(let way)?: typing = way
-                            case .surveyed(let way)?: surveying = way
-                            case .typedAndSurveyed(let typed, let surveyed, let byKey)?: (typing, surveying, namedByKeyAlone) = (typed, surveyed, byKey)
-                            case nil: break
-                            }
+                            _ = takesCells(of: header)
                         }
                         ordinal += 1
-                        var naming: PreparedRow?
-                        if surveying != nil {
-                            surveying!.add(record)
-                            if !namedByKeyAlone { naming = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal) }
-                        }
-                        // The typing is used where it is: a copy would count a reference to each of its parts.
-                        if let flat = typing?.record(of: record, at: position, ordinal: ordinal) {
-                            // Named on the other thread, which surveys and writes the records: reading is the busier.
-                            if namedByKeyAlone { return try taken(.flatSurveyed(flat, source: sourceIndex)) }
-                            if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }
-                            return try taken(.flat(flat))
-                        }
-                        if surveying != nil {
-                            try taken(.named(naming ?? surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal),
-                                             source: sourceIndex))
-                            if typing == nil { return }
-                        }
-                        try body(ReadRow(row: try header.row(of: record, at: position), type: sourceType, ordinal: ordinal, source: sourceIndex,
-                                         surveyed: surveying != nil))
+                        try take(record, at: position, ordinal: ordinal) { try header.row(of: record, at: position) }
+                    }
+                } catch is Enough {}
+                if let surveying { try taken(.columns(surveying, type: sourceType)) }
+                continue
+            }
+            if cellWay != nil, let json = reader as? JSONReader, json.isLines {
+                do {
+                    try json.forEachRecord(header: takesCells(of:)) { header, record, position in
+                        try count()
+                        counts[sourceType, default: 0] += 1
+                        try take(record, at: position, ordinal: counts[sourceType]!) { record.row(of: header, at: position) }
+                    } row: { row in
+                        try count()
+                        try bodyOfRow(row)
                     }
                 } catch is Enough {}
                 if let surveying { try taken(.columns(surveying, type: sourceType)) }
@@ -505,13 +539,7 @@ public struct RecordMapper {
             do {
                 try reader.forEachRow { row in
                     try count()
-                    var type = sourceType
-                    if let given = row.recordType {
-                        type = try documentTypes[given] ?? IdentifierMapping.recordTypeName(for: given, at: row.position)
-                        documentTypes[given] = type
-                    }
-                    counts[type, default: 0] += 1
-                    try body(ReadRow(row: row, type: type, ordinal: counts[type]!, source: sourceIndex))
+                    try bodyOfRow(row)
                 }
             } catch is Enough {}
         }

@@ -51,14 +51,14 @@ public final class RunSurvey {
     }
 
     /// Takes in the fields of a CSV source of `type`, surveyed column by column where its records were read.
-    func merge(_ columns: CSVColumnSurvey, type: String) {
+    func merge(_ columns: CellColumnSurvey, type: String) {
         putBackCurrent()
         surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
     }
 
     /// An empty survey of the fields of a CSV source's `columns`, for its reading thread.
-    func columnSurvey(of columns: CSVColumns, source: Int) -> CSVColumnSurvey {
-        CSVColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
+    func columnSurvey(of columns: CellColumns, source: Int) -> CellColumnSurvey {
+        CellColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
     }
 
     /// Hands over the surveys by record type, keeping none: a second reference to them would have

@@ -20,19 +20,8 @@ indirect enum InferredKind: Hashable {
         case .text(let text):
             if text.isEmpty { return nil }
             self = InferredKind.classify(text: text)
-        case .string(let text):
-            // Dates and numbers start with a digit or `-`: most text is told by its first byte.
-            if let first = text.utf8.first, !(first >= 48 && first <= 57), first != UInt8(ascii: "-") {
-                self = .string
-            } else if Timestamp.parse(text) != nil {
-                self = .timestamp
-            } else if NumberText.integer(text) != nil {
-                self = .integerString
-            } else if NumberText.real(text) != nil {
-                self = .realString
-            } else {
-                self = .string
-            }
+        case .string(var text):
+            self = text.withUTF8(InferredKind.classify(typedString:))
         case .integer: self = .integer
         case .real: self = .real
         case .bool: self = .boolean
@@ -51,6 +40,16 @@ indirect enum InferredKind: Hashable {
             }
             self = .list(element)
         }
+    }
+
+    /// The kind of a typed string's UTF-8 bytes (a JSON string's): a date, a number in a string, or text.
+    static func classify(typedString bytes: UnsafeBufferPointer<UInt8>) -> InferredKind {
+        // Dates and numbers start with a digit or `-`: most text is told by its first byte.
+        if let first = bytes.first, !(first >= 48 && first <= 57), first != UInt8(ascii: "-") { return .string }
+        if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
+        if NumberText.integer(bytes) != nil { return .integerString }
+        if NumberText.real(bytes) != nil { return .realString }
+        return .string
     }
 
     /// The kind of a CSV cell's text.

@@ -77,7 +77,7 @@ import Testing
     @Test func aGuessThatHoldsReadsOnceAndStoresWhatTwoReadingsStore() throws {
         // Two rows of each source guess the plan; the third Artist, named by the last Artwork, is
         // found because the rows that references point to are all read for the guess.
-        let (guessed, twice) = try Self.importBothWays([("artists.csv", CSVFlatTypingTests.artists), ("artworks.csv", #"""
+        let (guessed, twice) = try Self.importBothWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.csv", #"""
             catalogNumber,title,artist,created,price,copies,onDisplay,latitude,longitude,notes
             115,"Harbor at Dusk, ""late""",Zoë Müller,2019-05-04T12:34:56Z,1200.5,3,true,59.33,18.07,oil
             116,Fenêtre 🔥 漢字,Mei Chen,1969-12-31T23:59:59.999Z,99.5,1,false,-12.5,100.25,""

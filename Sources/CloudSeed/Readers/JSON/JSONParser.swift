@@ -163,6 +163,112 @@ struct JSONParser: DocumentCursor {
         return key
     }
 
+    /// Reads the next value as a flat record of `keys` into `cells`, where it is one: an object
+    /// of those keys in that order, each written as its bytes, whose values are strings, numbers,
+    /// booleans, nulls or arrays of those. Returns where the object starts; `nil`, with nothing
+    /// read, for any other value, and for input whose errors ``readRecord()`` words.
+    mutating func readFlatRecord(keys: [[UInt8]], into cells: inout [JSONLinesRecord.Cell]) -> SourcePosition? {
+        skipWhitespace()
+        guard current() == UInt8(ascii: "{") else { return nil }
+        let start = position
+        let resumed = (index: index, line: line, lineStart: lineStart, depth: depth, open: expectingFirst.count)
+        cells.removeAll(keepingCapacity: true)
+        if readFlatMembers(keys, into: &cells) { return start }
+        (index, line, lineStart, depth) = (resumed.index, resumed.line, resumed.lineStart, resumed.depth)
+        expectingFirst.removeLast(expectingFirst.count - resumed.open)
+        return nil
+    }
+
+    /// ``readFlatRecord(keys:into:)`` past the object's opening brace; `false` where the object is
+    /// not a flat record of `keys`, the read position then anywhere in it.
+    private mutating func readFlatMembers(_ keys: [[UInt8]], into cells: inout [JSONLinesRecord.Cell]) -> Bool {
+        index += 1
+        for (offset, key) in keys.enumerated() {
+            skipWhitespace()
+            if offset > 0 {
+                guard current() == UInt8(ascii: ",") else { return false }
+                index += 1
+                skipWhitespace()
+            }
+            guard skipKey(key) else { return false }
+            skipWhitespace()
+            guard current() == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            var cell = JSONLinesRecord.Cell(value: .null, text: nil, line: line, column: index - lineStart + 1)
+            switch current() {
+            case UInt8(ascii: "\"")?:
+                if let text = plainString() {
+                    cell.text = text
+                } else {
+                    guard let string = try? parseString() else { return false }
+                    cell.value = .string(string)
+                }
+            case UInt8(ascii: "[")?:
+                guard let value = try? parsePlainValue(), case .array(let items) = value, !items.contains(where: \.isNested) else { return false }
+                cell.value = value
+            case UInt8(ascii: "{")?, nil:
+                return false
+            case let byte?:
+                guard let value = try? parseScalar(byte) else { return false }
+                cell.value = value
+            }
+            cells.append(cell)
+        }
+        skipWhitespace()
+        guard current() == UInt8(ascii: "}") else { return false }
+        index += 1
+        return true
+    }
+
+    /// Moves past `key` in double quotes, written as its bytes, where the input has it at the read position.
+    private mutating func skipKey(_ key: [UInt8]) -> Bool {
+        guard current() == UInt8(ascii: "\""), input.byte(at: index + key.count + 1) == UInt8(ascii: "\"") else { return false }
+        let matches = input.buffer.withUnsafeBufferPointer { buffer in
+            key.withUnsafeBufferPointer { key in key.isEmpty || memcmp(buffer.baseAddress! + index + 1, key.baseAddress!, key.count) == 0 }
+        }
+        if matches { index += key.count + 2 }
+        return matches
+    }
+
+    /// The bytes of the string at the read position (at its opening quote) where it holds no
+    /// escape and is valid UTF-8, the read position moved past its closing quote; `nil`, unmoved,
+    /// for any other string.
+    private mutating func plainString() -> Range<Int>? {
+        let start = index + 1
+        var end = start
+        var isASCII = true
+        while true {
+            end = input.buffer.withUnsafeBufferPointer { JSONStringRun.end(in: $0, from: end, isASCII: &isASCII) }
+            guard let byte = input.byte(at: end) else { return nil }
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte >= 0x80 { isASCII = false }
+            end += 1
+        }
+        guard isASCII || input.buffer.withUnsafeBufferPointer({ UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[start..<end])) })
+        else { return nil }
+        index = end + 1
+        return start..<end
+    }
+
+    /// Reads JSON Lines records until the input ends: each as a flat record of the keys `keys`
+    /// gives (asked before each record), lent to `flat` with where it starts, where it is one
+    /// (``readFlatRecord(keys:into:)``); every other as ``readRecord()`` reads it, to `other`.
+    mutating func forEachRecord(
+        keys: () -> [[UInt8]]?, flat: (JSONLinesRecord, SourcePosition) throws -> Void, other: (RecordRead) throws -> Void
+    ) throws {
+        // One array of cells serves every record.
+        var cells: [JSONLinesRecord.Cell] = []
+        try forEachLine({ parser in
+            if let keys = keys(), let start = parser.readFlatRecord(keys: keys, into: &cells) {
+                try flat(JSONLinesRecord(cells: cells, input: parser.input.buffer, origin: parser.origin), start)
+            } else {
+                try other(try parser.readRecord())
+            }
+        }, { _ in })
+    }
+
     mutating func finish() throws {
         skipWhitespace()
         guard current() == nil else { throw error("unexpected \(describeCurrent()) after the end of the JSON value") }

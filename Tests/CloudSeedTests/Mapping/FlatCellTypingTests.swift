@@ -4,10 +4,10 @@ import Testing
 
 @testable import CloudSeed
 
-/// CSV records typed where they are read (``CSVFlatTyping``) are stored byte for byte as the
+/// CSV records typed where they are read (``FlatCellTyping``) are stored byte for byte as the
 /// general way (a row, prepared, named and typed) stores them, and the records it cannot take go
 /// the general way, errors and rejects included.
-@Suite struct CSVFlatTypingTests {
+@Suite struct FlatCellTypingTests {
     static let artists = """
         firstName,lastName,born
         Zoë,Müller,1971-03-02
@@ -57,7 +57,7 @@ import Testing
         var rejects: [[String]] = []
         for cellByCell in [true, false] {
             var options = options
-            options.takesCSVCellByCell = cellByCell
+            options.takesCellByCell = cellByCell
             let path = folder.path("\(cellByCell).sqlite")
             var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
             var rejected: [String] = []
@@ -96,7 +96,7 @@ import Testing
         var stores: [[String: [[SQLiteValue]]]] = []
         for cellByCell in [true, false] {
             var options = MappingOptions()
-            options.takesCSVCellByCell = cellByCell
+            options.takesCellByCell = cellByCell
             let path = folder.path("\(cellByCell).sqlite")
             let store = try SQLiteContainerStore(path: path)
             _ = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_000).run([artists, first])
@@ -219,17 +219,17 @@ import Testing
         let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError("no assets here", at: position) }, recordName: RecordNaming.recordName(from:))
         let typing = FlatRowTyping(plan: plan, options: options, converter: converter, types: ["Artwork"])
         func header(_ names: String...) -> CSVHeader { CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) }) }
-        let plain = try #require(CSVFlatTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
+        let plain = try #require(FlatCellTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
         let cells = CSVRecord(texts: ["A", "1", "2"], position: position)
         let record = try #require(plain.record(of: cells, at: position, ordinal: 1)).named()
         #expect(record.recordName == "A")
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
         // A declared type, a key that is not a field name, a second latitude, a `location` column.
-        #expect(CSVFlatTyping(header: CSVHeader(columns: [.init(name: "title", type: .string)]), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(CSVFlatTyping(header: header("title", "Date Added"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(CSVFlatTyping(header: header("title", "lat", "latitude"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(CSVFlatTyping(header: header("title", "location"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(CSVFlatTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing) == nil)
+        #expect(FlatCellTyping(header: CSVHeader(columns: [.init(name: "title", type: .string)]), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(FlatCellTyping(header: header("title", "Date Added"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(FlatCellTyping(header: header("title", "lat", "latitude"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(FlatCellTyping(header: header("title", "location"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
+        #expect(FlatCellTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing) == nil)
     }
 }

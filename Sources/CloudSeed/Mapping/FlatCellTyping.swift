@@ -1,20 +1,21 @@
-/// Pass two's shortest way for the records of a CSV source: a record's cells typed straight into a
-/// ``FlatRecord`` where they are read, without a ``SourceRow`` or a ``PreparedRow`` in between.
+/// Pass two's shortest way for the records of a source that come as cells (``FlatCells``): a
+/// record's cells typed straight into a ``FlatRecord`` where they are read, without a
+/// ``SourceRow`` or a ``PreparedRow`` in between.
 ///
-/// It gives each record what the general way would (``CSVHeader/row(of:at:)``, then
-/// ``RowPreparation``'s flat row, ``RowNaming`` and ``FlatRowTyping``): the same fields
-/// (``CSVColumns``), the same name. It takes the sources whose header ``CSVColumns`` takes and whose
-/// type is named by a column's natural key or by position, and returns `nil` for a record whose
-/// cells it cannot type: the general way takes that one and words its errors.
+/// It gives each record what the general way would (the reader's row, then ``RowPreparation``'s
+/// flat row, ``RowNaming`` and ``FlatRowTyping``): the same fields (``CellColumns``), the same
+/// name. It takes the sources whose header ``CellColumns`` takes and whose type is named by a
+/// column's natural key or by position, and returns `nil` for a record whose cells it cannot
+/// type: the general way takes that one and words its errors.
 ///
 /// ```
 /// catalogNumber,title,latitude,longitude      → Artwork "Harbor at Dusk":
 /// 115,Harbor at Dusk,59.33,18.07                  catalogNumber INT64 115, title STRING,
 ///                                                 location LOCATION (59.33, 18.07)
 /// ```
-final class CSVFlatTyping {
+final class FlatCellTyping {
     private let recordType: String
-    private let columns: CSVColumns
+    private let columns: CellColumns
     private let typing: FlatRowTyping
     /// Each column's slot among the record's values; `nil` for a column the plan leaves out.
     private let slots: [FlatRowTyping.Slot?]
@@ -39,7 +40,7 @@ final class CSVFlatTyping {
     /// The typing of `header`'s records of `recordType`; `nil` where the general way must take them.
     init?(header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping) {
         guard let typeSlots = typing.slots(of: recordType), let rule = plan.naming.rules[recordType], plan.rowErrors[recordType] == nil,
-            let columns = CSVColumns(header: header, recordType: recordType, options: options)
+            let columns = CellColumns(header: header, recordType: recordType, options: options)
         else { return nil }
         let names = columns.names, facts = columns.facts
         switch rule {
@@ -68,7 +69,7 @@ final class CSVFlatTyping {
 
     /// The record of a CSV record's cells (starting at `position`, the `ordinal`-th of its source,
     /// from 1), its name still to be made; `nil` for one the general way must take.
-    func record(of cells: CSVRecord, at position: SourcePosition, ordinal: Int) -> Unnamed? {
+    func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> Unnamed? {
         var values = [RecordValue?](repeating: nil, count: slotCount)
         var size = 0
         let paired = columns.pair(in: cells)
@@ -101,36 +102,34 @@ final class CSVFlatTyping {
         return text
     }
 
-    /// A cell's value as its slot's plan types it: a number or a date straight from its bytes,
-    /// anything else (and any value the bytes do not make) from its text, as the general way.
-    private func typed(_ cells: CSVRecord, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
+    /// A cell's value as its slot's plan types it: straight from its bytes where they tell it
+    /// (a CSV cell's number or date), else from its value, as the general way.
+    private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
         if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
-        if let value = cells.withBytes(column, { typing.converter.convert(utf8: $0, to: slot.field.type) }) {
-            return value
-        }
-        return typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot)
+        if let value = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) { return value }
+        return typing.typed(cells.value(column), at: cells.position(column), as: slot)
     }
 
-    /// A cell's value where its slot's values name records: what a cell of the same bytes resolved
-    /// to before, or else resolved from its text (a cell's value is its bytes' alone).
-    private func resolvedReference(_ cells: CSVRecord, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
-        if let known = cells.withBytes(column, { resolvedReferences[column].value(for: $0) }) { return known }
-        guard let value = typing.typed(CSVColumns.value(of: cells, column), at: cells.position(column), as: slot) else { return nil }
+    /// A cell's value where its slot's values name records: what a text of the same bytes
+    /// resolved to before, or else resolved from its value (a text's value is its bytes' alone).
+    private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
+        if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil { return known }
+        guard let value = typing.typed(cells.value(column), at: cells.position(column), as: slot) else { return nil }
         if resolvedReferences[column].count < FlatRowTyping.Slot.resolvedReferenceLimit {
-            cells.withBytes(column) { resolvedReferences[column].insert($0, value: value) }
+            _ = cells.withTextBytes(column) { resolvedReferences[column].insert($0, value: value) }
         }
         return value
     }
 
     /// The location the latitude and longitude cells make, as the slot's plan types it: straight
-    /// from their bytes where both are numbers within range, from their texts otherwise.
-    private func location(of cells: CSVRecord, _ pair: (latitude: Int, longitude: Int), as slot: FlatRowTyping.Slot) -> RecordValue? {
-        if slot.field.type == .location, !slot.resolvesReferences, let value = cells.withBytes(pair.latitude, { latitude in
-            cells.withBytes(pair.longitude) { typing.converter.location(latitude: latitude, longitude: $0) }
-        }) {
+    /// from their bytes where both are numbers within range, from their values otherwise.
+    private func location<Cells: FlatCells>(of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: FlatRowTyping.Slot) -> RecordValue? {
+        if slot.field.type == .location, !slot.resolvesReferences,
+            let value = cells.location(latitude: pair.latitude, longitude: pair.longitude, converter: typing.converter)
+        {
             return value
         }
-        return typing.typed(CSVColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot)
+        return typing.typed(CellColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot)
     }
 
     /// A record whose name, where it is made of a text, is made on another thread than the one

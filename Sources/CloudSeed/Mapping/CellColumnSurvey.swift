@@ -1,14 +1,14 @@
-/// What pass one learns of the fields of a CSV source whose records come as cells (``CSVColumns``),
-/// learnt column by column where the records are read, each cell typed by its bytes, so that the
+/// What pass one learns of the fields of a source whose records come as cells (``CellColumns``),
+/// learnt column by column where the records are read, each cell told by its bytes, so that the
 /// thread that surveys the records only names them. Once the source is read, its type's survey
 /// takes it in (``TypeSurvey/merge(_:mayPointToType:)``).
 ///
 /// Each column, and the `location` its latitude and longitude make, has a
 /// ``TypeSurvey/FieldSurvey`` from its first set cell on, which takes the cells' values as the
 /// type's survey takes a row's fields.
-struct CSVColumnSurvey {
+struct CellColumnSurvey {
     /// The columns whose cells it takes.
-    let columns: CSVColumns
+    let columns: CellColumns
     private let assetFolder: String
     /// Whether each column's values, then the location's, are kept to be tried as references.
     private let keepsValues: [Bool]
@@ -17,7 +17,7 @@ struct CSVColumnSurvey {
 
     /// The survey of the records of `columns`, whose asset paths start from `assetFolder`;
     /// `mayPointToType` tells whether a field's name may point to a record type.
-    init(columns: CSVColumns, assetFolder: String, mayPointToType: (String) -> Bool) {
+    init(columns: CellColumns, assetFolder: String, mayPointToType: (String) -> Bool) {
         self.columns = columns
         self.assetFolder = assetFolder
         keepsValues = (columns.names + [LocationKeys.field]).map(mayPointToType)
@@ -25,20 +25,15 @@ struct CSVColumnSurvey {
     }
 
     /// Takes in a record's cells: the same values, in the same order, as the fields of the row
-    /// ``RowPreparation`` would make of them, each typed by its bytes; a text is made only for a
-    /// value kept or tried as an asset path.
-    mutating func add(_ record: CSVRecord) {
+    /// ``RowPreparation`` would make of them, each told by its bytes where it can be; a text is
+    /// made only for a value kept or tried as an asset path.
+    mutating func add<Cells: FlatCells>(_ record: Cells) {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
             guard column != pair?.latitude, column != pair?.longitude else { continue }
             let survey = survey(of: column, at: record.position(column))
             guard survey.takesValues else { continue }
-            // `""` quoted is an empty string, a text without texts to keep.
-            if record.isEmpty(column) {
-                survey.add(.string, assetFolder: assetFolder) { [] }
-            } else {
-                record.withBytes(column) { survey.add(InferredKind.classify(utf8: $0), bytes: $0, assetFolder: assetFolder) }
-            }
+            record.survey(column, into: survey, assetFolder: assetFolder)
         }
         if let pair {
             // A latitude and a longitude make a location, whatever their texts, and a location has no texts.

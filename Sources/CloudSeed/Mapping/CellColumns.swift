@@ -1,6 +1,7 @@
-/// A CSV header whose records both passes take cell by cell, without a ``SourceRow`` or a
-/// ``PreparedRow`` of fields: what ``RowPreparation`` would make of a record, worked out from its
-/// cells and the facts of each column, found once per source.
+/// A header whose records both passes take cell by cell (``FlatCells``), without a ``SourceRow``
+/// or a ``PreparedRow`` of fields: what ``RowPreparation`` would make of a record, worked out from
+/// its cells and the facts of each column, found once per source. A CSV source's header is its
+/// first row; a JSON Lines source's, the keys of its first record (``JSONLinesRecord``).
 ///
 /// It takes a plain header only, where preparing a record keeps its cells as they are: every
 /// column a field name already and not a record's identity only (`recordName`), no declared types
@@ -8,7 +9,7 @@
 /// neither name templates nor declared locations for the type. Then a record's fields are its set
 /// cells in column order, but a latitude and a longitude that are both set, which make one
 /// `location` field, put last.
-struct CSVColumns {
+struct CellColumns {
     /// The field name of each column.
     let names: [String]
     let facts: [KeyFacts]
@@ -32,26 +33,26 @@ struct CSVColumns {
     }
 
     /// The latitude and longitude columns where the record sets both: they make its `location`.
-    func pair(in record: CSVRecord) -> (latitude: Int, longitude: Int)? {
+    func pair<Cells: FlatCells>(in record: Cells) -> (latitude: Int, longitude: Int)? {
         guard let latitude, let longitude, record.isSet(latitude), record.isSet(longitude) else { return nil }
         return (latitude, longitude)
     }
 
     /// The record's `location` field's value, made of the pair.
-    static func location(of record: CSVRecord, _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
-        LocationKeys.location(latitude: value(of: record, pair.latitude), longitude: value(of: record, pair.longitude))
+    static func location<Cells: FlatCells>(of record: Cells, _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
+        LocationKeys.location(latitude: record.value(pair.latitude), longitude: record.value(pair.longitude))
     }
 
     /// The row that names a record (the `ordinal`-th of its source, starting at `position`) in
     /// the first pass: its name column and natural keys, its fields left in the cells.
-    func namingRow(of record: CSVRecord, recordType: String, at position: SourcePosition, ordinal: Int) -> PreparedRow {
+    func namingRow<Cells: FlatCells>(of record: Cells, recordType: String, at position: SourcePosition, ordinal: Int) -> PreparedRow {
         PreparedRow(
             recordType: recordType, nameColumn: nameColumn(of: record), fields: [], naturalKeys: naturalKeys(of: record), templateValues: [:],
             position: position, ordinal: ordinal, children: [])
     }
 
     /// The record's natural-key texts by key, as ``NaturalKeys/keys(of:facts:)`` finds them in its fields.
-    func naturalKeys(of record: CSVRecord) -> [(String, String)] {
+    func naturalKeys<Cells: FlatCells>(of record: Cells) -> [(String, String)] {
         var keys: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
@@ -68,17 +69,12 @@ struct CSVColumns {
     }
 
     /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
-    func nameColumn(of record: CSVRecord) -> (column: String, value: String)? {
+    func nameColumn<Cells: FlatCells>(of record: Cells) -> (column: String, value: String)? {
         var best: (rank: Int, value: String)?
         for column in 0..<min(record.count, names.count) {
             guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max, let text = record.namingText(column) else { continue }
             best = (rank, text)
         }
         return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
-    }
-
-    /// A cell's value, as ``CSVHeader/value(of:as:)`` makes it without a declared type.
-    static func value(of record: CSVRecord, _ column: Int) -> PlainValue {
-        record.isEmpty(column) ? .string("") : .text(record.text(column))
     }
 }

@@ -1,0 +1,158 @@
+import CloudSeedTestSupport
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// JSON Lines records that repeat the first record's keys, in order, are read as cells
+/// (``JSONLinesRecord``) and typed where they are read (``FlatCellTyping``), as CSV records are: the
+/// rows they make, the plan and the stores are those of the general way, which takes every other
+/// record and words every error.
+@Suite struct JSONLinesCellTests {
+    // The first record sets the keys. Then: escapes, non-ASCII, a date without a time, an integer
+    // price among reals, nulls (a longitude, whose latitude stays a field of its own, copies, a
+    // list item), an empty list and string, an exponent; a record of other keys in another order; one with a nested object (not flat); a
+    // number in a string.
+    static let artworks = #"""
+        {"catalogNumber": 115, "title": "Harbor at Dusk, \"late\"", "artist": "Zoë Müller", "created": "2019-05-04T12:34:56Z", "price": 1200.5, "copies": 3, "onDisplay": true, "latitude": 59.33, "longitude": 18.07, "tags": ["oil", "sea"], "notes": "oil"}
+        {"catalogNumber": 116, "title": "Fenêtre 🔥 漢字", "artist": "Mei Chen", "created": "1969-12-31T23:59:59.999Z", "price": 99, "copies": 1, "onDisplay": false, "latitude": -12.5, "longitude": null, "tags": [], "notes": ""}
+        {"catalogNumber": 117,"title":"Two\nlines \u00e9" , "artist": "美咲 山田", "created": "2001-01-01", "price": 0.25, "copies": null, "onDisplay": true, "latitude": 1e1, "longitude": 2, "tags": ["a", null], "notes": "x"}
+        {"title": "Reordered", "catalogNumber": 118, "artist": "Mei Chen"}
+        {"catalogNumber": 119, "title": "Nested", "artist": "Mei Chen", "created": "2002-01-01T00:00:00Z", "price": 3.5, "copies": 2, "onDisplay": false, "latitude": 3, "longitude": 4, "tags": ["x"], "notes": {"by": "curator", "text": "n"}}
+        {"catalogNumber": 120, "title": "Code", "artist": "Mei Chen", "created": "2003-01-01T00:00:00Z", "price": 4, "copies": 5, "onDisplay": true, "latitude": 5, "longitude": 6, "tags": ["y"], "notes": "0012"}
+
+        """#
+
+    /// The rows a JSON Lines text's records make as cells, and those the reader reads whole, in
+    /// order, or the error each way stops at; `cellRecords` counts the records read as cells.
+    static func readBothWays(_ text: String) -> (cells: Result<[SourceRow], any Error>, whole: Result<[SourceRow], any Error>, cellRecords: Int) {
+        let reader = JSONReader(input: { ChunkedInput(bytes: Array(text.utf8)) }, file: "artworks.jsonl", isLines: true)
+        var cellRecords = 0
+        let cells = Result<[SourceRow], any Error> {
+            var rows: [SourceRow] = []
+            try reader.forEachRecord(header: { _ in true }) { header, record, position in
+                cellRecords += 1
+                rows.append(record.row(of: header, at: position))
+            } row: { rows.append($0) }
+            return rows
+        }
+        let whole = Result<[SourceRow], any Error> {
+            var rows: [SourceRow] = []
+            try reader.forEachRow { rows.append($0) }
+            return rows
+        }
+        return (cells, whole, cellRecords)
+    }
+
+    /// ``readBothWays(_:)`` of a text both ways read without an error.
+    static func rowsBothWays(_ text: String) throws -> (cells: [SourceRow], whole: [SourceRow], cellRecords: Int) {
+        let read = readBothWays(text)
+        return (try read.cells.get(), try read.whole.get(), read.cellRecords)
+    }
+
+    @Test func recordsReadAsCellsMakeTheRowsTheReaderReadsWhole() throws {
+        let result = try Self.rowsBothWays(Self.artworks)
+        // The first record (the header), the reordered one and the nested one are read whole.
+        #expect(result.cellRecords == 3)
+        #expect(result.cells == result.whole)
+        #expect(result.cells.count == 6)
+        let third = result.cells[2]
+        #expect(third.position.description == "artworks.jsonl:3:1")
+        #expect(third.fields.map(\.key) == ["catalogNumber", "title", "artist", "created", "price", "copies", "onDisplay", "latitude", "longitude", "tags", "notes"])
+        #expect(third.fields[1].value == .string("Two\nlines é"))
+        #expect(third.fields[1].position.column == 31)
+        #expect(third.fields[5].value == .null)
+        #expect(third.fields[7].value == .real(10))
+        #expect(third.fields[9].value == .array([.string("a"), .null]))
+    }
+
+    @Test func aRecordTheCellsCannotReadIsReadWholeWithItsErrors() throws {
+        // Keys with an escape, a duplicate key after the header's, a bad number, a bad string.
+        let header = #"{"title": "A", "copies": 1}"# + "\n"
+        for (line, error) in [
+            (#"{"t\u0069tle": "B", "copies": 2}"#, nil),
+            (#"{"title": "B", "copies": 2, "copies": 3}"#, #"artworks.jsonl:2:29: duplicate key "copies" in one object; keep one of them"#),
+            (#"{"title": "B", "copies": 01}"#, "artworks.jsonl:2:26: a JSON number cannot start with 0; quote it to keep it as text"),
+            (#"{"title": "B\x", "copies": 2}"#, #"artworks.jsonl:2:14: invalid escape \x; use \", \\, \/, \b, \f, \n, \r, \t or \uXXXX"#),
+            ("{\"title\": \"B\u{1}\", \"copies\": 2}", "artworks.jsonl:2:13: control character 0x1 inside a string; escape it (\\n, \\t, \\u00XX)"),
+            (#"{"title": "B", "copies": 2"#, "artworks.jsonl:3:1: unexpected '{'; expected ',' or '}'"),
+        ] {
+            let text = header + line + "\n" + #"{"title": "C", "copies": 3}"# + "\n"
+            let read = Self.readBothWays(text)
+            switch (read.cells, read.whole) {
+            case (.success(let cells), .success(let whole)):
+                #expect(error == nil, "\(line)")
+                #expect(cells == whole)
+                #expect(read.cellRecords == 1)
+            case (.failure(let cells), .failure(let whole)):
+                #expect((cells as? CloudSeedError)?.description == error, "\(line)")
+                #expect((whole as? CloudSeedError)?.description == error, "\(line)")
+            default:
+                Issue.record("one way read \(line), the other did not")
+            }
+        }
+    }
+
+    /// Imports `files` (name, text) into new stores three ways: as cells with the plan guessed from
+    /// the first two records (so that the pass that writes surveys the cells), as cells with the
+    /// plan surveyed first, and row by row.
+    static func importThreeWays(
+        _ files: [(String, String)], options: MappingOptions = MappingOptions()
+    ) throws -> (stores: [[String: [[SQLiteValue]]]], summaries: [String], rejected: [[String]]) {
+        let folder = try TemporaryFolder()
+        let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
+        var stores: [[String: [[SQLiteValue]]]] = []
+        var summaries: [String] = []
+        var rejects: [[String]] = []
+        for (cellByCell, guessingRows) in [(true, 2), (true, nil), (false, nil)] {
+            var options = options
+            options.takesCellByCell = cellByCell
+            let path = folder.path("\(cellByCell)-\(guessingRows ?? 0).sqlite")
+            var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            importer.guessingRows = guessingRows
+            var rejected: [String] = []
+            importer.rejected = { rejected += $0.jsonLines }
+            let summary = try importer.run(sources)
+            summaries.append(summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
+            rejects.append(rejected)
+            stores.append(try GuessedPlanTests.tables(of: path))
+        }
+        return (stores, summaries, rejects)
+    }
+
+    @Test func recordsTypedWhereReadAreStoredAsTheGeneralWayStoresThem() throws {
+        let result = try Self.importThreeWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.jsonl", Self.artworks)])
+        #expect(result.stores[0] == result.stores[2])
+        #expect(result.stores[1] == result.stores[2])
+        #expect(result.summaries[0] == result.summaries[2])
+        #expect(result.summaries[1] == result.summaries[2])
+        let fields = result.stores[2]["_cloudseed_fields"]?.filter { $0[0] == .text("Artwork") }.map { [$0[1], $0[2]] }
+        #expect(fields == [
+            [.text("artist"), .text("REFERENCE")], [.text("catalogNumber"), .text("INT64")], [.text("copies"), .text("INT64")],
+            [.text("created"), .text("TIMESTAMP")], [.text("latitude"), .text("DOUBLE")], [.text("location"), .text("LOCATION")], [.text("notes"), .text("STRING")],
+            [.text("notes_by"), .text("STRING")], [.text("notes_text"), .text("STRING")], [.text("onDisplay"), .text("INT64")],
+            [.text("price"), .text("DOUBLE")], [.text("tags"), .text("LIST<STRING>")], [.text("title"), .text("STRING")],
+        ])
+        let artworks = try #require(result.stores[2]["Artwork"])
+        #expect(artworks.map { $0[0] } == [
+            .text("'Code'"), .text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Nested'"), .text("'Reordered'"),
+            .text("'Two\nlines e'"),
+        ])
+    }
+
+    @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
+        // copies pinned to INT64: the second record's "two" is refused, worded by the general
+        // way, and with --skip-bad-rows the other records are saved.
+        let lines = #"{"title": "One", "copies": 1}"# + "\n" + #"{"title": "Two", "copies": "two"}"# + "\n" + #"{"title": "Three", "copies": 3}"# + "\n"
+        var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "copies", type: .int64)])
+        options.skipBadRows = true
+        let result = try Self.importThreeWays([("artworks.jsonl", lines)], options: options)
+        #expect(result.stores[0] == result.stores[2])
+        #expect(result.stores[1] == result.stores[2])
+        #expect(result.stores[2]["Artwork"]?.map { $0[0] } == [.text("'One'"), .text("'Three'")])
+        #expect(result.rejected[0] == result.rejected[2])
+        #expect(result.rejected[1] == result.rejected[2])
+        #expect(result.rejected[2].count == 1)
+        #expect(result.rejected[2].first?.contains("invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64") == true)
+    }
+}
