@@ -1,7 +1,7 @@
 /// A header whose records both passes take cell by cell (``FlatCells``), without a ``SourceRow``
 /// or a ``PreparedRow`` of fields: what ``RowPreparation`` would make of a record, worked out from
 /// its cells and the facts of each column, found once per source. A CSV source's header is its
-/// first row; a JSON Lines source's, the keys of its first record (``JSONLinesRecord``).
+/// first row; a JSON Lines source's or a JSON array's, the keys of its first record (``FlatJSONRecord``).
 ///
 /// It takes a plain header only, where preparing a record keeps its cells as they are: every
 /// column a field name already and not a record's identity only (`recordName`), no declared types

@@ -1,6 +1,6 @@
 /// A record's cells as its reader lends them, a column at a time: what both passes take without a
 /// row of fields (``CellColumns``, ``CellColumnSurvey``, ``FlatCellTyping``). A CSV record's cells
-/// are texts; a JSON Lines record's members are typed values, a string's bytes read in place.
+/// are texts; a JSON record's members are typed values, a string's bytes read in place.
 ///
 /// Each cell gives what the general way (a ``SourceRow``'s field, prepared) would make of it: its
 /// value, its naming text, the kind the survey learns of it. Where a cell's bytes tell more

@@ -26,9 +26,9 @@ public struct MappingOptions: Sendable {
     public var skipBadRows = false
     /// Counts the bytes read, for a progress bar.
     public var progress: ProgressMeter?
-    /// Whether a plain CSV source's records go through both passes as cells (``CellColumns``,
-    /// ``FlatCellTyping``) rather than as rows; tests turn it off to compare the two ways, which
-    /// store the same.
+    /// Whether the records of a plain CSV source, and the flat records of a JSON one, go through
+    /// both passes as cells (``CellColumns``, ``FlatCellTyping``) rather than as rows; tests turn
+    /// it off to compare the two ways, which store the same.
     var takesCellByCell = true
 
     public init(

@@ -434,9 +434,9 @@ public struct RecordMapper {
 
     /// Reads every source (or the ones numbered in `only`), giving each row its record type; with
     /// `firstRows`, only that many records of each. With `--skip-bad-rows`, a row that cannot be
-    /// read goes to `badRow`. A CSV or JSON Lines source whose header (a JSON Lines source's: the
-    /// keys of its first, flat record), record type and number `cellWay` takes has its records
-    /// (those of a JSON Lines source that repeat its header's keys) handed to `taken` instead: as
+    /// read goes to `badRow`. A CSV or JSON source whose header (a JSON Lines source's or a JSON
+    /// array's: the keys of its first, flat record), record type and number `cellWay` takes has
+    /// its records (a JSON source's that repeat its header's keys) handed to `taken` instead: as
     /// rows that name them, surveyed where they are read, then the survey (pass one), as typed
     /// records (pass two), or both, where a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
@@ -522,7 +522,7 @@ public struct RecordMapper {
                 if let surveying { try taken(.columns(surveying, type: sourceType)) }
                 continue
             }
-            if cellWay != nil, let json = reader as? JSONReader, json.isLines {
+            if cellWay != nil, let json = reader as? JSONReader {
                 do {
                     try json.forEachRecord(header: takesCells(of:)) { header, record, position in
                         try count()

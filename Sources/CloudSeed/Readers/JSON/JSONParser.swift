@@ -167,7 +167,7 @@ struct JSONParser: DocumentCursor {
     /// of those keys in that order, each written as its bytes, whose values are strings, numbers,
     /// booleans, nulls or arrays of those. Returns where the object starts; `nil`, with nothing
     /// read, for any other value, and for input whose errors ``readRecord()`` words.
-    mutating func readFlatRecord(keys: [[UInt8]], into cells: inout [JSONLinesRecord.Cell]) -> SourcePosition? {
+    mutating func readFlatRecord(keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> SourcePosition? {
         skipWhitespace()
         guard current() == UInt8(ascii: "{") else { return nil }
         let start = position
@@ -181,7 +181,7 @@ struct JSONParser: DocumentCursor {
 
     /// ``readFlatRecord(keys:into:)`` past the object's opening brace; `false` where the object is
     /// not a flat record of `keys`, the read position then anywhere in it.
-    private mutating func readFlatMembers(_ keys: [[UInt8]], into cells: inout [JSONLinesRecord.Cell]) -> Bool {
+    private mutating func readFlatMembers(_ keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> Bool {
         index += 1
         for (offset, key) in keys.enumerated() {
             skipWhitespace()
@@ -195,7 +195,7 @@ struct JSONParser: DocumentCursor {
             guard current() == UInt8(ascii: ":") else { return false }
             index += 1
             skipWhitespace()
-            var cell = JSONLinesRecord.Cell(value: .null, text: nil, line: line, column: index - lineStart + 1)
+            var cell = FlatJSONRecord.Cell(value: .null, text: nil, line: line, column: index - lineStart + 1)
             switch current() {
             case UInt8(ascii: "\"")?:
                 if let text = plainString() {
@@ -252,21 +252,29 @@ struct JSONParser: DocumentCursor {
         return start..<end
     }
 
-    /// Reads JSON Lines records until the input ends: each as a flat record of the keys `keys`
-    /// gives (asked before each record), lent to `flat` with where it starts, where it is one
+    /// Reads records until the input ends: JSON Lines' values, or with `inArray` the elements of
+    /// the array the document is. Each is read as a flat record of the keys `keys` gives (asked
+    /// before each record), lent to `flat` with where it starts, where it is one
     /// (``readFlatRecord(keys:into:)``); every other as ``readRecord()`` reads it, to `other`.
     mutating func forEachRecord(
-        keys: () -> [[UInt8]]?, flat: (JSONLinesRecord, SourcePosition) throws -> Void, other: (RecordRead) throws -> Void
+        inArray: Bool, keys: () -> [[UInt8]]?, flat: (FlatJSONRecord, SourcePosition) throws -> Void, other: (RecordRead) throws -> Void
     ) throws {
         // One array of cells serves every record.
-        var cells: [JSONLinesRecord.Cell] = []
-        try forEachLine({ parser in
+        var cells: [FlatJSONRecord.Cell] = []
+        func read(_ parser: inout JSONParser) throws {
             if let keys = keys(), let start = parser.readFlatRecord(keys: keys, into: &cells) {
-                try flat(JSONLinesRecord(cells: cells, input: parser.input.buffer, origin: parser.origin), start)
+                try flat(FlatJSONRecord(cells: cells, input: parser.input.buffer, origin: parser.origin), start)
             } else {
                 try other(try parser.readRecord())
             }
-        }, { _ in })
+        }
+        guard inArray else { return try forEachLine(read, { _ in }) }
+        _ = try beginArray()
+        while try nextElement() {
+            try read(&self)
+            releaseConsumed()
+        }
+        try finish()
     }
 
     mutating func finish() throws {

@@ -19,17 +19,19 @@ struct JSONReader: SourceReader {
         }
     }
 
-    /// For JSON Lines: calls `body` with each record whose keys are the first record's, in order,
-    /// as flat cells (``JSONLinesRecord``) with where it starts, once `header` has taken those keys
-    /// as a header; `row` takes every other record as ``forEachRow(_:)`` reads it. `header` is
-    /// asked once, where the first record is flat: a `false` leaves every record to `row`.
+    /// For JSON Lines and a document that is an array of records: calls `body` with each record
+    /// whose keys are the first record's, in order, as flat cells (``FlatJSONRecord``) with where
+    /// it starts, once `header` has taken those keys as a header; `row` takes every other record
+    /// (and every record of a document of another shape) as ``forEachRow(_:)`` reads it. `header`
+    /// is asked once, where the first record is flat: a `false` leaves every record to `row`.
     func forEachRecord(
-        header: (CSVHeader) -> Bool, _ body: (CSVHeader, JSONLinesRecord, SourcePosition) throws -> Void, row: (SourceRow) throws -> Void
+        header: (CSVHeader) -> Bool, _ body: (CSVHeader, FlatJSONRecord, SourcePosition) throws -> Void, row: (SourceRow) throws -> Void
     ) throws {
         var parser = JSONParser(input: try input(), file: file)
+        if !isLines, try parser.peekValue() != .array { return try DocumentShape.rows(in: &parser, row) }
         var taken: (header: CSVHeader, keys: [[UInt8]])?
         var index = 0
-        try parser.forEachRecord(keys: { taken?.keys }, flat: { record, start in
+        try parser.forEachRecord(inArray: !isLines, keys: { taken?.keys }, flat: { record, start in
             var start = start
             start.keyPath = "[\(index)]"
             index += 1

@@ -4,15 +4,15 @@ import Testing
 
 @testable import CloudSeed
 
-/// JSON Lines records that repeat the first record's keys, in order, are read as cells
-/// (``JSONLinesRecord``) and typed where they are read (``FlatCellTyping``), as CSV records are: the
-/// rows they make, the plan and the stores are those of the general way, which takes every other
-/// record and words every error.
-@Suite struct JSONLinesCellTests {
+/// JSON records (JSON Lines', or the elements of the array a document is) that repeat the first
+/// record's keys, in order, are read as cells (``FlatJSONRecord``) and typed where they are read
+/// (``FlatCellTyping``), as CSV records are: the rows they make, the plan and the stores are those
+/// of the general way, which takes every other record and words every error.
+@Suite struct JSONCellTests {
     // The first record sets the keys. Then: escapes, non-ASCII, a date without a time, an integer
     // price among reals, nulls (a longitude, whose latitude stays a field of its own, copies, a
-    // list item), an empty list and string, an exponent; a record of other keys in another order; one with a nested object (not flat); a
-    // number in a string.
+    // list item), an empty list and string, an exponent; a record of other keys in another order;
+    // one with a nested object (not flat); a number in a string.
     static let artworks = #"""
         {"catalogNumber": 115, "title": "Harbor at Dusk, \"late\"", "artist": "Zoë Müller", "created": "2019-05-04T12:34:56Z", "price": 1200.5, "copies": 3, "onDisplay": true, "latitude": 59.33, "longitude": 18.07, "tags": ["oil", "sea"], "notes": "oil"}
         {"catalogNumber": 116, "title": "Fenêtre 🔥 漢字", "artist": "Mei Chen", "created": "1969-12-31T23:59:59.999Z", "price": 99, "copies": 1, "onDisplay": false, "latitude": -12.5, "longitude": null, "tags": [], "notes": ""}
@@ -23,10 +23,17 @@ import Testing
 
         """#
 
-    /// The rows a JSON Lines text's records make as cells, and those the reader reads whole, in
-    /// order, or the error each way stops at; `cellRecords` counts the records read as cells.
-    static func readBothWays(_ text: String) -> (cells: Result<[SourceRow], any Error>, whole: Result<[SourceRow], any Error>, cellRecords: Int) {
-        let reader = JSONReader(input: { ChunkedInput(bytes: Array(text.utf8)) }, file: "artworks.jsonl", isLines: true)
+    /// The same records as one JSON array, an element a line.
+    static let artworksArray = "[\n" + artworks.split(separator: "\n").joined(separator: ",\n") + "\n]\n"
+
+    /// The rows a JSON Lines text's records (or a JSON document's, `isLines` false) make as cells,
+    /// and those the reader reads whole, in order, or the error each way stops at; `cellRecords`
+    /// counts the records read as cells.
+    static func readBothWays(
+        _ text: String, isLines: Bool = true
+    ) -> (cells: Result<[SourceRow], any Error>, whole: Result<[SourceRow], any Error>, cellRecords: Int) {
+        let file = isLines ? "artworks.jsonl" : "artworks.json"
+        let reader = JSONReader(input: { ChunkedInput(bytes: Array(text.utf8)) }, file: file, isLines: isLines)
         var cellRecords = 0
         let cells = Result<[SourceRow], any Error> {
             var rows: [SourceRow] = []
@@ -44,9 +51,9 @@ import Testing
         return (cells, whole, cellRecords)
     }
 
-    /// ``readBothWays(_:)`` of a text both ways read without an error.
-    static func rowsBothWays(_ text: String) throws -> (cells: [SourceRow], whole: [SourceRow], cellRecords: Int) {
-        let read = readBothWays(text)
+    /// ``readBothWays(_:isLines:)`` of a text both ways read without an error.
+    static func rowsBothWays(_ text: String, isLines: Bool = true) throws -> (cells: [SourceRow], whole: [SourceRow], cellRecords: Int) {
+        let read = readBothWays(text, isLines: isLines)
         return (try read.cells.get(), try read.whole.get(), read.cellRecords)
     }
 
@@ -64,6 +71,38 @@ import Testing
         #expect(third.fields[5].value == .null)
         #expect(third.fields[7].value == .real(10))
         #expect(third.fields[9].value == .array([.string("a"), .null]))
+    }
+
+    @Test func theElementsOfAJSONArrayAreReadAsCellsToo() throws {
+        let array = try Self.rowsBothWays(Self.artworksArray, isLines: false)
+        #expect(array.cellRecords == 3)
+        #expect(array.cells == array.whole)
+        #expect(array.cells.map(\.position.description) == (2...7).map { "artworks.json:\($0):1" })
+        #expect(array.cells.map(\.fields) == (try Self.rowsBothWays(Self.artworks)).whole.map(\.fields).map { fields in
+            fields.map { field in
+                var field = field
+                field.position = SourcePosition(file: "artworks.json", line: field.position.line! + 1, column: field.position.column)
+                return field
+            }
+        })
+        // A document of another shape is read whole, by its shape.
+        let keyed = #"{"Artwork": [{"title": "A", "copies": 1}, {"title": "B", "copies": 2}], "Artist": [{"name": "C"}]}"#
+        let shaped = try Self.rowsBothWays(keyed, isLines: false)
+        #expect(shaped.cellRecords == 0)
+        #expect(shaped.cells == shaped.whole)
+        #expect(shaped.cells.map(\.recordType) == ["Artwork", "Artwork", "Artist"])
+        // Elements after the array's end, or none at all, are refused as the general way refuses them.
+        for (text, error) in [
+            (#"[{"title": "A"}, {"title": "B"}] x"#, "artworks.json:1:34: unexpected 'x' after the end of the JSON value"),
+            (#"[{"title": "A"}, {"title": "B"}"#, "artworks.json:1:32: unexpected end of file; expected ',' or ']'"),
+        ] {
+            let read = Self.readBothWays(text, isLines: false)
+            #expect(((try? read.cells.get()) == nil) && ((try? read.whole.get()) == nil))
+            if case .failure(let cells) = read.cells, case .failure(let whole) = read.whole {
+                #expect((cells as? CloudSeedError)?.description == error)
+                #expect((whole as? CloudSeedError)?.description == error)
+            }
+        }
     }
 
     @Test func aRecordTheCellsCannotReadIsReadWholeWithItsErrors() throws {
@@ -122,6 +161,9 @@ import Testing
 
     @Test func recordsTypedWhereReadAreStoredAsTheGeneralWayStoresThem() throws {
         let result = try Self.importThreeWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.jsonl", Self.artworks)])
+        // The same records as a JSON array are stored the same, each way.
+        let array = try Self.importThreeWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.json", Self.artworksArray)])
+        #expect(array.stores == result.stores)
         #expect(result.stores[0] == result.stores[2])
         #expect(result.stores[1] == result.stores[2])
         #expect(result.summaries[0] == result.summaries[2])

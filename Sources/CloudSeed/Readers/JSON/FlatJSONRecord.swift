@@ -1,9 +1,10 @@
-/// A flat JSON Lines record's members as ``JSONParser/readFlatRecord(keys:into:)`` read them, in
-/// the order of the keys it expected: each member's value, but a string without escapes, whose
-/// text is its bytes in the input, made only where it is asked for.
+/// A flat JSON record's members (a JSON Lines record's, or an element's of the array a document
+/// is) as ``JSONParser/readFlatRecord(keys:into:)`` read them, in the order of the keys it
+/// expected: each member's value, but a string without escapes, whose text is its bytes in the
+/// input, made only where it is asked for.
 ///
-/// A record is lent to the caller of ``JSONReader/forEachRecord(_:row:)`` for the time of the call.
-struct JSONLinesRecord {
+/// A record is lent to the caller of ``JSONReader/forEachRecord(header:_:row:)`` for the time of the call.
+struct FlatJSONRecord {
     /// A member: where its value starts, and its value or its text's bytes.
     struct Cell {
         /// The value; unused for a string read in place.
@@ -26,7 +27,7 @@ struct JSONLinesRecord {
     }
 }
 
-extension JSONLinesRecord: FlatCells {
+extension FlatJSONRecord: FlatCells {
     var count: Int { cells.count }
 
     /// Whether the member sets its field: a null and an empty list leave it unset, as the general
@@ -90,7 +91,7 @@ extension JSONLinesRecord: FlatCells {
     }
 }
 
-extension JSONLinesRecord {
+extension FlatJSONRecord {
     /// The row ``JSONReader/forEachRow(_:)`` reads of the record (starting at `position`), whose
     /// keys are `header`'s columns.
     func row(of header: CSVHeader, at position: SourcePosition) -> SourceRow {
