@@ -67,7 +67,7 @@ final class FlatCellTyping {
         locationSlot = typeSlots[LocationKeys.field]
     }
 
-    /// The record of a CSV record's cells (starting at `position`, the `ordinal`-th of its source,
+    /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
     /// from 1), its name still to be made; `nil` for one the general way must take.
     func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> Unnamed? {
         var values = [RecordValue?](repeating: nil, count: slotCount)

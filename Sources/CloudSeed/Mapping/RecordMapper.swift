@@ -209,9 +209,9 @@ public struct RecordMapper {
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
         let readingPreparation = rowPreparation()
         let preparation = rowPreparation()
-        // CSV records of those types are typed where they are read, without a row, where their header allows.
+        // CSV and flat JSON records of those types are typed where they are read, without a row, where their header allows.
         let readingFlatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
-        // Surveying too, a CSV source's records are also surveyed column by column where they are read.
+        // Surveying too, those records are also surveyed column by column where they are read.
         let namingKeys = plan.naming.rules.compactMapValues { rule -> String? in
             if case .naturalKey(let key) = rule { key } else { nil }
         }
@@ -298,7 +298,7 @@ public struct RecordMapper {
     /// What pass one's preparing hands to the survey.
     private enum SurveyItem {
         case row(PreparedRow, source: Int)
-        /// The fields of a CSV source of `type` whose records came as rows that only name them.
+        /// The fields of a source of `type` read as cells, whose records came as rows that only name them.
         case columns(CellColumnSurvey, type: String)
     }
 
@@ -340,29 +340,29 @@ public struct RecordMapper {
         var type: String
         var ordinal: Int
         var source: Int
-        /// Whether its cells were surveyed where they were read (a CSV record the typing could not take).
+        /// Whether its cells were surveyed where they were read (a record read as cells that the typing could not take).
         var surveyed = false
     }
 
     /// What reading hands on: a row, (with `--skip-bad-rows`) why a row could not be read, or what
-    /// a CSV source's ``CellWay`` makes of its records.
+    /// a source's ``CellWay`` makes of its records read as cells.
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
-        /// Pass two: a CSV record typed where it was read, to be named.
+        /// Pass two: a record typed where it was read, to be named.
         case flat(FlatCellTyping.Unnamed)
-        /// Pass two surveying too: a CSV record typed where it was read, with the row that names it for the survey.
+        /// Pass two surveying too: a record typed where it was read, with the row that names it for the survey.
         indirect case flatNamed(FlatCellTyping.Unnamed, naming: PreparedRow, source: Int)
-        /// Pass two surveying too: a CSV record typed where it was read, to be named, whose name
+        /// Pass two surveying too: a record typed where it was read, to be named, whose name
         /// alone the survey takes.
         case flatSurveyed(FlatCellTyping.Unnamed, source: Int)
-        /// Pass one: the row that names a CSV record whose fields were surveyed where it was read.
+        /// Pass one: the row that names a record whose cells were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
-        /// Pass one: the survey of the fields of a CSV source of `type`, once its records are read.
+        /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
         case columns(CellColumnSurvey, type: String)
     }
 
-    /// What reading makes of the records of a CSV source whose header allows it.
+    /// What reading makes of the records of a CSV or JSON source whose header allows it.
     private enum CellWay {
         /// Pass two: records typed where they are read.
         case typed(FlatCellTyping)

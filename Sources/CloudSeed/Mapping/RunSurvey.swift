@@ -15,7 +15,7 @@ public final class RunSurvey {
     @exclusivity(unchecked) private var current: (type: String, survey: TypeSurvey)?
     /// The types a field's name may point to, growing as rows name new types.
     private var pointable: PointableTypes
-    /// Those known when the run starts: what a CSV source's columns are surveyed with.
+    /// Those known when the run starts: what a source's columns are surveyed with where it is read as cells.
     private let pointableAtStart: PointableTypes
     private let options: MappingOptions
     /// The folder each source's asset paths start from, by source number.
@@ -43,20 +43,20 @@ public final class RunSurvey {
         for child in row.children { try add(child.row, isChild: true, source: source, keyName: nil) }
     }
 
-    /// Takes in a CSV record of source number `source` whose cells were surveyed where it was
+    /// Takes in a record of source number `source` whose cells were surveyed where it was
     /// read (``merge(_:type:)``), and which the plan names by the natural key `key` (`nil`: by
     /// position): `name` is the name that key gives it, `nil` where it lacks the key.
     func add(_ record: FlatRecord, key: String?, name: String?, source: Int) {
         withSurvey(of: record.recordType, firstPosition: record.position) { $0.add(key: key, name: name, source: source) }
     }
 
-    /// Takes in the fields of a CSV source of `type`, surveyed column by column where its records were read.
+    /// Takes in the fields of a source of `type` read as cells, surveyed column by column where its records were read.
     func merge(_ columns: CellColumnSurvey, type: String) {
         putBackCurrent()
         surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
     }
 
-    /// An empty survey of the fields of a CSV source's `columns`, for its reading thread.
+    /// An empty survey of the fields of a source's `columns` (read as cells), for its reading thread.
     func columnSurvey(of columns: CellColumns, source: Int) -> CellColumnSurvey {
         CellColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
     }

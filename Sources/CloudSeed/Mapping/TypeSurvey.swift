@@ -8,7 +8,8 @@ struct TypeSurvey {
 
     /// What is learnt of one field; a class, so that a row updates it in place after one lookup.
     final class FieldSurvey {
-        let firstPosition: SourcePosition
+        /// Where the field was first set.
+        private(set) var firstPosition: SourcePosition
         var declared: (FieldType, SourcePosition)?
         var inferred: InferredKind?
         /// Whether every value so far is a path to an existing media or document file.
@@ -21,7 +22,7 @@ struct TypeSurvey {
         var missedValues = false
         var distinctValues: Set<String> = []
         var overflowing = false
-        /// The bytes of the CSV cells whose texts were kept: a cell of the same bytes is not made a text again.
+        /// The bytes of the cells whose texts were kept: a cell of the same bytes is not made a text again.
         private var keptBytes = ByteKeyedTexts()
 
         init(firstPosition: SourcePosition, keepsValues: Bool) {
@@ -78,7 +79,7 @@ struct TypeSurvey {
             }
         }
 
-        /// Takes in a CSV cell's value of `kind`, whose bytes are `bytes`, as
+        /// Takes in a cell's value of `kind`, whose bytes (a CSV cell's, a JSON string's) are `bytes`, as
         /// ``add(_:assetFolder:texts:)`` takes it with its text: made only where a text is wanted
         /// and no cell of the same bytes was kept before (its text is among the kept ones then).
         func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
@@ -100,6 +101,9 @@ struct TypeSurvey {
         /// taken them itself. Values `other` did not keep but this one would are gathered again
         /// (``missedValues``).
         func merge(_ other: FieldSurvey) {
+            // A JSON source's records read as cells are taken in once the source is read, after
+            // the records it read whole, which may have set the field later in the file.
+            if Self.precedes(other.firstPosition, firstPosition) { firstPosition = other.firstPosition }
             if let kind = other.inferred { inferred = inferred.map { $0.merged(with: kind) } ?? kind }
             if let paths = other.assetPaths { assetPaths = (assetPaths ?? true) && paths }
             guard keepsValues else { return }
@@ -112,6 +116,12 @@ struct TypeSurvey {
             } else {
                 addDistinct(other.distinctValues)
             }
+        }
+
+        /// Whether `position` comes before `other` in the same file.
+        private static func precedes(_ position: SourcePosition, _ other: SourcePosition) -> Bool {
+            guard let line = position.line, let otherLine = other.line, position.file == other.file else { return false }
+            return (line, position.column ?? 0) < (otherLine, other.column ?? 0)
         }
     }
 
@@ -170,7 +180,7 @@ struct TypeSurvey {
         }
     }
 
-    /// Takes in what was learnt of a CSV source's fields column by column, its records having
+    /// Takes in what was learnt of a source's fields column by column (read as cells), its records having
     /// been added as rows that only name them. A field new to the type whose values were not kept,
     /// but whose name points to a record type now, has them gathered again (``FieldSurvey/missedValues``).
     mutating func merge(_ columns: CellColumnSurvey, mayPointToType: (String) -> Bool) {

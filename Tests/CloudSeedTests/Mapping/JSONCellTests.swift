@@ -196,6 +196,37 @@ import Testing
         #expect(ways[0].store == ways[1].store)
     }
 
+    @Test func aFieldFirstSetInARecordReadAsCellsIsReportedThere() throws {
+        // `extra` is null in the first record (the header), first set in the second (read as
+        // cells), then in the third (its keys in another order: read whole). Production, whose
+        // Artwork has a title alone, refuses the new field where it was first set, each way.
+        let lines = #"{"title": "A", "extra": null}"# + "\n" + #"{"title": "B", "extra": "x"}"# + "\n" + #"{"extra": "y", "title": "C"}"# + "\n"
+        let folder = try TemporaryFolder()
+        let path = try folder.write("artworks.jsonl", lines)
+        var messages: [[String]] = []
+        for (cellByCell, guessingRows) in [(true, 1), (true, nil), (false, nil)] {
+            var options = MappingOptions()
+            options.takesCellByCell = cellByCell
+            let store = try SQLiteContainerStore.inMemory()
+            let production = StoreScope(environment: .production)
+            try store.write { transaction in
+                try transaction.createRecordType("Artwork", in: production.schemaScope)
+                try transaction.addField("title", type: .string, to: "Artwork", in: production.schemaScope)
+            }
+            var importer = Importer(store: store, scope: production, options: options)
+            importer.guessingRows = guessingRows
+            do {
+                _ = try importer.run([SourceFile(path: path)])
+                messages.append([])
+            } catch let failure as RunFailure {
+                messages.append(failure.errors.map(\.description))
+            }
+        }
+        #expect(messages[0] == messages[2])
+        #expect(messages[1] == messages[2])
+        #expect(messages[2].contains("\(path):2:25: Cannot create or modify field 'extra' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"))
+    }
+
     @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
         // copies pinned to INT64: the second record's "two" is refused, worded by the general
         // way, and with --skip-bad-rows the other records are saved.
