@@ -22,6 +22,22 @@ import Testing
         ])
     }
 
+    @Test func aChangedRecordIsChangedInPlace() throws {
+        // Saved over the stored one, a changed record keeps its row: the same row id, so the
+        // table's other rows and the name index stay as they were.
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let first = try folder.write("a/Artwork.csv", "title,copies\nOne,1\nTwo,2\n")
+        let second = try folder.write("b/Artwork.csv", "title,copies\nOne,5\n")
+        _ = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 1).run([SourceFile(path: first)])
+        let summary = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 2).run([SourceFile(path: second)])
+        #expect(summary.counts.map(\.updated) == [1])
+        let database = try SQLiteDatabase(path: path)
+        #expect(try database.rows("SELECT rowid, \"___recordID\", copies FROM \"Artwork\" ORDER BY rowid") == [
+            [.integer(1), .text("One"), .integer(5)], [.integer(2), .text("Two"), .integer(2)],
+        ])
+    }
+
     @Test func anImportedTableHasItsNameIndexAndKeepsNamesUniqueAfterwards() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
