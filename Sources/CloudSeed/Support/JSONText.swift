@@ -63,6 +63,48 @@ struct JSONText {
         return text + ".0"
     }
 
+    /// Appends ``number(_:)``'s text to `bytes`. A number of at most six decimals and fifteen
+    /// digits, 0.0001 or more from zero (a latitude, a price), is written from its digits, which
+    /// are the ones `description` writes: the shortest that read back as the same double, and no
+    /// other number of at most fifteen digits reads back as it. Any other goes through `description`.
+    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+        let millionths = (value * 1_000_000).rounded()
+        guard millionths.magnitude >= 100, millionths.magnitude < 1e15, millionths / 1_000_000 == value else {
+            bytes += number(value).utf8
+            return
+        }
+        appendMillionths(Int64(millionths), to: &bytes)
+    }
+
+    /// Writes `millionths` / 1,000,000 as a decimal without trailing zeros after its point (`-39.24`, `12.0`).
+    private static func appendMillionths(_ millionths: Int64, to bytes: inout [UInt8]) {
+        if millionths < 0 { bytes.append(UInt8(ascii: "-")) }
+        let whole = millionths.magnitude / 1_000_000
+        var fraction = millionths.magnitude % 1_000_000
+        var fractionDigits = 6
+        while fractionDigits > 1, fraction % 10 == 0 {
+            fraction /= 10
+            fractionDigits -= 1
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var end = digits.count
+            for _ in 0..<fractionDigits {
+                end -= 1
+                digits[end] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            end -= 1
+            digits[end] = UInt8(ascii: ".")
+            var rest = whole
+            repeat {
+                end -= 1
+                digits[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[end...]))
+        }
+    }
+
     /// `{"key": value, ...}` from already-encoded members, in the order given.
     static func object(_ members: [(String, String)]) -> String {
         var result = "{"

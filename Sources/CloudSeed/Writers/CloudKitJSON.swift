@@ -61,9 +61,9 @@ public enum CloudKitJSON {
             location.speed == nil, location.timestamp == nil
         {
             bytes += #"{"latitude":"#.utf8
-            bytes += JSONText.number(location.latitude).utf8
+            JSONText.appendNumber(location.latitude, to: &bytes)
             bytes += #","longitude":"#.utf8
-            bytes += JSONText.number(location.longitude).utf8
+            JSONText.appendNumber(location.longitude, to: &bytes)
             bytes.append(UInt8(ascii: "}"))
             return
         }

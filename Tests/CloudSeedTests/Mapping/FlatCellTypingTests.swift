@@ -195,7 +195,7 @@ import Testing
         // and 1.5, -0.25, 1e3; TIMESTAMP: the 4 dates within the years 1 to 9999 and the integers
         // 0, -0, 42, -17. Never a STRING.
         #expect(typedByBytes == 8 + 4 + 11 + 8)
-        for text in texts + ["TRUE", "t\u{0130}", "\u{212A}", "false "] {
+        for text in texts + ["TRUE", "t\u{0130}", "\u{212A}", "false ", "ｔｒｕｅ", "tru\u{0435}", "true\u{0301}", "fal\u{017F}e", "\u{037E}"] {
             var copy = text
             #expect(copy.withUTF8(BooleanText.value(utf8:)) == BooleanText.value(text), "\(text)")
         }

@@ -89,13 +89,14 @@ struct PostgresBinaryRow {
             appendBigEndian(UInt32(data.count))
             bytes.append(contentsOf: data)
         case .location?, .list?:
-            // jsonb: its format's version, then the JSON text.
-            var json = try PostgresValueCodec.encode(value!)
-            json.withUTF8 { utf8 in
-                appendBigEndian(UInt32(utf8.count + 1))
-                bytes.append(1)
-                bytes.append(contentsOf: utf8)
-            }
+            // jsonb: its format's version, then the JSON text, written in place; its length goes before them.
+            guard !PostgresValueCodec.holdsNUL(value!) else { throw PostgresValueCodec.nulError }
+            let lengthAt = bytes.count
+            appendBigEndian(UInt32(0))
+            bytes.append(1)
+            SQLiteValueCodec.appendJSONElement(value!, to: &bytes)
+            let length = UInt32(bytes.count - lengthAt - 4)
+            bytes.withUnsafeMutableBytes { $0.storeBytes(of: length.bigEndian, toByteOffset: lengthAt, as: UInt32.self) }
         case .reference?, .asset?:
             try appendText(try PostgresValueCodec.encode(value!))
         }

@@ -73,7 +73,7 @@ enum PostgresValueCodec {
     }
 
     /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
-    private static func holdsNUL(_ value: RecordValue) -> Bool {
+    static func holdsNUL(_ value: RecordValue) -> Bool {
         switch value {
         case .string(let text): text.utf8.contains(0)
         case .reference(let reference): reference.recordName.utf8.contains(0)

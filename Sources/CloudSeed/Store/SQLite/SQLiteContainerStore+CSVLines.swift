@@ -59,8 +59,8 @@ extension SQLiteContainerStore {
             case (_, SQLITE_NULL): continue
             case (.string, SQLITE_TEXT): CSVExporter.appendCell(row.textBytes(column), setButEmpty: true, to: &bytes)
             case (.int64, SQLITE_INTEGER): bytes += String(row.int64(column)).utf8
-            case (.double, SQLITE_FLOAT): bytes += JSONText.number(row.double(column)).utf8
-            case (.double, SQLITE_INTEGER): bytes += JSONText.number(Double(row.int64(column))).utf8
+            case (.double, SQLITE_FLOAT): JSONText.appendNumber(row.double(column), to: &bytes)
+            case (.double, SQLITE_INTEGER): JSONText.appendNumber(Double(row.int64(column)), to: &bytes)
             case (.bytes, SQLITE_BLOB): bytes += Data(buffer: row.textBytes(column)).base64EncodedString().utf8
             case (.timestamp, SQLITE_TEXT):
                 guard SQLiteValueCodec.isFormattedTimestamp(row.textBytes(column)) else { return false }

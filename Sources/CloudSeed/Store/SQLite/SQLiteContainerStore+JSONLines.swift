@@ -111,8 +111,8 @@ private struct JSONLineField {
         switch (type, storage) {
         case (.string, SQLITE_TEXT): JSONText.appendQuoted(row.textBytes(column), to: &bytes)
         case (.int64, SQLITE_INTEGER): bytes += String(row.int64(column)).utf8
-        case (.double, SQLITE_FLOAT): bytes += JSONText.number(row.double(column)).utf8
-        case (.double, SQLITE_INTEGER): bytes += JSONText.number(Double(row.int64(column))).utf8
+        case (.double, SQLITE_FLOAT): JSONText.appendNumber(row.double(column), to: &bytes)
+        case (.double, SQLITE_INTEGER): JSONText.appendNumber(Double(row.int64(column)), to: &bytes)
         case (.bytes, SQLITE_BLOB):
             let blob = row.textBytes(column)
             JSONText.appendQuoted(Data(buffer: blob).base64EncodedString().utf8, to: &bytes)

@@ -84,7 +84,7 @@ enum SQLiteValueCodec {
         switch value {
         case .string(let text): JSONText.appendQuoted(text.utf8, to: &bytes)
         case .int64(let number): bytes += String(number).utf8
-        case .double(let number): bytes += JSONText.number(number).utf8
+        case .double(let number): JSONText.appendNumber(number, to: &bytes)
         case .bytes(let data): JSONText.appendQuoted(data.base64EncodedString().utf8, to: &bytes)
         case .timestamp(let milliseconds):
             bytes.append(UInt8(ascii: "\""))
