@@ -41,22 +41,25 @@ extension PostgresContainerStore {
     /// without the record's name indexed (``PostgresPendingRows/Batch``).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try insertTarget(record.recordType, fieldNames: fieldNames, in: scope)
-        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + target.valueOffsets.count, reusing: &rowMemory)
-        defer { row.giveBack(to: &rowMemory) }
-        row.appendInt64(target.zone)
-        try row.appendText(record.recordName)
         if target.system.map({ Self.shareColumns($0, system) }) != true {
             var shared = PostgresBinaryRow()
             try shared.appendSystemColumns(system)
             target.sharedSystemColumns = shared.bytes
             target.system = system
         }
-        row.appendEncoded(target.sharedSystemColumns)
-        try row.appendText(system.changeTag)
-        try record.values.withUnsafeBufferPointer { values in
-            for offset in target.valueOffsets { try row.appendValue(offset.flatMap { values[$0] }) }
+        let full = try pendingRows.append(
+            recordName: record.recordName, zone: target.zone, table: target.layout.qualifiedTable, layout: target.layout,
+            fieldCount: PostgresLayout.systemColumns.count + target.valueOffsets.count
+        ) { row in
+            row.appendInt64(target.zone)
+            try row.appendText(record.recordName)
+            row.appendEncoded(target.sharedSystemColumns)
+            try row.appendText(system.changeTag)
+            try record.values.withUnsafeBufferPointer { values in
+                for offset in target.valueOffsets { try row.appendValue(offset.flatMap { values[$0] }) }
+            }
         }
-        if pendingRows.append(row.bytes, recordName: record.recordName, zone: target.zone, layout: target.layout) { try flushPendingRows() }
+        if full { try flushPendingRows() }
     }
 
     /// Whether two records' system fields share the columns but the change tag.

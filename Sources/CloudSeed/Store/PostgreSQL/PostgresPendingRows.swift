@@ -70,10 +70,23 @@ struct PostgresPendingRows {
             return count
         }
 
-        /// Adds the row of a record inserted new, whose name no other row of the run has; returns
-        /// how many rows the batch holds.
-        mutating func append(_ encoded: [UInt8], recordName: String, zone: Int64) -> Int {
-            rows.append(keep(encoded, saved: nil, recordName: recordName, zone: zone))
+        /// Adds the row of a record inserted new, whose name no other row of the run has, as
+        /// `encode` writes it at the end of the batch's bytes (a row of `fieldCount` fields); returns
+        /// how many rows the batch holds. A row `encode` fails to write leaves nothing.
+        mutating func append(
+            recordName: String, zone: Int64, fieldCount: Int, encode: (inout PostgresBinaryRow) throws -> Void
+        ) throws -> Int {
+            let start = bytes.count
+            var row = PostgresBinaryRow(fieldCount: fieldCount, appendingTo: &bytes)
+            do {
+                try encode(&row)
+            } catch {
+                row.giveBack(to: &bytes)
+                bytes.removeSubrange(start...)
+                throw error
+            }
+            row.giveBack(to: &bytes)
+            rows.append(Row(saved: nil, recordName: recordName, zone: zone, bytes: start..<bytes.count))
             return count
         }
 
@@ -120,36 +133,60 @@ struct PostgresPendingRows {
     }
 
     private var batches: [String: Batch] = [:]
+    /// The batch that records inserted new last went to, kept out of ``batches`` meanwhile: the
+    /// records of a bulk insert find it by comparing one name, without hashing their table's.
+    private var current: (table: String, batch: Batch)?
 
-    var isEmpty: Bool { batches.isEmpty }
+    var isEmpty: Bool { batches.isEmpty && current == nil }
+
+    /// Puts ``current`` back among the batches.
+    private mutating func park() {
+        guard let (table, batch) = current.take() else { return }
+        batches[table] = batch
+    }
 
     /// Buffers a saved record's row of `layout`'s table; `true` when the table's batch is full and should be sent.
     mutating func add(_ record: CloudRecord, encoded: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
-        batches[layout.qualifiedTable, default: Batch(layout: layout)].add(record, encoded: encoded, zone: zone) >= Self.batchSize
+        park()
+        return batches[layout.qualifiedTable, default: Batch(layout: layout)].add(record, encoded: encoded, zone: zone) >= Self.batchSize
     }
 
-    /// Buffers the row of a record inserted new (``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``);
-    /// `true` when the table's batch is full and should be sent.
-    mutating func append(_ encoded: [UInt8], recordName: String, zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
-        batches[layout.qualifiedTable, default: Batch(layout: layout)].append(encoded, recordName: recordName, zone: zone) >= Self.batchSize
+    /// Buffers the row of a record inserted new (``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``)
+    /// into `table`'s batch, as `encode` writes it (``Batch/append(recordName:zone:fieldCount:encode:)``);
+    /// `true` when the batch is full and should be sent.
+    mutating func append(
+        recordName: String, zone: Int64, table: String, layout: @autoclosure () -> PostgresContainerStore.TypeLayout, fieldCount: Int,
+        encode: (inout PostgresBinaryRow) throws -> Void
+    ) throws -> Bool {
+        if current?.table != table {
+            park()
+            current = (table, batches.removeValue(forKey: table) ?? Batch(layout: layout()))
+        }
+        return try current!.batch.append(recordName: recordName, zone: zone, fieldCount: fieldCount, encode: encode) >= Self.batchSize
     }
 
     /// What the buffer holds under a record's name, if anything.
     mutating func pending(_ recordName: String, zone: Int64, table: String) -> Pending? {
+        park()
         guard let row = batches[table]?.row(Key(zone: zone, recordName: recordName)) else { return nil }
         return row.saved.map(Pending.saved) ?? .inserted
     }
 
     /// Drops a buffered row; `true` when there was one.
     mutating func remove(_ recordName: String, zone: Int64, table: String) -> Bool {
-        batches[table]?.remove(Key(zone: zone, recordName: recordName)) ?? false
+        park()
+        return batches[table]?.remove(Key(zone: zone, recordName: recordName)) ?? false
     }
 
     /// Every table's batch, by qualified table, leaving the buffer empty.
     mutating func takeAll() -> [String: Batch] {
+        park()
         defer { batches = [:] }
         return batches
     }
 
-    mutating func removeAll() { batches.removeAll() }
+    mutating func removeAll() {
+        current = nil
+        batches.removeAll()
+    }
 }
