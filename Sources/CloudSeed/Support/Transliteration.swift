@@ -13,30 +13,61 @@ enum Transliteration {
     /// ASCII, pictographs and the letters of ``singleCharacterForms`` are mapped a character at a
     /// time; each run of other characters (`漢字`, `の`, `Москва`) goes to ICU with the character
     /// before and after it, as ICU looks that far (`Skagen漢字` → `Skagen han zi`), and is remembered.
+    /// The text is read as its UTF-8 bytes, and a run found again by its bytes and its neighbours'
+    /// (hashing it as a `String` normalises it first: transliterating was 4-6 % of a million-row
+    /// import's naming thread, under `perf`).
     static func ascii(_ text: String) -> String {
-        if text.utf8.withContiguousStorageIfAvailable(UTF8Validation.isASCII) ?? text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
-        let scalars = text.unicodeScalars
+        var text = text
+        if text.withUTF8(UTF8Validation.isASCII) { return text }
+        guard let bytes = text.withUTF8(asciiBytes) else { return icuASCII(text) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``ascii(_:)``'s bytes for a text's UTF-8; `nil` if ICU changed a run's neighbours too.
+    private static func asciiBytes(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count)
-        var index = scalars.startIndex
+        result.reserveCapacity(utf8.count)
+        var index = 0
         var previous: Unicode.Scalar?
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
+        while index < utf8.count {
+            let (scalar, length) = scalar(in: utf8, at: index)
             if let form = characterForm(scalar) {
                 if form != dropped { result.append(form) }
                 previous = scalar
-                scalars.formIndex(after: &index)
+                index += length
                 continue
             }
-            var end = scalars.index(after: index)
-            while end < scalars.endIndex, characterForm(scalars[end]) == nil { scalars.formIndex(after: &end) }
-            let after = end < scalars.endIndex ? scalars[end] : nil
-            guard let form = runForm(String(scalars[index..<end]), before: previous, after: after) else { return icuASCII(text) }
-            result += form.utf8
-            previous = scalars[scalars.index(before: end)]
+            var end = index + length
+            var last = scalar
+            var after: Unicode.Scalar?
+            while end < utf8.count {
+                let (next, nextLength) = Self.scalar(in: utf8, at: end)
+                if characterForm(next) != nil {
+                    after = next
+                    break
+                }
+                last = next
+                end += nextLength
+            }
+            guard let form = runForm(UnsafeBufferPointer(rebasing: utf8[index..<end]), before: previous, after: after) else { return nil }
+            result += form
+            previous = last
             index = end
         }
-        return String(decoding: result, as: UTF8.self)
+        return result
+    }
+
+    /// The character whose UTF-8 (well formed, as a string's) starts at `index`, and its length in bytes.
+    @inline(__always)
+    private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(utf8[index])
+        func continuation(_ offset: Int) -> UInt32 { UInt32(utf8[index + offset] & 0x3F) }
+        let (value, length): (UInt32, Int) =
+            if lead < 0x80 { (lead, 1) }
+            else if lead < 0xE0 { ((lead & 0x1F) << 6 | continuation(1), 2) }
+            else if lead < 0xF0 { ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3) }
+            else { ((lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3), 4) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 
     /// ``characterForm(_:)``'s answer for a character that has no form.
@@ -62,27 +93,28 @@ enum Transliteration {
     }()
     private static let unknown: UInt8 = 0xFF
 
-    private struct RunKey: Hashable {
-        var run: String
-        var before: Unicode.Scalar?
-        var after: Unicode.Scalar?
-    }
-
     /// ICU's form of a run between two characters of known form, remembered (up to 10,000 runs):
     /// titles repeat their words. `nil` if ICU changed the neighbours too.
-    private static func runForm(_ run: String, before: Unicode.Scalar?, after: Unicode.Scalar?) -> String? {
-        let key = RunKey(run: run, before: before, after: after)
+    private static func runForm(_ run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?, after: Unicode.Scalar?) -> [UInt8]? {
+        // The run's bytes between its neighbours', each behind a byte that UTF-8 never holds.
+        var key: [UInt8] = []
+        key.reserveCapacity(run.count + 10)
+        if let before { UTF8.encode(before) { key.append($0) } }
+        key.append(0xFF)
+        key += run
+        key.append(0xFF)
+        if let after { UTF8.encode(after) { key.append($0) } }
         runFormsLock.lock()
         defer { runFormsLock.unlock() }
-        if let form = runForms[key] { return form }
+        if let form = key.withUnsafeBufferPointer({ runForms.value(for: $0) }) { return form }
         let prefix = before.flatMap(contextForm) ?? ""
         let suffix = after.flatMap(contextForm) ?? ""
-        let context = (before.map { String(Character($0)) } ?? "") + run + (after.map { String(Character($0)) } ?? "")
+        let context = (before.map { String(Character($0)) } ?? "") + String(decoding: run, as: UTF8.self) + (after.map { String(Character($0)) } ?? "")
         let whole = icuASCII(context)
         guard whole.utf8.count >= prefix.utf8.count + suffix.utf8.count, whole.hasPrefix(prefix), whole.hasSuffix(suffix) else { return nil }
-        let form = String(whole.dropFirst(prefix.count).dropLast(suffix.count))
-        if runForms.count >= 10_000 { runForms.removeAll(keepingCapacity: true) }
-        runForms[key] = form
+        let form = Array(whole.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))
+        if runForms.count >= 10_000 { runForms.removeAll() }
+        key.withUnsafeBufferPointer { runForms.insert($0, value: form) }
         return form
     }
 
@@ -92,7 +124,7 @@ enum Transliteration {
     }
 
     private static let runFormsLock = NSLock()
-    nonisolated(unsafe) private static var runForms: [RunKey: String] = [:]
+    nonisolated(unsafe) private static var runForms = ByteKeyedValues<[UInt8]>()
 
     /// What ICU makes of `text`, with what is still not ASCII left out.
     static func icuASCII(_ text: String) -> String {
