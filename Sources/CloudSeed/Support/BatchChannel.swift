@@ -1,7 +1,11 @@
 import Foundation
 
 /// Batches handed from a producing thread to a consuming one, in order, at most ``capacity``
-/// waiting: a producer that runs ahead waits, so memory stays bounded.
+/// waiting: a producer that runs ahead waits, so memory stays bounded. Thirty-two batches (8,192
+/// rows of an import) let the reading thread go on while the writing one waits for the store: a
+/// PostgreSQL import's writing thread waits for each `COPY` batch of 10,000 rows, and with room for
+/// 2,048 rows the reading thread then stopped too (1,000,000 rows, alternating: 5.30–5.53 →
+/// 5.15–5.28 s; JSON Lines 5.23 → 5.05 s; a few MB more at the peak).
 ///
 /// A thread that waits is woken once half the capacity is there to take (or free to fill), not at
 /// every batch: waking a thread is a system call that reaches the other core, and a reading thread
@@ -18,9 +22,9 @@ final class BatchChannel<Item>: @unchecked Sendable {
     private var isFinished = false
     private var failure: (any Error)?
     private var isCancelled = false
-    private let capacity = 8
+    private let capacity = 32
     /// How many batches wake a waiting consumer, and how many free places a waiting producer.
-    private let wakeAt = 4
+    private let wakeAt = 16
     private var consumerWaits = false
     private var producerWaits = false
 

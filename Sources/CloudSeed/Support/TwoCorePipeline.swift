@@ -37,6 +37,8 @@ enum TwoCorePipeline {
                     if !batch.isEmpty { try channel.put(batch) }
                     channel.finish(nil)
                 } catch {
+                    // The items emitted since the last hand-over go first (unless the consumer stopped).
+                    if !batch.isEmpty { try? channel.put(batch) }
                     channel.finish(error)
                 }
                 finished.signal()
