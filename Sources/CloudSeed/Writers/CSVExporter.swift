@@ -95,7 +95,7 @@ public final class CSVExporter {
         case .double(let number): JSONText.number(number)
         case .bytes(let data): data.base64EncodedString()
         case .timestamp(let milliseconds): Timestamp.format(milliseconds) ?? String(milliseconds)
-        case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"): reference.recordName
+        case .reference(let reference) where reference.isKeptAsName: reference.recordName
         default: CloudKitJSON.value(value)
         }
     }

@@ -104,7 +104,7 @@ struct PostgresBinaryRow {
             SQLiteValueCodec.appendJSONElement(value!, to: &bytes)
             let length = UInt32(bytes.count - lengthAt - 4)
             bytes.withUnsafeMutableBytes { $0.storeBytes(of: length.bigEndian, toByteOffset: lengthAt, as: UInt32.self) }
-        case .reference(let reference)? where reference.action == .none && !reference.recordName.hasPrefix("{"):
+        case .reference(let reference)? where reference.isKeptAsName:
             try appendText(reference.recordName)
         case .reference?, .asset?:
             try appendText(try PostgresValueCodec.encode(value!))

@@ -55,7 +55,7 @@ enum PostgresValueCodec {
         case .timestamp(let milliseconds):
             guard let text = Timestamp.format(milliseconds) else { throw outOfRange(milliseconds) }
             return text
-        case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"):
+        case .reference(let reference) where reference.isKeptAsName:
             return reference.recordName
         case .asset(let asset): return asset.fileChecksum
         case .location, .reference, .list: return SQLiteValueCodec.jsonElement(value)

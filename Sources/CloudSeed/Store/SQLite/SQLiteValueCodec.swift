@@ -45,7 +45,7 @@ enum SQLiteValueCodec {
         case .double(let number): .real(number)
         case .bytes(let data): .blob(data)
         case .timestamp(let milliseconds): .text(Timestamp.format(milliseconds) ?? String(milliseconds))
-        case .reference(let reference) where reference.action == .none && !reference.recordName.hasPrefix("{"):
+        case .reference(let reference) where reference.isKeptAsName:
             .text(reference.recordName)
         case .asset(let asset): .text(asset.fileChecksum)
         case .location, .reference, .list: .text(jsonElement(value))
@@ -92,7 +92,7 @@ enum SQLiteValueCodec {
             bytes.append(UInt8(ascii: "\""))
         case .location(let location): CloudKitJSON.appendLocation(location, to: &bytes)
         case .reference(let reference):
-            if reference.action == .none && !reference.recordName.hasPrefix("{") { return JSONText.appendQuoted(reference.recordName.utf8, to: &bytes) }
+            if reference.isKeptAsName { return JSONText.appendQuoted(reference.recordName.utf8, to: &bytes) }
             bytes += JSONText.object([
                 ("recordName", JSONText.quoted(reference.recordName)), ("action", JSONText.quoted(reference.action.rawValue)),
             ]).utf8
@@ -152,4 +152,10 @@ enum SQLiteValueCodec {
         default: return nil
         }
     }
+}
+
+extension Reference {
+    /// Whether the reference is kept (and exported as a CSV cell) as its record name alone: it has
+    /// no action, and its name cannot be mistaken for the JSON object any other reference is kept as.
+    var isKeptAsName: Bool { action == .none && !recordName.hasPrefix("{") }
 }
