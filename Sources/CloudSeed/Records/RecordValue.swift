@@ -30,6 +30,11 @@ public struct Location: Hashable, Sendable {
     public var isInRange: Bool {
         (-90...90).contains(latitude) && (-180...180).contains(longitude)
     }
+
+    /// Whether the location is a latitude and longitude alone: no altitude, accuracy, course, speed or timestamp.
+    public var hasCoordinatesOnly: Bool {
+        altitude == nil && horizontalAccuracy == nil && verticalAccuracy == nil && course == nil && speed == nil && timestamp == nil
+    }
 }
 
 /// What a reference does when its target is deleted.

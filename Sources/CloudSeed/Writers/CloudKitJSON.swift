@@ -57,9 +57,7 @@ public enum CloudKitJSON {
 
     /// Appends ``location(_:)``'s text to `bytes`; a latitude and longitude alone without making strings of them.
     static func appendLocation(_ location: Location, to bytes: inout [UInt8]) {
-        if location.altitude == nil, location.horizontalAccuracy == nil, location.verticalAccuracy == nil, location.course == nil,
-            location.speed == nil, location.timestamp == nil
-        {
+        if location.hasCoordinatesOnly {
             bytes += #"{"latitude":"#.utf8
             JSONText.appendNumber(location.latitude, to: &bytes)
             bytes += #","longitude":"#.utf8

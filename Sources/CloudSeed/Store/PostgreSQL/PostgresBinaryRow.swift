@@ -4,8 +4,8 @@
 /// Each column gets the binary form of its SQL type (``PostgresValueCodec/sqlType(for:)``): the
 /// server stores a `bigint`, a `double precision` or a `timestamptz` as it comes, where text would
 /// have it parse every number and date (a million-row import: a fifth of the server's work went
-/// to parsing timestamps alone). A `jsonb` field is its JSON text behind the format's version byte;
-/// a `text` or `bytea` field, its bytes.
+/// to parsing timestamps alone). A location is an array of doubles; a `jsonb` field is its JSON
+/// text behind the format's version byte; a `text` or `bytea` field, its bytes.
 struct PostgresBinaryRow {
     /// What a `COPY … (FORMAT binary)` starts with: its signature, no flags, no header extension.
     static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
@@ -95,7 +95,9 @@ struct PostgresBinaryRow {
         case .bytes(let data)?:
             appendBigEndian(UInt32(data.count))
             bytes.append(contentsOf: data)
-        case .location?, .list?:
+        case .location(let location)?:
+            appendLocation(location)
+        case .list?:
             // jsonb: its format's version, then the JSON text, written in place; its length goes before them.
             guard !PostgresValueCodec.holdsNUL(value!) else { throw PostgresValueCodec.nulError }
             let lengthAt = bytes.count
@@ -110,6 +112,40 @@ struct PostgresBinaryRow {
             try appendText(try PostgresValueCodec.encode(value!))
         }
     }
+
+    /// A `double precision[]` of ``PostgresValueCodec/locationElements(_:)``: its length, its
+    /// dimensions (one, of as many elements, from 1), whether it has a NULL and the element type's
+    /// id, then each element as a field.
+    private mutating func appendLocation(_ location: Location) {
+        if location.hasCoordinatesOnly {
+            // The common case, without an array of elements: 20 bytes of header, two doubles of 12.
+            appendBigEndian(UInt32(44))
+            appendArrayHeader(count: 2, holdsNull: false)
+            appendDouble(location.latitude)
+            appendDouble(location.longitude)
+            return
+        }
+        let elements = PostgresValueCodec.locationElements(location)
+        let holdsNull = elements.contains { $0 == nil }
+        let nonNull = elements.count(where: { $0 != nil })
+        appendBigEndian(UInt32(20 + 12 * nonNull + 4 * (elements.count - nonNull)))
+        appendArrayHeader(count: elements.count, holdsNull: holdsNull)
+        for element in elements {
+            if let element { appendDouble(element) } else { appendNull() }
+        }
+    }
+
+    /// A one-dimensional array of `count` doubles, numbered from 1.
+    private mutating func appendArrayHeader(count: Int, holdsNull: Bool) {
+        appendBigEndian(UInt32(1))
+        appendBigEndian(UInt32(holdsNull ? 1 : 0))
+        appendBigEndian(Self.float8TypeID)
+        appendBigEndian(UInt32(count))
+        appendBigEndian(UInt32(1))
+    }
+
+    /// PostgreSQL's id of the `double precision` type, which a binary array names its elements by.
+    private static let float8TypeID: UInt32 = 701
 
     /// Appends the number's bytes, most significant first: as typed bytes, which an array appends
     /// at once, where raw bytes were appended one at a time (5 % of a million-row import's writing thread).

@@ -31,7 +31,8 @@ extension PostgresContainerStore {
             """, [layout.qualifiedTable])
         var column = PostgresLayout.identifier(name)
         if let match = existing.first(where: { $0[0] == column }), match[1] != sqlType {
-            column = PostgresLayout.identifier("\(name)__\(sqlType.replacingOccurrences(of: " ", with: "_"))")
+            let typeName = sqlType.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "[]", with: "_array")
+            column = PostgresLayout.identifier("\(name)__\(typeName)")
         }
         if !existing.contains(where: { $0[0] == column }) {
             try connection.execute(

@@ -87,7 +87,11 @@ public final class PostgresContainerStore: ContainerStore {
                     [PostgresLayout.formatVersion])
             }
         }
-        let format = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'")
+        var format = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'")
+        if format == Self.jsonLocationFormat {
+            try Self.upgradeJSONLocations(on: connection)
+            format = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'")
+        }
         guard format == PostgresLayout.formatVersion else {
             throw CloudSeedError(
                 "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",

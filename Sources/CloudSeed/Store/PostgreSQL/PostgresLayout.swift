@@ -6,7 +6,7 @@ import Foundation
 /// schema of their own, named after it (`icloud_com_example_gallery_development`).
 enum PostgresLayout {
     /// The value of `format` in `cloudseed.meta` that this version writes and reads.
-    static let formatVersion = "1"
+    static let formatVersion = "2"
 
     /// The first key of every advisory lock cloudseed takes (`clou`), so they stay apart from other applications'.
     static let lockClass: Int32 = 0x636C_6F75

@@ -49,7 +49,14 @@ struct PostgresPendingRows {
         /// Whether some of ``bytes`` belong to a row replaced or deleted since.
         private var holdsDroppedRows = false
 
-        init(layout: PostgresContainerStore.TypeLayout) { self.layout = layout }
+        /// A batch whose bytes have room for `capacity` without growing.
+        init(layout: PostgresContainerStore.TypeLayout, capacity: Int) {
+            self.layout = layout
+            bytes.reserveCapacity(capacity)
+        }
+
+        /// How many bytes the batch's rows take.
+        var byteCount: Int { bytes.count }
 
         /// How many rows the batch holds.
         var count: Int { index.count + rows.count - indexed }
@@ -136,6 +143,10 @@ struct PostgresPendingRows {
     /// The batch that records inserted new last went to, kept out of ``batches`` meanwhile: the
     /// records of a bulk insert find it by comparing one name, without hashing their table's.
     private var current: (table: String, batch: Batch)?
+    /// How many bytes each table's last batch took: its next batch is given room for an eighth
+    /// more at once (rows differ in length), rather than growing and copying its bytes a dozen
+    /// times on the way.
+    private var lastByteCounts: [String: Int] = [:]
 
     var isEmpty: Bool { batches.isEmpty && current == nil }
 
@@ -148,7 +159,8 @@ struct PostgresPendingRows {
     /// Buffers a saved record's row of `layout`'s table; `true` when the table's batch is full and should be sent.
     mutating func add(_ record: CloudRecord, encoded: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
         park()
-        return batches[layout.qualifiedTable, default: Batch(layout: layout)].add(record, encoded: encoded, zone: zone) >= Self.batchSize
+        let table = layout.qualifiedTable, capacity = batchCapacity(table)
+        return batches[table, default: Batch(layout: layout, capacity: capacity)].add(record, encoded: encoded, zone: zone) >= Self.batchSize
     }
 
     /// Buffers the row of a record inserted new (``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``)
@@ -160,9 +172,13 @@ struct PostgresPendingRows {
     ) throws -> Bool {
         if current?.table != table {
             park()
-            current = (table, batches.removeValue(forKey: table) ?? Batch(layout: layout()))
+            current = (table, batches.removeValue(forKey: table) ?? Batch(layout: layout(), capacity: batchCapacity(table)))
         }
         return try current!.batch.append(recordName: recordName, zone: zone, fieldCount: fieldCount, encode: encode) >= Self.batchSize
+    }
+
+    private func batchCapacity(_ table: String) -> Int {
+        lastByteCounts[table].map { $0 + $0 / 8 } ?? 0
     }
 
     /// What the buffer holds under a record's name, if anything.
@@ -181,6 +197,7 @@ struct PostgresPendingRows {
     /// Every table's batch, by qualified table, leaving the buffer empty.
     mutating func takeAll() -> [String: Batch] {
         park()
+        for (table, batch) in batches { lastByteCounts[table] = batch.byteCount }
         defer { batches = [:] }
         return batches
     }

@@ -60,7 +60,9 @@ import Testing
         try row.appendValue(.timestamp(946_684_800_001))  // 2000-01-01T00:00:00.001Z: 1,000 µs after PostgreSQL's epoch
         try row.appendValue(.location(Location(latitude: 1, longitude: 2)))
         #expect(row.bytes == [0, 3] + [0, 0, 0, 8, 255, 255, 255, 255, 255, 255, 255, 254] + [0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 3, 232]
-            + [0, 0, 0, 33, 1] + Array(#"{"latitude":1.0,"longitude":2.0}"#.utf8))
+            // A location: 44 bytes of double precision[] (one dimension, no NULL, type 701, two elements from 1), then 1.0 and 2.0.
+            + [0, 0, 0, 44] + [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 189, 0, 0, 0, 2, 0, 0, 0, 1]
+            + [0, 0, 0, 8, 63, 240, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 8, 64, 0, 0, 0, 0, 0, 0, 0])
     }
 
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
@@ -72,7 +74,7 @@ import Testing
             SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
             WHERE conrelid = to_regclass('icloud_com_example_cloudseed_development."ToDoItem"') ORDER BY conname
             """) == [
-                ["ToDoItem____zone_fkey", "FOREIGN KEY (___zone) REFERENCES cloudseed.zones(id)"],
+                ["ToDoItem____zone_fkey", "FOREIGN KEY (___zone) REFERENCES cloudseed.zones(id) NOT VALID"],
                 ["ToDoItem_pkey", "PRIMARY KEY (\"___recordID\", ___zone)"],
             ])
         // A second import of the same rows finds them by name instead of adding rows.
@@ -138,10 +140,41 @@ import Testing
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
     func storesOfAnotherFormatAreRefused() throws {
         let testStore = try TestStore(.postgres)
-        try PostgresContainerStore(url: testStore.location).connection.execute("UPDATE cloudseed.meta SET value = '2' WHERE key = 'format'")
-        #expect(throws: CloudSeedError("this store was written by another version of cloudseed (format 2); use that version", at: SourcePosition(file: testStore.location))) {
+        try PostgresContainerStore(url: testStore.location).connection.execute("UPDATE cloudseed.meta SET value = '3' WHERE key = 'format'")
+        #expect(throws: CloudSeedError("this store was written by another version of cloudseed (format 3); use that version", at: SourcePosition(file: testStore.location))) {
             _ = try PostgresContainerStore(url: testStore.location)
         }
+    }
+
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func locationsAreArraysOfDoublesAndAStoreOfFormatOneHasItsJSONLocationsChangedOnce() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        let scope = StoreScope()
+        _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: Repository.sample("CloudKit/AllTypes.json"))])
+        let table = #"icloud_com_example_cloudseed_development."Specimen""#
+        #expect(try store.connection.rows("SELECT place::text, pg_typeof(place)::text FROM \(table) ORDER BY 1")
+            == [["{-33.8688,151.2093,58.5,5,3.5,90,1.25,1572220800000}", "double precision[]"], [nil, "double precision[]"]])
+        var before: [[UInt8]] = []
+        _ = try store.forEachRecordJSONLine(in: scope, recordType: nil) { before.append($0) }
+        // The store as format 1 left it: the location in JSON, without the members it lacks.
+        try store.connection.execute("""
+            ALTER TABLE \(table) ALTER COLUMN place TYPE jsonb USING CASE WHEN place IS NOT NULL THEN jsonb_strip_nulls(jsonb_build_object(
+                'latitude', place[1], 'longitude', place[2], 'altitude', place[3], 'horizontalAccuracy', place[4],
+                'verticalAccuracy', place[5], 'course', place[6], 'speed', place[7], 'timestamp', place[8]::bigint)) END;
+            UPDATE cloudseed.meta SET value = '1' WHERE key = 'format'
+            """)
+        let upgraded = try PostgresContainerStore(url: testStore.location)
+        #expect(try upgraded.connection.rows("SELECT place::text, pg_typeof(place)::text FROM \(table) ORDER BY 1")
+            == [["{-33.8688,151.2093,58.5,5,3.5,90,1.25,1572220800000}", "double precision[]"], [nil, "double precision[]"]])
+        #expect(try upgraded.connection.rows("SELECT value FROM cloudseed.meta WHERE key = 'format'") == [["2"]])
+        var after: [[UInt8]] = []
+        _ = try upgraded.forEachRecordJSONLine(in: scope, recordType: nil) { after.append($0) }
+        #expect(after == before)
+        #expect(PostgresValueCodec.location(arrayText: "{1.5,-2,NULL,NULL,NULL,NULL,NULL,1e+15}")
+            == Location(latitude: 1.5, longitude: -2, timestamp: 1_000_000_000_000_000))
+        #expect(PostgresValueCodec.location(arrayText: "{1.5}") == nil)
+        #expect(try PostgresValueCodec.encode(.location(Location(latitude: 1.5, longitude: -2, speed: 3))) == "{1.5,-2.0,NULL,NULL,NULL,NULL,3.0}")
     }
 
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
