@@ -184,6 +184,13 @@ public struct Importer {
             // A guess that meets a value it cannot write is checked the long way, which words the errors.
             throw guessing ? GuessMissed() : error
         }
+        // The keys are added before the guess is checked: PostgreSQL builds them meanwhile. A guess
+        // the keys refuse (two rows named alike) is missed: the run that reads twice words it.
+        do {
+            try transaction.buildDeferredNameIndexes()
+        } catch {
+            throw guessing ? GuessMissed() : error
+        }
         if let surveying {
             guard let decided = try? mapper.decide(surveying, sources: sources, store: store, scope: scope), decided.writesTheSame(as: plan)
             else { throw GuessMissed() }
@@ -197,7 +204,6 @@ public struct Importer {
                 tallies[type, default: .init(recordType: type)].created += count
             }
         }
-        try transaction.buildDeferredNameIndexes()
         if prune {
             let types = Set(plan.recordTypes.map(\.name))
             try deleteRecords(transaction: transaction) { types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)") }

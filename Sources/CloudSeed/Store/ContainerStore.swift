@@ -102,7 +102,8 @@ public protocol StoreTransaction {
     /// built by ``buildDeferredNameIndexes()`` once they are in, or when the transaction ends; the
     /// caller saves each name once. `false` where the store keeps the index (nothing changes).
     func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool
-    /// Builds the indexes ``deferNameIndex(ofType:in:)`` let wait.
+    /// Builds the indexes ``deferNameIndex(ofType:in:)`` let wait. A store may build them in the
+    /// background: its next statement, at the latest the commit, then throws their failure.
     func buildDeferredNameIndexes() throws
     /// Saves a record of a type the run created, whose fields are the values of `record` under
     /// `fieldNames` (the type's field names in byte order, as the schema has them).
