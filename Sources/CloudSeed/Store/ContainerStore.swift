@@ -102,9 +102,13 @@ public protocol StoreTransaction {
     /// built by ``buildDeferredNameIndexes()`` once they are in, or when the transaction ends; the
     /// caller saves each name once. `false` where the store keeps the index (nothing changes).
     func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool
-    /// Builds the indexes ``deferNameIndex(ofType:in:)`` let wait. A store may build them in the
-    /// background: its next statement, at the latest the commit, then throws their failure.
+    /// Builds the indexes ``deferNameIndex(ofType:in:)`` let wait.
     func buildDeferredNameIndexes() throws
+    /// Starts building those indexes where the store builds them while the run goes on (a
+    /// PostgreSQL server does; SQLite would build them on the run's own thread, and waits for
+    /// ``buildDeferredNameIndexes()``). Their failure is thrown by the store's next statement, at the
+    /// latest by the commit.
+    func startBuildingDeferredNameIndexes() throws
     /// Saves a record of a type the run created, whose fields are the values of `record` under
     /// `fieldNames` (the type's field names in byte order, as the schema has them).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws
@@ -118,6 +122,7 @@ public protocol StoreTransaction {
 extension StoreTransaction {
     public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     public func buildDeferredNameIndexes() throws {}
+    public func startBuildingDeferredNameIndexes() throws {}
     public func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
         false
     }

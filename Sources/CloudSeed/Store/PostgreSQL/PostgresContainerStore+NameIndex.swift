@@ -34,8 +34,8 @@ extension PostgresContainerStore {
 
     /// Adds back the keys ``deferNameIndex(ofType:in:)`` dropped, once every pending row is in: on
     /// the connection's background thread, so that the server builds them while the run goes on
-    /// (an import checks its plan meanwhile: 0.1 s of a million rows' 0.9 s of keys). The next
-    /// statement waits for them and throws their failure; the commit is such a statement.
+    /// (an import checks its guessed plan meanwhile: 0.1 s of a million rows' 0.8 s of keys). The
+    /// next statement waits for them and throws their failure; the commit is such a statement.
     func buildDeferredNameIndexes() throws {
         guard !deferredKeys.isEmpty else { return }
         try flushPendingRows()

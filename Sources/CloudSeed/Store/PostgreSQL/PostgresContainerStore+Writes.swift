@@ -154,6 +154,8 @@ struct PostgresStoreTransaction: StoreTransaction {
 
     func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
 
+    func startBuildingDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
+
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
