@@ -27,6 +27,10 @@ final class FlatCellTyping {
     /// each otherwise made a text, looked up by name and key, and named again for every row. Used
     /// by the reading thread alone, so not checked for overlapping access at run time.
     @exclusivity(unchecked) private var resolvedReferences: [ByteKeyedValues<RecordValue>]
+    /// The columns whose cells the last record's typing found among ``resolvedReferences``: cells of
+    /// bytes the column had before, which the source's survey need not take again
+    /// (``CellColumnSurvey/add(_:except:)``).
+    @exclusivity(unchecked) private(set) var columnsFoundAgain: [Int] = []
 
     /// How a record gets its name: ``RowNaming``'s rules that read cells only.
     private enum Naming {
@@ -70,6 +74,7 @@ final class FlatCellTyping {
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
     /// from 1), its name still to be made; `nil` for one the general way must take.
     func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> Unnamed? {
+        columnsFoundAgain.removeAll(keepingCapacity: true)
         var values = [RecordValue?](repeating: nil, count: slotCount)
         var size = 0
         let paired = columns.pair(in: cells)
@@ -113,7 +118,10 @@ final class FlatCellTyping {
     /// A cell's value where its slot's values name records: what a text of the same bytes
     /// resolved to before, or else resolved from its value (a text's value is its bytes' alone).
     private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
-        if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil { return known }
+        if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil {
+            columnsFoundAgain.append(column)
+            return known
+        }
         guard let value = typing.typed(cells.value(column), at: cells.position(column), as: slot) else { return nil }
         if resolvedReferences[column].count < FlatRowTyping.Slot.resolvedReferenceLimit {
             _ = cells.withTextBytes(column) { resolvedReferences[column].insert($0, value: value) }

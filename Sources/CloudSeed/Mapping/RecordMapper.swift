@@ -486,13 +486,15 @@ public struct RecordMapper {
             /// Takes a record's cells (starting at `position`, the `ordinal`-th of its type) the
             /// way their header chose; `row` makes the row of those it hands on as a row.
             func take<Cells: FlatCells>(_ record: Cells, at position: SourcePosition, ordinal: Int, row: () throws -> SourceRow) throws {
+                // The typing is used where it is: a copy would count a reference to each of its parts.
+                let typed = typing?.record(of: record, at: position, ordinal: ordinal)
                 var naming: PreparedRow?
                 if surveying != nil {
-                    surveying!.add(record)
+                    // The typing goes first: the survey leaves out the cells it found again.
+                    surveying!.add(record, except: typing?.columnsFoundAgain ?? [])
                     if !namedByKeyAlone { naming = surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal) }
                 }
-                // The typing is used where it is: a copy would count a reference to each of its parts.
-                if let flat = typing?.record(of: record, at: position, ordinal: ordinal) {
+                if let flat = typed {
                     // Named on the other thread, which surveys and writes the records: reading is the busier.
                     if namedByKeyAlone { return try taken(.flatSurveyed(flat, source: sourceIndex)) }
                     if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }

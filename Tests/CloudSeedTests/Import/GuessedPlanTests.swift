@@ -95,6 +95,23 @@ import Testing
         #expect(guessed.summary?.contains("named by the natural key {title}, unique in every row") == true)
     }
 
+    @Test func aReferenceColumnsRepeatedCellsChangeNothingTheSurveyLearns() throws {
+        // `artist` repeats two names: the typing finds each again by its bytes, and the survey
+        // leaves those cells out. A name no Artist has, after them, is refused as two readings refuse it.
+        let artworks = "catalogNumber,title,artist\n" + (1...6).map { "\($0),T\($0),\($0 % 2 == 0 ? "Mei Chen" : "Zoë Müller")" }.joined(separator: "\n")
+        let (held, heldTwice) = try Self.importBothWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.csv", artworks + "\n")], rows: 2)
+        #expect(held.readOnce)
+        Self.expectSame(held, heldTwice)
+        #expect(held.summary?.contains("artist REFERENCE → Artist") == true)
+        let unknown = artworks + "\n7,T7,Nobody Known\n8,T8,Mei Chen\n"
+        let (missed, missedTwice) = try Self.importBothWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.csv", unknown)], rows: 2)
+        #expect(!missed.readOnce)
+        Self.expectSame(missed, missedTwice)
+        #expect(missed.error?.hasSuffix(
+            "artworks.csv:8:6: no Artist record matches 'Nobody Known' (closest: Mei Chen, Zoe Muller, mei xiao shan tian); fix the value, or pass --allow-dangling to keep it as a reference to a missing record") == true)
+        #expect(missed.tables.isEmpty)
+    }
+
     @Test func documentsAreGuessedToo() throws {
         let lines = (1...9).map { #"{"code": "c\#($0)", "count": \#($0), "price": \#($0).5, "tags": ["a", "b"]}"# }.joined(separator: "\n")
         let (guessed, twice) = try Self.importBothWays([("items.jsonl", lines + "\n")], rows: 3)
