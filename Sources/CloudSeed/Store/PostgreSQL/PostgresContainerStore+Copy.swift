@@ -7,24 +7,34 @@ extension PostgresContainerStore {
         /// `column = excluded.column` for every column a save replaces.
         let updates: String
 
-        init(_ layout: TypeLayout) {
+        /// Where the rows of `layout`'s table go, leaving out the columns `shared` holds, if any.
+        init(_ layout: TypeLayout, leavingOut shared: PostgresPendingRows.SharedColumns?) {
             table = layout.qualifiedTable
-            columns = layout.columns
+            let left = PostgresPendingRows.SharedColumns.systemColumnIndexes
+            columns = shared == nil ? layout.columns
+                : layout.quotedColumns.enumerated().filter { !left.contains($0.offset) }.map(\.element).joined(separator: ", ")
             updates = layout.quotedColumns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         }
     }
 
     /// Sends every buffered row, a table's batch at a time on the connection's background thread:
     /// the server stores a batch while the run prepares the next, and every other statement waits
-    /// for it first, so reads still see every earlier write.
+    /// for it first, so reads still see every earlier write. A batch whose rows leave columns out
+    /// first has the table's defaults set to their values, where they hold others.
     func flushPendingRows() throws {
         guard !pendingRows.isEmpty else { return }
         var batches = pendingRows.takeAll()
         for table in batches.keys.sorted() {
             let batch = batches.removeValue(forKey: table)!
-            let target = CopyTarget(batch.layout)
+            let target = CopyTarget(batch.layout, leavingOut: batch.shared)
+            let shared = batch.shared
             guard let data = batch.copyData() else { continue }
-            try connection.inBackground { connection in try Self.copy(data, into: target, on: connection) }
+            let defaults = try shared.flatMap { columnDefaults[table] == $0 ? nil : try PostgresLayout.settingDefaults(of: table, to: $0) }
+            if shared != nil { columnDefaults[table] = shared }
+            try connection.inBackground { connection in
+                if let defaults { try connection.execute(defaults) }
+                try Self.copy(data, into: target, on: connection)
+            }
         }
     }
 

@@ -13,12 +13,18 @@ extension PostgresContainerStore {
         let fieldNames: [String]
         /// For each field column in the layout's order, where its value is among the record's values.
         let valueOffsets: [Int?]
+        /// Whether the table's keys wait for its rows (``deferNameIndex(ofType:in:)``): its rows then
+        /// leave the columns they share to the table's defaults.
+        let keysDeferred: Bool
         /// The system fields of the last record, and its columns that the run's records share,
         /// encoded: when and by whom it was created and modified.
         var system: SystemFields?
         var sharedSystemColumns: [UInt8] = []
+        /// The columns the rows leave to the table's defaults, where ``keysDeferred``.
+        var shared: PostgresPendingRows.SharedColumns?
 
-        init(recordType: String, scope: StoreScope, layout: TypeLayout, zone: Int64, fieldNames: [String]) {
+        init(recordType: String, scope: StoreScope, layout: TypeLayout, zone: Int64, fieldNames: [String], keysDeferred: Bool) {
+            self.keysDeferred = keysDeferred
             self.recordType = recordType
             self.scope = scope
             self.layout = layout
@@ -38,7 +44,9 @@ extension PostgresContainerStore {
     }
 
     /// Saves a record of a type the run created: its `COPY` row made from its values, buffered
-    /// without the record's name indexed (``PostgresPendingRows/Batch``).
+    /// without the record's name indexed (``PostgresPendingRows/Batch``). Into a table that held
+    /// no rows, the row leaves its zone and shared system fields to the table's defaults
+    /// (``PostgresPendingRows/SharedColumns``).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try insertTarget(record.recordType, fieldNames: fieldNames, in: scope)
         if target.system.map({ Self.shareColumns($0, system) }) != true {
@@ -46,14 +54,17 @@ extension PostgresContainerStore {
             try shared.appendSystemColumns(system)
             target.sharedSystemColumns = shared.bytes
             target.system = system
+            target.shared = target.keysDeferred ? PostgresPendingRows.SharedColumns(zone: target.zone, system: system) : nil
         }
+        let table = target.layout.qualifiedTable, whole = target.shared == nil
+        if pendingRows.mustSend(table, before: target.shared) { try flushPendingRows() }
         let full = try pendingRows.append(
-            recordName: record.recordName, zone: target.zone, table: target.layout.qualifiedTable, layout: target.layout,
-            fieldCount: PostgresLayout.systemColumns.count + target.valueOffsets.count
+            recordName: record.recordName, zone: target.zone, table: table, layout: target.layout, shared: target.shared,
+            fieldCount: (whole ? PostgresLayout.systemColumns.count : 2) + target.valueOffsets.count
         ) { row in
-            row.appendInt64(target.zone)
+            if whole { row.appendInt64(target.zone) }
             try row.appendText(record.recordName)
-            row.appendEncoded(target.sharedSystemColumns)
+            if whole { row.appendEncoded(target.sharedSystemColumns) }
             try row.appendText(system.changeTag)
             try record.values.withUnsafeBufferPointer { values in
                 for offset in target.valueOffsets { try row.appendValue(offset.flatMap { values[$0] }) }
@@ -72,7 +83,9 @@ extension PostgresContainerStore {
         if let target = lastInsertTarget, target.holds(recordType, scope, fieldNames) { return target }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: true)
         else { throw CloudSeedError("record type \(recordType) is not in the schema") }
-        let target = InsertTarget(recordType: recordType, scope: scope, layout: layout, zone: zone, fieldNames: fieldNames)
+        let target = InsertTarget(
+            recordType: recordType, scope: scope, layout: layout, zone: zone, fieldNames: fieldNames,
+            keysDeferred: deferredKeys[layout.qualifiedTable] != nil)
         lastInsertTarget = target
         return target
     }

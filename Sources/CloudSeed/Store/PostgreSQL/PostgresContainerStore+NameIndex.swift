@@ -29,18 +29,24 @@ extension PostgresContainerStore {
             let unchecked = definition.hasPrefix("FOREIGN KEY") && !definition.hasSuffix(" NOT VALID") ? " NOT VALID" : ""
             return "ADD CONSTRAINT \(PostgresLayout.quoted(name)) \(definition)\(unchecked)"
         })
+        lastInsertTarget = nil  // its rows may now leave their shared columns to the table's defaults
         return true
     }
 
-    /// Adds back the keys ``deferNameIndex(ofType:in:)`` dropped, once every pending row is in: on
+    /// Adds back the keys ``deferNameIndex(ofType:in:)`` dropped, and drops the column defaults the
+    /// rows copied in meanwhile left their shared columns to, once every pending row is in: on
     /// the connection's background thread, so that the server builds them while the run goes on
     /// (an import checks its guessed plan meanwhile: 0.1 s of a million rows' 0.8 s of keys). The
     /// next statement waits for them and throws their failure; the commit is such a statement.
     func buildDeferredNameIndexes() throws {
         guard !deferredKeys.isEmpty else { return }
         try flushPendingRows()
-        let deferred = deferredKeys.sorted(by: { $0.key < $1.key }).map { (table: $0.key, recordType: $0.value.recordType, additions: $0.value.additions) }
+        let deferred = deferredKeys.sorted(by: { $0.key < $1.key }).map { table, keys in
+            (table: table, recordType: keys.recordType, additions: keys.additions + (columnDefaults[table] == nil ? [] : PostgresLayout.droppingDefaults))
+        }
         deferredKeys.removeAll()
+        columnDefaults.removeAll()
+        lastInsertTarget = nil
         try connection.inBackground { connection in
             for keys in deferred {
                 do {

@@ -101,6 +101,7 @@ extension PostgresContainerStore {
         try row.appendText(system.changeTag)
         for name in layout.sortedFieldNames { try row.appendValue(record.fields[name]) }
         readAhead.forget(record.recordID.recordName)
+        if pendingRows.mustSend(layout.qualifiedTable, before: nil) { try flushPendingRows() }
         if pendingRows.add(record, encoded: row.bytes, zone: zone, layout: layout) { try flushPendingRows() }
     }
 

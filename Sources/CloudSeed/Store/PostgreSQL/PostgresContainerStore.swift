@@ -33,6 +33,9 @@ public final class PostgresContainerStore: ContainerStore {
     /// table's record type and the `ADD CONSTRAINT` clauses that add them back
     /// (``deferNameIndex(ofType:in:)``).
     var deferredKeys: [String: (recordType: String, additions: [String])] = [:]
+    /// The tables whose columns hold the values a bulk insert's rows share as their defaults,
+    /// until their keys are added back (``PostgresPendingRows/SharedColumns``).
+    var columnDefaults: [String: PostgresPendingRows.SharedColumns] = [:]
     /// Where the last record inserted new went (``insertNew(_:fieldNames:system:in:)``), for the length of a transaction.
     var lastInsertTarget: InsertTarget?
 
@@ -179,6 +182,7 @@ public final class PostgresContainerStore: ContainerStore {
             pendingRows.removeAll()
             readAhead.removeAll()
             deferredKeys.removeAll()
+            columnDefaults.removeAll()
             lastInsertTarget = nil
         }
         return try connection.transaction {

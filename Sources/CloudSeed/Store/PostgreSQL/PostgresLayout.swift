@@ -100,6 +100,25 @@ enum PostgresLayout {
         return identifier(name)
     }
 
+    /// The `ALTER TABLE` that makes the columns a bulk insert's rows leave out default to the
+    /// values they share (``PostgresPendingRows/SharedColumns``).
+    static func settingDefaults(of table: String, to shared: PostgresPendingRows.SharedColumns) throws -> String {
+        func timestamp(_ milliseconds: Int64) throws -> String {
+            guard let text = Timestamp.format(milliseconds) else { throw PostgresValueCodec.outOfRange(milliseconds) }
+            return literal(text) + "::timestamptz"
+        }
+        let values = [
+            String(shared.zone), try timestamp(shared.createdTimestamp), literal(shared.createdUserRecordName),
+            try timestamp(shared.modifiedTimestamp), literal(shared.modifiedUserRecordName),
+        ]
+        let columns = systemColumns.indices.filter(PostgresPendingRows.SharedColumns.systemColumnIndexes.contains).map { systemColumns[$0] }
+        return "ALTER TABLE \(table) " + zip(columns, values).map { "ALTER COLUMN \(quoted($0)) SET DEFAULT \($1)" }.joined(separator: ", ")
+    }
+
+    /// The `ALTER TABLE` clauses that drop what ``settingDefaults(of:to:)`` set.
+    static let droppingDefaults = systemColumns.indices.filter(PostgresPendingRows.SharedColumns.systemColumnIndexes.contains)
+        .map { "ALTER COLUMN \(quoted(systemColumns[$0])) DROP DEFAULT" }
+
     /// A name PostgreSQL keeps whole: names over its 63-byte limit are cut to 50 bytes and given
     /// the first 12 hex digits of their SHA-256, so two long names never meet.
     static func identifier(_ name: String) -> String {

@@ -83,6 +83,57 @@ import Testing
         #expect(try store.connection.rows("SELECT count(*) FROM icloud_com_example_cloudseed_development.\"ToDoItem\"") == [["3"]])
     }
 
+    /// Rows inserted new into a table whose keys wait leave their zone and shared system fields to
+    /// the table's defaults, set for each run of rows that share them and dropped with the keys'
+    /// return: the rows read as the same records saved the long way into a table of its own.
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func rowsInsertedIntoATableWithoutItsKeysLeaveTheirSharedColumnsToDefaultsDroppedAfterwards() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        let scope = StoreScope()
+        func system(_ created: Int64, _ user: String, _ tag: String) -> SystemFields {
+            SystemFields(createdTimestamp: created, createdUserRecordName: user, modifiedTimestamp: created + 1, modifiedUserRecordName: user + "'s", changeTag: tag)
+        }
+        // Two runs of shared system fields, a record saved whole between them, then the first again.
+        let records: [(name: String, system: SystemFields, isSaved: Bool)] = [
+            ("a", system(1_700_000_000_123, "_x", "1"), false), ("b", system(1_700_000_000_123, "_x", "2"), false),
+            ("c", system(1_600_000_000_000, "_y", "3"), false), ("d", system(1_650_000_000_000, "_z", "4"), true),
+            ("e", system(1_700_000_000_123, "_x", "5"), false),
+        ]
+        try store.write { transaction in
+            for type in ["Saved", "Inserted"] {
+                try transaction.createRecordType(type, in: scope.schemaScope)
+                try transaction.addField("title", type: .string, to: type, in: scope.schemaScope)
+            }
+            #expect(try transaction.deferNameIndex(ofType: "Inserted", in: scope.schemaScope))
+            for (name, system, isSaved) in records {
+                var record = CloudRecord(recordType: "Saved", recordID: RecordID(recordName: name), fields: ["title": .string("T " + name)])
+                record.system = system
+                try transaction.save(record, in: scope)
+                if isSaved {
+                    record.recordType = "Inserted"
+                    try transaction.save(record, in: scope)
+                } else {
+                    let flat = FlatRecord(recordType: "Inserted", recordName: name, values: [.string("T " + name)], position: SourcePosition(file: "test"))
+                    try transaction.insertNew(flat, fieldNames: ["title"], system: system, in: scope)
+                }
+            }
+        }
+        func rows(_ table: String) throws -> [[String?]] {
+            try store.connection.rows("SELECT t::text FROM icloud_com_example_cloudseed_development.\"\(table)\" t ORDER BY \"___recordID\"")
+        }
+        #expect(try rows("Inserted").count == 5)
+        #expect(try rows("Inserted") == rows("Saved"))
+        #expect(try rows("Inserted").last == ["(1,e,\"2023-11-14 22:13:20.123+00\",_x,\"2023-11-14 22:13:20.124+00\",_x's,5,\"T e\")"])
+        #expect(try store.connection.rows("""
+            SELECT count(*) FROM information_schema.columns
+            WHERE table_schema = 'icloud_com_example_cloudseed_development' AND column_default IS NOT NULL
+            """) == [["0"]])
+        #expect(try store.connection.rows("""
+            SELECT conname FROM pg_constraint WHERE conrelid = to_regclass('icloud_com_example_cloudseed_development."Inserted"') ORDER BY 1
+            """) == [["Inserted____zone_fkey"], ["Inserted_pkey"]])
+    }
+
     @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
     func aRecordSavedTwiceInOneRunOfANewTypeIsRefusedByThePrimaryKey() throws {
         let testStore = try TestStore(.postgres)
