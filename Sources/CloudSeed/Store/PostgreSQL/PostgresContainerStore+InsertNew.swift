@@ -55,9 +55,13 @@ extension PostgresContainerStore {
             target.sharedSystemColumns = shared.bytes
             target.system = system
             target.shared = target.keysDeferred ? PostgresPendingRows.SharedColumns(zone: target.zone, system: system) : nil
+            insertedRowsMatchTheirBatch = false
         }
         let table = target.layout.qualifiedTable, whole = target.shared == nil
-        if pendingRows.mustSend(table, before: target.shared) { try flushPendingRows() }
+        if !insertedRowsMatchTheirBatch {
+            if pendingRows.mustSend(table, before: target.shared) { try flushPendingRows() }
+            insertedRowsMatchTheirBatch = true
+        }
         let full = try pendingRows.append(
             recordName: record.recordName, zone: target.zone, table: table, layout: target.layout, shared: target.shared,
             fieldCount: (whole ? PostgresLayout.systemColumns.count : 2) + target.valueOffsets.count
@@ -87,6 +91,7 @@ extension PostgresContainerStore {
             recordType: recordType, scope: scope, layout: layout, zone: zone, fieldNames: fieldNames,
             keysDeferred: deferredKeys[layout.qualifiedTable] != nil)
         lastInsertTarget = target
+        insertedRowsMatchTheirBatch = false
         return target
     }
 }

@@ -102,6 +102,7 @@ extension PostgresContainerStore {
         for name in layout.sortedFieldNames { try row.appendValue(record.fields[name]) }
         readAhead.forget(record.recordID.recordName)
         if pendingRows.mustSend(layout.qualifiedTable, before: nil) { try flushPendingRows() }
+        insertedRowsMatchTheirBatch = false
         if pendingRows.add(record, encoded: row.bytes, zone: zone, layout: layout) { try flushPendingRows() }
     }
 

@@ -36,6 +36,10 @@ public final class PostgresContainerStore: ContainerStore {
     /// The tables whose columns hold the values a bulk insert's rows share as their defaults,
     /// until their keys are added back (``PostgresPendingRows/SharedColumns``).
     var columnDefaults: [String: PostgresPendingRows.SharedColumns] = [:]
+    /// Whether the batch the last record inserted new joined leaves out the columns the next one
+    /// does (``PostgresPendingRows/mustSend(_:before:)`` asked once, not for every row): until a
+    /// record saved whole joins a batch, or the next record's target or shared columns differ.
+    var insertedRowsMatchTheirBatch = false
     /// Where the last record inserted new went (``insertNew(_:fieldNames:system:in:)``), for the length of a transaction.
     var lastInsertTarget: InsertTarget?
 

@@ -191,7 +191,7 @@ struct PostgresPendingRows {
 
     /// Whether `table`'s batch leaves out other columns than `shared` says (keeps rows whole where
     /// `shared` is `nil`): it must be sent before a row that leaves out these joins the table's rows.
-    /// Mutating, so that the store's buffer is read in place, not copied with its arrays retained, for every row.
+    /// Mutating, so that the store's buffer is read in place, not copied with its arrays retained.
     mutating func mustSend(_ table: String, before shared: SharedColumns?) -> Bool {
         if current?.table == table { return current?.batch.shared != shared }
         guard let index = batches.index(forKey: table) else { return false }
@@ -204,11 +204,11 @@ struct PostgresPendingRows {
     /// `true` when the batch is full and should be sent.
     mutating func append(
         recordName: String, zone: Int64, table: String, layout: @autoclosure () -> PostgresContainerStore.TypeLayout,
-        shared: SharedColumns?, fieldCount: Int, encode: (inout PostgresBinaryRow) throws -> Void
+        shared: @autoclosure () -> SharedColumns?, fieldCount: Int, encode: (inout PostgresBinaryRow) throws -> Void
     ) throws -> Bool {
         if current?.table != table {
             park()
-            current = (table, batches.removeValue(forKey: table) ?? Batch(layout: layout(), shared: shared, capacity: batchCapacity(table)))
+            current = (table, batches.removeValue(forKey: table) ?? Batch(layout: layout(), shared: shared(), capacity: batchCapacity(table)))
         }
         return try current!.batch.append(recordName: recordName, zone: zone, fieldCount: fieldCount, encode: encode) >= Self.batchSize
     }
