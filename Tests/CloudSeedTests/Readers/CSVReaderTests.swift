@@ -11,6 +11,20 @@ import Testing
         #expect(read[1].position.line == 4)
     }
 
+    /// A cell's doubled quotes undone in runs longer than a word, across a line break, with the
+    /// lines counted on; an unterminated cell with a doubled quote is refused at its start.
+    @Test func undoesDoubledQuotesInLongRunsAndCountsTheirLines() throws {
+        let tags = #""[""still life"", ""abstract"",""light""]""#
+        let read = try rows("tags,n\n\(tags),1\n\"a \"\"long\"\" run\nof Zoë's \"\"\"\"\",2\nlast,3\n", format: .csv)
+        #expect(read.map(\.values) == [
+            ["tags": .text(#"["still life", "abstract","light"]"#), "n": .text("1")],
+            ["tags": .text("a \"long\" run\nof Zoë's \"\""), "n": .text("2")],
+            ["tags": .text("last"), "n": .text("3")],
+        ])
+        #expect(read[2].position.line == 5)
+        #expect(readError("a\n\"x\"\"y and more than a word\n", format: .csv, file: "x.csv") == "x.csv:2:1: unterminated quoted field; add the closing quote")
+    }
+
     @Test func sniffsSemicolonsAndSkipsTheByteOrderMark() throws {
         let read = try rows("\u{FEFF}name;price\nZoë;1,5\n", format: .csv)
         #expect(read.map(\.values) == [["name": .text("Zoë"), "price": .text("1,5")]])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A record table's row in `COPY`'s binary format: a 16-bit count of fields, then each field as a
 /// 32-bit length (-1 for NULL) and its bytes, every number big-endian.
 ///
@@ -45,13 +47,19 @@ struct PostgresBinaryRow {
     }
 
     mutating func appendInt64(_ number: Int64) {
-        appendBigEndian(UInt32(8))
-        appendBigEndian(UInt64(bitPattern: number))
+        appendEightBytes(UInt64(bitPattern: number))
     }
 
     mutating func appendDouble(_ number: Double) {
-        appendBigEndian(UInt32(8))
-        appendBigEndian(number.bitPattern)
+        appendEightBytes(number.bitPattern)
+    }
+
+    /// A field of eight bytes, after its length: twelve bytes appended at once.
+    private mutating func appendEightBytes(_ value: UInt64) {
+        appendAtOnce(12) { field in
+            field.storeBytes(of: UInt32(8).bigEndian, as: UInt32.self)
+            field.storeBytes(of: value.bigEndian, toByteOffset: 4, as: UInt64.self)
+        }
     }
 
     /// A `timestamptz` of milliseconds since 1970, within the years a store keeps.
@@ -60,11 +68,12 @@ struct PostgresBinaryRow {
         appendInt64(milliseconds * 1000 - Self.epochOffset)
     }
 
-    /// A `text` field; text cannot hold U+0000.
+    /// A `text` field; text cannot hold U+0000 (looked for with `memchr`, many bytes at a time).
     mutating func appendText(_ text: String) throws {
         var text = text
         try text.withUTF8 { utf8 in
-            guard !utf8.contains(0) else { throw PostgresValueCodec.nulError }
+            guard let start = utf8.baseAddress else { return appendBigEndian(UInt32(0)) }
+            guard memchr(start, 0, utf8.count) == nil else { throw PostgresValueCodec.nulError }
             appendBigEndian(UInt32(utf8.count))
             bytes.append(contentsOf: utf8)
         }
@@ -118,11 +127,16 @@ struct PostgresBinaryRow {
     /// id, then each element as a field.
     private mutating func appendLocation(_ location: Location) {
         if location.hasCoordinatesOnly {
-            // The common case, without an array of elements: 20 bytes of header, two doubles of 12.
-            appendBigEndian(UInt32(44))
-            appendArrayHeader(count: 2, holdsNull: false)
-            appendDouble(location.latitude)
-            appendDouble(location.longitude)
+            // The common case, without an array of elements: 20 bytes of header, two doubles of
+            // 12, after the field's length, appended at once.
+            appendAtOnce(48) { field in
+                for (offset, word) in [44, 1, 0, Self.float8TypeID, 2, 1, 8].enumerated() {
+                    field.storeBytes(of: UInt32(word).bigEndian, toByteOffset: 4 * offset, as: UInt32.self)
+                }
+                field.storeBytes(of: location.latitude.bitPattern.bigEndian, toByteOffset: 28, as: UInt64.self)
+                field.storeBytes(of: UInt32(8).bigEndian, toByteOffset: 36, as: UInt32.self)
+                field.storeBytes(of: location.longitude.bitPattern.bigEndian, toByteOffset: 40, as: UInt64.self)
+            }
             return
         }
         let elements = PostgresValueCodec.locationElements(location)
@@ -151,5 +165,14 @@ struct PostgresBinaryRow {
     /// at once, where raw bytes were appended one at a time (5 % of a million-row import's writing thread).
     private mutating func appendBigEndian<Number: FixedWidthInteger>(_ number: Number) {
         withUnsafeBytes(of: number.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// Appends `count` bytes that `write` stores, in one append: each append costs some 90
+    /// instructions whatever it appends (a 100,000-row import under callgrind).
+    private mutating func appendAtOnce(_ count: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { field in
+            write(field.baseAddress!)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(field).assumingMemoryBound(to: UInt8.self))
+        }
     }
 }
