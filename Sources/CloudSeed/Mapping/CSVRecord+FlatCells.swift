@@ -12,8 +12,8 @@ extension CSVRecord: FlatCells {
 
     /// A STRING is the cell's text, as ``ValueConverter/convert(_:to:at:)`` makes it of the cell's
     /// value, without that value made first (three of a million-row import's cells a row).
-    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> RecordValue? {
-        if type == .string { return .string(text(column)) }
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
+        if type == .string { return (.string(text(column)), nil) }
         return withBytes(column) { converter.convert(utf8: $0, to: type) }
     }
 
@@ -21,12 +21,12 @@ extension CSVRecord: FlatCells {
         withBytes(latitude) { latitude in withBytes(longitude) { converter.location(latitude: latitude, longitude: $0) } }
     }
 
-    func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String) {
+    func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?) {
         // `""` quoted is an empty string, a text without texts to keep.
         if isEmpty(column) {
             survey.add(.string, assetFolder: assetFolder) { [] }
         } else {
-            withBytes(column) { survey.add(InferredKind.classify(utf8: $0), bytes: $0, assetFolder: assetFolder) }
+            withBytes(column) { survey.add(kind?.inferred ?? InferredKind.classify(utf8: $0), bytes: $0, assetFolder: assetFolder) }
         }
     }
 }

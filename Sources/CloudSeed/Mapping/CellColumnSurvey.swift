@@ -33,13 +33,16 @@ struct CellColumnSurvey {
     /// in again changes nothing: kinds merge as before, a kept text is kept, an asset path checked
     /// again is one again. An `artist` column was looked up twice by its bytes, by the typing and
     /// here (5.6 % of a million-row CSV import's reading thread under `perf`).
-    mutating func add<Cells: FlatCells>(_ record: Cells, except repeated: [Int] = []) {
+    ///
+    /// `kinds` are the kinds the typing told of some of the cells (``FlatCellTyping/kindsTold``):
+    /// those cells are not classified again.
+    mutating func add<Cells: FlatCells>(_ record: Cells, except repeated: [Int] = [], kinds: TextKindsTold = TextKindsTold()) {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
             guard column != pair?.latitude, column != pair?.longitude, !repeated.contains(column) else { continue }
             let survey = survey(of: column, at: record.position(column))
             guard survey.takesValues else { continue }
-            record.survey(column, into: survey, assetFolder: assetFolder)
+            record.survey(column, into: survey, assetFolder: assetFolder, kind: kinds.kind(of: column))
         }
         if let pair {
             // A latitude and a longitude make a location, whatever their texts, and a location has no texts.

@@ -31,6 +31,8 @@ final class FlatCellTyping {
     /// bytes the column had before, which the source's survey need not take again
     /// (``CellColumnSurvey/add(_:except:)``).
     @exclusivity(unchecked) private(set) var columnsFoundAgain: [Int] = []
+    /// The kinds the typing of the last record's cells told (``TextKindsTold``).
+    @exclusivity(unchecked) private(set) var kindsTold: TextKindsTold
 
     /// How a record gets its name: ``RowNaming``'s rules that read cells only.
     private enum Naming {
@@ -67,6 +69,7 @@ final class FlatCellTyping {
         self.typing = typing
         slots = names.map { typeSlots[$0] }
         resolvedReferences = Array(repeating: ByteKeyedValues(), count: names.count)
+        kindsTold = TextKindsTold(columns: names.count)
         slotCount = typeSlots.count
         locationSlot = typeSlots[LocationKeys.field]
     }
@@ -75,6 +78,7 @@ final class FlatCellTyping {
     /// from 1), its name still to be made; `nil` for one the general way must take.
     func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> Unnamed? {
         columnsFoundAgain.removeAll(keepingCapacity: true)
+        kindsTold.startRecord()
         var values = [RecordValue?](repeating: nil, count: slotCount)
         var size = 0
         let paired = columns.pair(in: cells)
@@ -111,7 +115,10 @@ final class FlatCellTyping {
     /// (a CSV cell's number or date), else from its value, as the general way.
     private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
         if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
-        if let value = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) { return value }
+        if case let (value, kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) {
+            if let kind { kindsTold.note(kind, column: column) }
+            return value
+        }
         return typing.typed(cells.value(column), at: cells.position(column), as: slot)
     }
 
@@ -153,5 +160,34 @@ final class FlatCellTyping {
             if let nameText { record.recordName = RecordNaming.recordName(from: nameText) }
             return record
         }
+    }
+}
+
+/// The kinds a record's typing told of its cells (``FlatCells/typedByBytes(_:as:converter:)``), by
+/// column: what the source's survey learns of those cells without reading them again
+/// (``CellColumnSurvey/add(_:except:kinds:)``). Each is stamped with the record it belongs to, so
+/// that nothing is cleared between records, and is a plain byte, whose copies count no reference.
+struct TextKindsTold {
+    private var kinds: [InferredKind.TextKind?]
+    private var stamps: [Int]
+    private var stamp = 0
+
+    /// No kinds for a record of `columns` columns.
+    init(columns: Int = 0) {
+        kinds = Array(repeating: nil, count: columns)
+        stamps = Array(repeating: 0, count: columns)
+    }
+
+    /// Forgets the last record's kinds.
+    mutating func startRecord() { stamp += 1 }
+
+    mutating func note(_ kind: InferredKind.TextKind, column: Int) {
+        kinds[column] = kind
+        stamps[column] = stamp
+    }
+
+    /// The kind the typing told of the record's cell in `column`, if it told one.
+    func kind(of column: Int) -> InferredKind.TextKind? {
+        column < stamps.count && stamps[column] == stamp ? kinds[column] : nil
     }
 }

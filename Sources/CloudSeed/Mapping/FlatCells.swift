@@ -21,11 +21,13 @@ protocol FlatCells {
     /// resolved references are found again by); `nil` for any other cell.
     func withTextBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result?
     /// The set cell's value as `type`, straight from its bytes where they tell it alone; `nil`
-    /// where it is typed from ``value(_:)``.
-    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> RecordValue?
+    /// where it is typed from ``value(_:)``. With it, the kind the survey learns of the cell,
+    /// where reading the bytes told it too (``ValueConverter/convert(utf8:to:)``).
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)?
     /// The LOCATION two set cells make, straight from their bytes where both are numbers within
     /// range; `nil` where it is typed from their values.
     func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue?
-    /// Has `survey` take in the set cell's value, as a type's survey takes a row's field.
-    func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String)
+    /// Has `survey` take in the set cell's value, as a type's survey takes a row's field; its
+    /// kind is `kind` where typing the cell told it (``typedByBytes(_:as:converter:)``).
+    func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?)
 }

@@ -489,7 +489,7 @@ public struct RecordMapper {
                 var naming: PreparedRow?
                 if state.surveying != nil {
                     // The typing goes first: the survey leaves out the cells it found again.
-                    state.surveying!.add(record, except: state.typing?.columnsFoundAgain ?? [])
+                    state.surveying!.add(record, except: state.typing?.columnsFoundAgain ?? [], kinds: state.typing?.kindsTold ?? TextKindsTold())
                     if !state.namedByKeyAlone {
                         naming = state.surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
                     }

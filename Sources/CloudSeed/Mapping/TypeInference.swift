@@ -68,7 +68,7 @@ indirect enum InferredKind: Hashable {
         {
             return .string
         }
-        if bytes.count >= 10, bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes[4] == UInt8(ascii: "-") {
+        if startsAsDate(bytes) {
             return Timestamp.parse(utf8: bytes) != nil ? .timestamp : .string
         }
         // A digit or `-` cannot start a boolean.
@@ -80,6 +80,27 @@ indirect enum InferredKind: Hashable {
         }
         if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
         return .string
+    }
+
+    /// The kinds a text's bytes tell where converting them (``ValueConverter/convert(utf8:to:)``)
+    /// tells them too: one byte, kept for each cell without counting references.
+    enum TextKind: UInt8 {
+        case boolean, integer, real, timestamp
+
+        var inferred: InferredKind {
+            switch self {
+            case .boolean: .boolean
+            case .integer: .integer
+            case .real: .real
+            case .timestamp: .timestamp
+            }
+        }
+    }
+
+    /// Whether the text starts as only a date can, `dddd-`, with room for a whole date: its kind
+    /// is `timestamp` where it is one and `string` otherwise.
+    static func startsAsDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 10 && bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }) && bytes[4] == UInt8(ascii: "-")
     }
 
     /// The kind that holds both: booleans are integers, integers widen to reals, lists merge their

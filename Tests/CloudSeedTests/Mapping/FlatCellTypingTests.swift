@@ -178,23 +178,29 @@ import Testing
             "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59Z", "253402300800000", "-62135596800001", "12:30", "abc", "Ñ",
             "True", "fAlSe", "tru", "truex", "fals", "tr\u{FC}e", "",
         ]
-        var typedByBytes = 0
+        var typedByBytes = 0, kindsTold = 0
         for type in [FieldType.int64, .double, .timestamp, .string] {
             for text in texts {
                 var copy = text
                 let byBytes = copy.withUTF8 { converter.convert(utf8: $0, to: type) }
                 let byText = try? converter.convert(.text(text), to: type, at: position)
-                // The bytes give a value only where the text converts to the same one.
+                // The bytes give a value only where the text converts to the same one, and a kind
+                // only where the survey would classify the text as that kind.
                 if let byBytes {
                     typedByBytes += 1
-                    #expect(byBytes == byText, "\(text) as \(type.wireName)")
+                    #expect(byBytes.value == byText, "\(text) as \(type.wireName)")
+                    if let kind = byBytes.kind {
+                        kindsTold += 1
+                        #expect(kind.inferred == copy.withUTF8(InferredKind.classify(utf8:)), "\(text) as \(type.wireName)")
+                    }
                 }
             }
         }
         // INT64: the 8 integers within 64 bits and the 4 booleans in any case; DOUBLE: the integers
         // and 1.5, -0.25, 1e3; TIMESTAMP: the 4 dates within the years 1 to 9999 and the integers
-        // 0, -0, 42, -17. Never a STRING.
+        // 0, -0, 42, -17. Never a STRING. Each tells its kind: the dates all start `dddd-`.
         #expect(typedByBytes == 8 + 4 + 11 + 8)
+        #expect(kindsTold == typedByBytes)
         for text in texts + ["TRUE", "t\u{0130}", "\u{212A}", "false ", "ｔｒｕｅ", "tru\u{0435}", "true\u{0301}", "fal\u{017F}e", "\u{037E}"] {
             var copy = text
             #expect(copy.withUTF8(BooleanText.value(utf8:)) == BooleanText.value(text), "\(text)")

@@ -61,9 +61,9 @@ extension FlatJSONRecord: FlatCells {
     }
 
     /// A date in a string, read from its bytes; every other value is typed from itself.
-    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> RecordValue? {
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
         guard type == .timestamp, let text = cells[column].text else { return nil }
-        return withBytes(text) { Timestamp.parse(utf8: $0) }.map(RecordValue.timestamp)
+        return withBytes(text) { Timestamp.parse(utf8: $0) }.map { (.timestamp($0), nil) }
     }
 
     /// Two numbers within range, as a location made of them converts.
@@ -83,7 +83,9 @@ extension FlatJSONRecord: FlatCells {
 
     /// A string read in place is classified by its bytes, which keep its text where it is kept;
     /// the survey takes any other value as a row's.
-    func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String) {
+    /// A JSON string is classified as a typed string (``InferredKind/classify(typedString:)``): its
+    /// typing never tells its kind.
+    func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?) {
         guard let text = cells[column].text else { return survey.add(cells[column].value, assetFolder: assetFolder) }
         // The empty string is text without texts to keep.
         guard !text.isEmpty else { return survey.add(.string, assetFolder: assetFolder) { [] } }
