@@ -41,7 +41,7 @@ struct CSVReader: SourceReader {
             if cells.count > header.columns.count {
                 let error = CloudSeedError(
                     "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
-                    at: cells[header.columns.count].position)
+                    at: scanner.position(of: cells[header.columns.count]))
                 guard let badRow else { throw error }
                 try badRow(error)
                 scanner.releaseConsumed()
@@ -192,8 +192,11 @@ struct CSVScanner {
     /// Lends `body` the record whose `cells` the scanner just read (their bytes checked UTF-8),
     /// with the bytes their ranges point into.
     func lend<Result>(_ cells: [CSVRecord.Cell], _ unescaped: [UInt8], _ body: (CSVRecord) throws -> Result) rethrows -> Result {
-        try body(CSVRecord(cells: cells, input: input.buffer, unescaped: unescaped))
+        try body(CSVRecord(cells: cells, input: input.buffer, unescaped: unescaped, origin: origin))
     }
+
+    /// Where a cell the scanner read starts.
+    func position(of cell: CSVRecord.Cell) -> SourcePosition { CSVRecord.position(of: cell, in: origin) }
 
     /// Reads the next record's cells into `cells`, the bytes of quoted cells whose doubled quotes
     /// it undoes into `unescaped`; returns where the record starts, or `nil` at the end of the
@@ -201,13 +204,15 @@ struct CSVScanner {
     mutating func nextRecord(delimiter: UInt8, into cells: inout [CSVRecord.Cell], unescaped: inout [UInt8]) throws -> SourcePosition? {
         guard byte(at: index) != nil else { return nil }
         let recordPosition = position
+        let origin = origin  // what a cell's position is made of, if an error needs it: not the whole scanner
         cells.removeAll(keepingCapacity: true)
         unescaped.removeAll(keepingCapacity: true)
         while true {
-            let cellPosition = position
+            let cellLine = line, cellColumn = index - lineStart + 1
+            var cellPosition: SourcePosition { origin.at(line: cellLine, column: cellColumn) }
             let quoted = byte(at: index) == 0x22
             if quoted {
-                cells.append(try quotedCell(startingAt: cellPosition, unescaped: &unescaped))
+                cells.append(try quotedCell(line: cellLine, column: cellColumn, unescaped: &unescaped))
             } else {
                 let start = index
                 var isASCII = true
@@ -223,7 +228,7 @@ struct CSVScanner {
                     index += 1
                 }
                 if !isASCII { try checkUTF8(start..<index, at: cellPosition) }
-                cells.append(CSVRecord.Cell(range: start..<index, isUnescaped: false, position: cellPosition, wasQuoted: false))
+                cells.append(CSVRecord.Cell(range: start..<index, isUnescaped: false, line: cellLine, column: cellColumn, wasQuoted: false))
             }
             guard let next = byte(at: index) else { return recordPosition }
             if next == delimiter {
@@ -242,7 +247,10 @@ struct CSVScanner {
         }
     }
 
-    private mutating func quotedCell(startingAt start: SourcePosition, unescaped: inout [UInt8]) throws -> CSVRecord.Cell {
+    /// The quoted cell that starts at `line` and `column`.
+    private mutating func quotedCell(line cellLine: Int, column cellColumn: Int, unescaped: inout [UInt8]) throws -> CSVRecord.Cell {
+        let origin = origin
+        var start: SourcePosition { origin.at(line: cellLine, column: cellColumn) }
         index += 1
         // Most quoted cells hold no doubled quote: their text is the bytes up to the closing quote.
         var end = index
@@ -261,7 +269,7 @@ struct CSVScanner {
         }
         if byte(at: end) == 0x22, byte(at: end + 1) != 0x22 {
             if !isASCII { try checkUTF8(index..<end, at: start) }
-            let cell = CSVRecord.Cell(range: index..<end, isUnescaped: false, position: start, wasQuoted: true)
+            let cell = CSVRecord.Cell(range: index..<end, isUnescaped: false, line: cellLine, column: cellColumn, wasQuoted: true)
             index = end + 1
             line += lines
             lineStart = lastLineStart
@@ -287,7 +295,7 @@ struct CSVScanner {
                 }
                 index += 1
                 if !isASCII { try Self.checkUTF8(unescaped[cellStart...], at: start) }
-                return CSVRecord.Cell(range: cellStart..<unescaped.count, isUnescaped: true, position: start, wasQuoted: true)
+                return CSVRecord.Cell(range: cellStart..<unescaped.count, isUnescaped: true, line: cellLine, column: cellColumn, wasQuoted: true)
             }
             index += 1
             if byte >= 0x80 { isASCII = false }
@@ -312,13 +320,14 @@ struct CSVScanner {
     }
 
     /// Checks that a cell's bytes are UTF-8; a cell whose bytes are all ASCII needs no check.
-    private func checkUTF8(_ range: Range<Int>, at position: SourcePosition) throws {
-        try Self.checkUTF8(input.buffer[range], at: position, offset: input.base + range.lowerBound)
+    private func checkUTF8(_ range: Range<Int>, at position: @autoclosure () -> SourcePosition) throws {
+        try Self.checkUTF8(input.buffer[range], at: position(), offset: input.base + range.lowerBound)
     }
 
-    private static func checkUTF8(_ bytes: ArraySlice<UInt8>, at position: SourcePosition, offset: Int? = nil) throws {
+    /// Checks the bytes are UTF-8; the position is made only for the error.
+    private static func checkUTF8(_ bytes: ArraySlice<UInt8>, at position: @autoclosure () -> SourcePosition, offset: Int? = nil) throws {
         guard let bad = bytes.withUnsafeBufferPointer(UTF8Validation.firstInvalidOffset) else { return }
         let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
-        throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position)
+        throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position())
     }
 }

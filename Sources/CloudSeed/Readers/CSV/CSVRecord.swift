@@ -5,11 +5,14 @@
 /// A record is lent to the caller of ``CSVReader/forEachRecord(_:)`` for the time of the call.
 struct CSVRecord {
     /// A cell: its bytes are `input[range]`, or `unescaped[range]` for a quoted cell whose doubled
-    /// quotes were undone.
+    /// quotes were undone, and the line and column it starts at. Plain values, which a record's
+    /// cells are copied and cleared as without counting references: each held a position, whose
+    /// key path was retained and released for every cell.
     struct Cell {
         var range: Range<Int>
         var isUnescaped: Bool
-        var position: SourcePosition
+        var line: Int?
+        var column: Int?
         var wasQuoted: Bool
     }
 
@@ -17,6 +20,8 @@ struct CSVRecord {
     /// The bytes the cells' ranges point into: the scanner's input.
     let input: [UInt8]
     let unescaped: [UInt8]
+    /// The file the cells are in: their positions are made from it.
+    let origin: SourcePosition
 
     /// A record of these texts, each as an unquoted cell at `position` (for tests and `--columns`).
     init(texts: [String], position: SourcePosition) {
@@ -24,16 +29,18 @@ struct CSVRecord {
         cells = texts.map { text in
             let start = input.count
             input += text.utf8
-            return Cell(range: start..<input.count, isUnescaped: false, position: position, wasQuoted: false)
+            return Cell(range: start..<input.count, isUnescaped: false, line: position.line, column: position.column, wasQuoted: false)
         }
         self.input = input
         unescaped = []
+        origin = position
     }
 
-    init(cells: [Cell], input: [UInt8], unescaped: [UInt8]) {
+    init(cells: [Cell], input: [UInt8], unescaped: [UInt8], origin: SourcePosition) {
         self.cells = cells
         self.input = input
         self.unescaped = unescaped
+        self.origin = origin
     }
 
     var count: Int { cells.count }
@@ -47,7 +54,15 @@ struct CSVRecord {
     /// Whether the cell holds no bytes.
     func isEmpty(_ column: Int) -> Bool { cells[column].range.isEmpty }
 
-    func position(_ column: Int) -> SourcePosition { cells[column].position }
+    func position(_ column: Int) -> SourcePosition { Self.position(of: cells[column], in: origin) }
+
+    /// Where `cell` starts, in the file of `origin`.
+    static func position(of cell: Cell, in origin: SourcePosition) -> SourcePosition {
+        var position = origin
+        position.line = cell.line
+        position.column = cell.column
+        return position
+    }
 
     /// The cell's text.
     func text(_ column: Int) -> String {
@@ -70,6 +85,6 @@ struct CSVRecord {
 
     /// The cells as texts, each with where it starts and whether it was quoted.
     var textCells: [CSVCell] {
-        cells.indices.map { CSVCell(text: text($0), position: cells[$0].position, wasQuoted: cells[$0].wasQuoted) }
+        cells.indices.map { CSVCell(text: text($0), position: position($0), wasQuoted: cells[$0].wasQuoted) }
     }
 }
