@@ -86,12 +86,12 @@ final class FlatCellTyping {
             guard column != paired?.latitude, column != paired?.longitude, let slot = slots[column] else { continue }
             guard let value = typed(cells, column, as: slot) else { return nil }
             size += value.encodedSize
-            values[slot.index] = value
+            values[slot.index] = consume value  // moved, not copied: no reference counted twice
         }
         if let paired, let locationSlot {
             guard let value = location(of: cells, paired, as: locationSlot) else { return nil }
             size += value.encodedSize
-            values[locationSlot.index] = value
+            values[locationSlot.index] = consume value
         }
         guard size <= RecordLimits.maximumRecordSize else { return nil }
         let nameText: String? =
