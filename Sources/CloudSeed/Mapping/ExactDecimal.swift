@@ -28,14 +28,15 @@ extension NumberText {
         var fractionDigits = 0
         var inFraction = false
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ".") {
-                inFraction = true
-            } else if byte >= 48, byte <= 57 {
-                if significand != 0 || byte != 48 { significantDigits += 1 }
+            let digit = bytes[index] &- 48
+            if digit < 10 {
+                if significand != 0 || digit != 0 { significantDigits += 1 }
                 guard significantDigits <= 15 else { return nil }
-                significand = significand * 10 + UInt64(byte - 48)
+                // At most 15 significant digits: below 10^15, the arithmetic cannot overflow.
+                significand = significand &* 10 &+ UInt64(digit)
                 if inFraction { fractionDigits += 1 }
+            } else if bytes[index] == UInt8(ascii: ".") {
+                inFraction = true
             } else {
                 break
             }

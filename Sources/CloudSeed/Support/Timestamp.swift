@@ -120,9 +120,10 @@ public enum Timestamp {
         mutating func number(_ width: Int) -> Int64? {
             guard index + width <= bytes.count else { return nil }
             var value: Int64 = 0
-            for byte in bytes[index..<index + width] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int64(byte - 48)
+            for offset in index..<index + width {
+                let digit = bytes[offset] &- 48
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)  // four digits at most: no overflow
             }
             index += width
             return value
