@@ -69,14 +69,18 @@ struct PostgresBinaryRow {
     }
 
     /// A `text` field; text cannot hold U+0000 (looked for with `memchr`, many bytes at a time).
+    /// A native string's bytes are read where they are, without a copy of the string.
     mutating func appendText(_ text: String) throws {
-        var text = text
-        try text.withUTF8 { utf8 in
-            guard let start = utf8.baseAddress else { return appendBigEndian(UInt32(0)) }
-            guard memchr(start, 0, utf8.count) == nil else { throw PostgresValueCodec.nulError }
-            appendBigEndian(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
+        if try text.utf8.withContiguousStorageIfAvailable({ try appendText(utf8: $0) }) != nil { return }
+        var copy = text
+        try copy.withUTF8 { try appendText(utf8: $0) }
+    }
+
+    private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) throws {
+        guard let start = utf8.baseAddress else { return appendBigEndian(UInt32(0)) }
+        guard memchr(start, 0, utf8.count) == nil else { throw PostgresValueCodec.nulError }
+        appendBigEndian(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
     }
 
     /// The system columns between a record's name and its change tag: when and by whom it was

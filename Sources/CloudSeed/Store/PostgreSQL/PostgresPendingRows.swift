@@ -74,11 +74,15 @@ struct PostgresPendingRows {
         /// Whether some of ``bytes`` belong to a row replaced or deleted since.
         private var holdsDroppedRows = false
 
-        /// A batch whose bytes have room for `capacity` without growing.
+        /// A batch whose bytes have room for `capacity` without growing, and, where `capacity` is a
+        /// batch's before it (not 0), whose rows have room for a full batch.
         init(layout: PostgresContainerStore.TypeLayout, shared: SharedColumns?, capacity: Int) {
             self.layout = layout
             self.shared = shared
             bytes.reserveCapacity(capacity)
+            // A table's later batches fill up: their rows are not copied a dozen times as they grow
+            // (5 % of a 100,000-row import's encoding of rows, under callgrind).
+            if capacity > 0 { rows.reserveCapacity(PostgresPendingRows.batchSize) }
         }
 
         /// How many bytes the batch's rows take.
