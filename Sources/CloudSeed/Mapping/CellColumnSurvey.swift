@@ -14,6 +14,10 @@ struct CellColumnSurvey {
     private let keepsValues: [Bool]
     /// Each column's survey, then the location's; `nil` until a record sets it.
     private var surveys: [TypeSurvey.FieldSurvey?]
+    /// Whether each column's survey takes no more values (``TypeSurvey/FieldSurvey/takesValues``):
+    /// it never does again once it does not (a STRING field keeps no texts), and its cells are
+    /// passed by without asking it.
+    private var doneColumns: [Bool]
 
     /// The survey of the records of `columns`, whose asset paths start from `assetFolder`;
     /// `mayPointToType` tells whether a field's name may point to a record type.
@@ -22,6 +26,7 @@ struct CellColumnSurvey {
         self.assetFolder = assetFolder
         keepsValues = (columns.names + [LocationKeys.field]).map(mayPointToType)
         surveys = Array(repeating: nil, count: columns.names.count + 1)
+        doneColumns = Array(repeating: false, count: columns.names.count)
     }
 
     /// Takes in a record's cells: the same values, in the same order, as the fields of the row
@@ -39,9 +44,12 @@ struct CellColumnSurvey {
     mutating func add<Cells: FlatCells>(_ record: Cells, except repeated: [Int] = [], kinds: TextKindsTold = TextKindsTold()) {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
-            guard column != pair?.latitude, column != pair?.longitude, !repeated.contains(column) else { continue }
+            guard !doneColumns[column], column != pair?.latitude, column != pair?.longitude, !repeated.contains(column) else { continue }
             let survey = survey(of: column, at: record.position(column))
-            guard survey.takesValues else { continue }
+            guard survey.takesValues else {
+                doneColumns[column] = true
+                continue
+            }
             record.survey(column, into: survey, assetFolder: assetFolder, kind: kinds.kind(of: column))
         }
         if let pair {

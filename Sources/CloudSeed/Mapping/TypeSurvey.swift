@@ -61,7 +61,8 @@ struct TypeSurvey {
 
         /// Whether a value can still change what is learnt: text merged with anything stays
         /// text, so a field already STRING needs its values only to keep them or to try them as
-        /// asset paths.
+        /// asset paths. Once `false`, never `true` again: the kind stays STRING, an overflowing
+        /// field keeps overflowing, and values found no asset paths stay none.
         var takesValues: Bool {
             !(inferred == .string && (!keepsValues || overflowing) && assetPaths == false)
         }
@@ -83,9 +84,14 @@ struct TypeSurvey {
         /// ``add(_:assetFolder:texts:)`` takes it with its text: made only where a text is wanted
         /// and no cell of the same bytes was kept before (its text is among the kept ones then).
         func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
-            // The kind the field has already, in a field whose values are no asset paths: nothing
-            // to learn but a text to keep (most cells of a column: a million numbers, one kind).
-            if assetPaths == false, inferred == kind, !(kind.isTextual && keepsValues && !overflowing) { return }
+            // A kind the field's holds already, in a field whose values are no asset paths: nothing
+            // to learn but a text to keep (most cells of a column: a million numbers, one kind; an
+            // integer among reals).
+            if assetPaths == false, let inferred, inferred == kind || inferred.merged(with: kind) == inferred,
+                !(kind.isTextual && keepsValues && !overflowing)
+            {
+                return
+            }
             guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
                 return add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
             }
