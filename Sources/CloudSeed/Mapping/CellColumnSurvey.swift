@@ -18,6 +18,9 @@ struct CellColumnSurvey {
     /// it never does again once it does not (a STRING field keeps no texts), and its cells are
     /// passed by without asking it.
     private var doneColumns: [Bool]
+    /// For each column, the kinds told by the typing (``InferredKind/TextKind``, a bit each) that its
+    /// survey absorbs (``TypeSurvey/FieldSurvey/absorbs(_:)``): a cell of such a kind is passed by.
+    private var absorbedKinds: [UInt8]
 
     /// The survey of the records of `columns`, whose asset paths start from `assetFolder`;
     /// `mayPointToType` tells whether a field's name may point to a record type.
@@ -27,6 +30,7 @@ struct CellColumnSurvey {
         keepsValues = (columns.names + [LocationKeys.field]).map(mayPointToType)
         surveys = Array(repeating: nil, count: columns.names.count + 1)
         doneColumns = Array(repeating: false, count: columns.names.count)
+        absorbedKinds = Array(repeating: 0, count: columns.names.count)
     }
 
     /// Takes in a record's cells: the same values, in the same order, as the fields of the row
@@ -45,12 +49,15 @@ struct CellColumnSurvey {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
             guard !doneColumns[column], column != pair?.latitude, column != pair?.longitude, !repeated.contains(column) else { continue }
+            let kind = kinds.kind(of: column)
+            if let kind, absorbedKinds[column] & kind.bit != 0 { continue }
             let survey = survey(of: column, at: record.position(column))
             guard survey.takesValues else {
                 doneColumns[column] = true
                 continue
             }
-            record.survey(column, into: survey, assetFolder: assetFolder, kind: kinds.kind(of: column))
+            record.survey(column, into: survey, assetFolder: assetFolder, kind: kind)
+            if let kind, survey.absorbs(kind.inferred) { absorbedKinds[column] |= kind.bit }
         }
         if let pair {
             // A latitude and a longitude make a location, whatever their texts, and a location has no texts.

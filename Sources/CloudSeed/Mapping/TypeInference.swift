@@ -87,6 +87,9 @@ indirect enum InferredKind: Hashable {
     enum TextKind: UInt8 {
         case boolean, integer, real, timestamp
 
+        /// The kind's bit in a set of kinds.
+        var bit: UInt8 { 1 << rawValue }
+
         var inferred: InferredKind {
             switch self {
             case .boolean: .boolean

@@ -80,18 +80,20 @@ struct TypeSurvey {
             }
         }
 
+        /// Whether a value of `kind` changes nothing the survey learns: a kind the field's holds
+        /// already (most cells of a column: a million numbers, one kind; an integer among reals), in
+        /// a field whose values are no asset paths, that keeps no text of it. Once `true` for a kind,
+        /// `true` for good: kinds only widen, and values found no asset paths stay none.
+        func absorbs(_ kind: InferredKind) -> Bool {
+            guard assetPaths == false, !(kind.isTextual && keepsValues && !overflowing), let inferred else { return false }
+            return inferred == kind || inferred.merged(with: kind) == inferred
+        }
+
         /// Takes in a cell's value of `kind`, whose bytes (a CSV cell's, a JSON string's) are `bytes`, as
         /// ``add(_:assetFolder:texts:)`` takes it with its text: made only where a text is wanted
         /// and no cell of the same bytes was kept before (its text is among the kept ones then).
         func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
-            // A kind the field's holds already, in a field whose values are no asset paths: nothing
-            // to learn but a text to keep (most cells of a column: a million numbers, one kind; an
-            // integer among reals).
-            if assetPaths == false, let inferred, inferred == kind || inferred.merged(with: kind) == inferred,
-                !(kind.isTextual && keepsValues && !overflowing)
-            {
-                return
-            }
+            if absorbs(kind) { return }
             guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
                 return add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
             }

@@ -130,6 +130,24 @@ import Testing
         #expect(guessed.tables["Item"]?.last?.last == .text("'four'"))
     }
 
+    /// A kind the column's survey holds already is passed by once told (an integer among reals);
+    /// one it does not widens the field (a real among integers), as two readings decide.
+    @Test func kindsTheTypingTellsWidenAFieldAsTwoReadingsDo() throws {
+        let text = "code,price,count,when\nc1,1.5,1,2024-01-02\nc2,2.25,2,2024-01-03\nc3,3,3,2024-01-04\nc4,4,4.5,2024-01-05\nc5,5.5,5,6\n"
+        let (guessed, twice) = try Self.importBothWays([("items.csv", text)], rows: 2)
+        #expect(!guessed.readOnce)
+        Self.expectSame(guessed, twice)
+        let fields = guessed.tables["_cloudseed_fields"] ?? []
+        #expect(fields.contains([.text("Item"), .text("price"), .text("DOUBLE"), .text("price")]))
+        #expect(fields.contains([.text("Item"), .text("count"), .text("DOUBLE"), .text("count")]))
+        // A date column with a number after its dates is text, as every reading of it decides.
+        #expect(fields.contains([.text("Item"), .text("when"), .text("STRING"), .text("when")]))
+        // Integers among the first rows' reals change nothing: the guess holds.
+        let (held, heldTwice) = try Self.importBothWays([("items.csv", "code,price\nc1,1.5\nc2,2.25\nc3,3\nc4,4\nc5,5.5\n")], rows: 2)
+        #expect(held.readOnce)
+        Self.expectSame(held, heldTwice)
+    }
+
     @Test func aFieldTheFirstRowsLackIsPlannedFromTheRest() throws {
         let (guessed, twice) = try Self.importBothWays([("items.csv", "code,count,note\nc1,1,\nc2,2,\nc3,3,late\n")], rows: 2)
         #expect(!guessed.readOnce)
