@@ -29,7 +29,7 @@ final class FlatCellTyping {
     @exclusivity(unchecked) private var resolvedReferences: [ByteKeyedValues<RecordValue>]
     /// The columns whose cells the last record's typing found among ``resolvedReferences``: cells of
     /// bytes the column had before, which the source's survey need not take again
-    /// (``CellColumnSurvey/add(_:except:)``).
+    /// (``CellColumnSurvey/add(_:except:kinds:)``).
     @exclusivity(unchecked) private(set) var columnsFoundAgain: [Int] = []
     /// The kinds the typing of the last record's cells told (``TextKindsTold``).
     @exclusivity(unchecked) private(set) var kindsTold: TextKindsTold
