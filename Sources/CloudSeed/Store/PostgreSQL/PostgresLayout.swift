@@ -111,13 +111,15 @@ enum PostgresLayout {
             String(shared.zone), try timestamp(shared.createdTimestamp), literal(shared.createdUserRecordName),
             try timestamp(shared.modifiedTimestamp), literal(shared.modifiedUserRecordName),
         ]
-        let columns = systemColumns.indices.filter(PostgresPendingRows.SharedColumns.systemColumnIndexes.contains).map { systemColumns[$0] }
-        return "ALTER TABLE \(table) " + zip(columns, values).map { "ALTER COLUMN \(quoted($0)) SET DEFAULT \($1)" }.joined(separator: ", ")
+        return "ALTER TABLE \(table) " + zip(sharedColumns, values).map { "ALTER COLUMN \(quoted($0)) SET DEFAULT \($1)" }.joined(separator: ", ")
     }
 
     /// The `ALTER TABLE` clauses that drop what ``settingDefaults(of:to:)`` set.
-    static let droppingDefaults = systemColumns.indices.filter(PostgresPendingRows.SharedColumns.systemColumnIndexes.contains)
-        .map { "ALTER COLUMN \(quoted(systemColumns[$0])) DROP DEFAULT" }
+    static let droppingDefaults = sharedColumns.map { "ALTER COLUMN \(quoted($0)) DROP DEFAULT" }
+
+    /// The system columns a bulk insert's rows may leave to defaults (``PostgresPendingRows/SharedColumns``).
+    private static let sharedColumns = systemColumns.indices.filter(PostgresPendingRows.SharedColumns.systemColumnIndexes.contains)
+        .map { systemColumns[$0] }
 
     /// A name PostgreSQL keeps whole: names over its 63-byte limit are cut to 50 bytes and given
     /// the first 12 hex digits of their SHA-256, so two long names never meet.
