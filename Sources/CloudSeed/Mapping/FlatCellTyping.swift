@@ -33,6 +33,9 @@ final class FlatCellTyping {
     @exclusivity(unchecked) private(set) var columnsFoundAgain: [Int] = []
     /// The kinds the typing of the last record's cells told (``TextKindsTold``).
     @exclusivity(unchecked) private(set) var kindsTold: TextKindsTold
+    /// Whether the last record's name is still the text it is made of (``name(byText:)``); else
+    /// it is named by position.
+    @exclusivity(unchecked) private(set) var lastNamedByText = false
 
     /// How a record gets its name: ``RowNaming``'s rules that read cells only.
     private enum Naming {
@@ -75,8 +78,9 @@ final class FlatCellTyping {
     }
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
-    /// from 1), its name still to be made; `nil` for one the general way must take.
-    func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> Unnamed? {
+    /// from 1); `nil` for one the general way must take. Where a text names it, its name is that
+    /// text, still to be made a record name (``lastNamedByText``, ``name(byText:)``).
+    func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> FlatRecord? {
         columnsFoundAgain.removeAll(keepingCapacity: true)
         kindsTold.startRecord()
         var values = [RecordValue?](repeating: nil, count: slotCount)
@@ -100,8 +104,8 @@ final class FlatCellTyping {
             case .person(let first, let last): cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
             case .position: nil
             }
-        let name = nameText == nil ? "\(recordType)-\(ordinal)" : ""
-        return Unnamed(record: FlatRecord(recordType: recordType, recordName: name, values: values, position: position), nameText: nameText)
+        lastNamedByText = nameText != nil
+        return FlatRecord(recordType: recordType, recordName: nameText ?? "\(recordType)-\(ordinal)", values: values, position: position)
     }
 
     /// The text a set, non-empty cell was typed to where its field is a STRING: the cell's text,
@@ -147,19 +151,11 @@ final class FlatCellTyping {
         return typing.typed(CellColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot)
     }
 
-    /// A record whose name, where it is made of a text, is made on another thread than the one
-    /// that typed it: transliterating the text is much of the work of typing the record.
-    struct Unnamed {
-        var record: FlatRecord
-        /// The text the name is made of, as ``RowNaming`` names the row; `nil` where the record
-        /// has its name (by position).
-        var nameText: String?
-
-        /// The record, named.
-        consuming func named() -> FlatRecord {
-            if let nameText { record.recordName = RecordNaming.recordName(from: nameText) }
-            return record
-        }
+    /// Makes the name of a record whose name is still the text it is made of (``lastNamedByText``),
+    /// as ``RowNaming`` names the row. It is done on another thread than the one that typed the
+    /// record, in place: transliterating the text is much of the work of typing the record.
+    static func name(byText record: inout FlatRecord) {
+        record.recordName = RecordNaming.recordName(from: record.recordName)
     }
 }
 

@@ -250,19 +250,21 @@ public struct RecordMapper {
             case .read(.columns(let columns, let type)):
                 surveying?.merge(columns, type: type)
                 return
-            case .read(.flatNamed(let unnamed, let naming, let source)):
+            // Each record is named in place and moved on, not copied.
+            case .read(.flatNamed(var record, let namedByText, let naming, let source)):
+                if namedByText { FlatCellTyping.name(byText: &record) }
                 try surveying?.add(naming, source: source)
-                _ = rowNumbers.count(unnamed.record.recordType)
-                return try handOn(.flat(unnamed.named()))
-            case .read(.flatSurveyed(let unnamed, let source)):
-                let namedByText = unnamed.nameText != nil
-                let record = unnamed.named()
+                _ = rowNumbers.count(record.recordType)
+                return try handOn(.flat(record))
+            case .read(.flatSurveyed(var record, let namedByText, let source)):
+                if namedByText { FlatCellTyping.name(byText: &record) }
                 surveying?.add(record, key: namingKey(of: record.recordType), name: namedByText ? record.recordName : nil, source: source)
                 _ = rowNumbers.count(record.recordType)
                 return try handOn(.flat(record))
-            case .read(.flat(let unnamed)):
-                _ = rowNumbers.count(unnamed.record.recordType)
-                return try handOn(.flat(unnamed.named()))
+            case .read(.flat(var record, let namedByText)):
+                if namedByText { FlatCellTyping.name(byText: &record) }
+                _ = rowNumbers.count(record.recordType)
+                return try handOn(.flat(record))
             case .read(.row(var read)):
                 (row, source, surveyed) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source, read.surveyed)
             }
@@ -349,13 +351,14 @@ public struct RecordMapper {
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
-        /// Pass two: a record typed where it was read, to be named.
-        case flat(FlatCellTyping.Unnamed)
+        /// Pass two: a record typed where it was read, to be named where `namedByText`
+        /// (``FlatCellTyping/name(byText:)``).
+        case flat(FlatRecord, namedByText: Bool)
         /// Pass two surveying too: a record typed where it was read, with the row that names it for the survey.
-        indirect case flatNamed(FlatCellTyping.Unnamed, naming: PreparedRow, source: Int)
+        indirect case flatNamed(FlatRecord, namedByText: Bool, naming: PreparedRow, source: Int)
         /// Pass two surveying too: a record typed where it was read, to be named, whose name
         /// alone the survey takes.
-        case flatSurveyed(FlatCellTyping.Unnamed, source: Int)
+        case flatSurveyed(FlatRecord, namedByText: Bool, source: Int)
         /// Pass one: the row that names a record whose cells were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
@@ -494,11 +497,11 @@ public struct RecordMapper {
                         naming = state.surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
                     }
                 }
-                if let flat = typed {
+                if let flat = typed, let byText = state.typing?.lastNamedByText {
                     // Named on the other thread, which surveys and writes the records: reading is the busier.
-                    if state.namedByKeyAlone { return try taken(.flatSurveyed(flat, source: sourceIndex)) }
-                    if let naming { return try taken(.flatNamed(flat, naming: naming, source: sourceIndex)) }
-                    return try taken(.flat(flat))
+                    if state.namedByKeyAlone { return try taken(.flatSurveyed(flat, namedByText: byText, source: sourceIndex)) }
+                    if let naming { return try taken(.flatNamed(flat, namedByText: byText, naming: naming, source: sourceIndex)) }
+                    return try taken(.flat(flat, namedByText: byText))
                 }
                 if state.surveying != nil {
                     try taken(.named(naming ?? state.surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal),

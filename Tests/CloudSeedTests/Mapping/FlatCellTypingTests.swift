@@ -239,7 +239,9 @@ import Testing
         let plain = try #require(FlatCellTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
         let cells = CSVRecord(texts: ["A", "1", "2"], position: position)
-        let record = try #require(plain.record(of: cells, at: position, ordinal: 1)).named()
+        var record = try #require(plain.record(of: cells, at: position, ordinal: 1))
+        #expect(plain.lastNamedByText && record.recordName == "A")  // the title, still to be made a name
+        FlatCellTyping.name(byText: &record)
         #expect(record.recordName == "A")
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
         // A declared type, a key that is not a field name, a second latitude, a `location` column.

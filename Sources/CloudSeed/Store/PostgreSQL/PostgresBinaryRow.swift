@@ -97,8 +97,10 @@ struct PostgresBinaryRow {
         bytes += fields
     }
 
-    /// A field's value in the binary form of its column's type; `nil` is NULL.
-    mutating func appendValue(_ value: RecordValue?) throws {
+    /// A field's value in the binary form of its column's type; `nil` is NULL. Inlined where
+    /// rows are encoded, so that the value is read where it lies, not copied for the call.
+    @inline(__always)
+    mutating func appendValue(_ value: borrowing RecordValue?) throws {
         switch value {
         case nil: appendNull()
         case .string(let text)?: try appendText(text)
@@ -112,17 +114,17 @@ struct PostgresBinaryRow {
             appendLocation(location)
         case .list?:
             // jsonb: its format's version, then the JSON text, written in place; its length goes before them.
-            guard !PostgresValueCodec.holdsNUL(value!) else { throw PostgresValueCodec.nulError }
+            guard !PostgresValueCodec.holdsNUL((copy value)!) else { throw PostgresValueCodec.nulError }
             let lengthAt = bytes.count
             appendBigEndian(UInt32(0))
             bytes.append(1)
-            SQLiteValueCodec.appendJSONElement(value!, to: &bytes)
+            SQLiteValueCodec.appendJSONElement((copy value)!, to: &bytes)
             let length = UInt32(bytes.count - lengthAt - 4)
             bytes.withUnsafeMutableBytes { $0.storeBytes(of: length.bigEndian, toByteOffset: lengthAt, as: UInt32.self) }
         case .reference(let reference)? where reference.isKeptAsName:
             try appendText(reference.recordName)
         case .reference?, .asset?:
-            try appendText(try PostgresValueCodec.encode(value!))
+            try appendText(try PostgresValueCodec.encode((copy value)!))
         }
     }
 

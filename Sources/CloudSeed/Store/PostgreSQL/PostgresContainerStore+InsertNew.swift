@@ -57,7 +57,7 @@ extension PostgresContainerStore {
             target.shared = target.keysDeferred ? PostgresPendingRows.SharedColumns(zone: target.zone, system: system) : nil
             insertedRowsMatchTheirBatch = false
         }
-        let table = target.layout.qualifiedTable, whole = target.shared == nil
+        let table = target.layout.qualifiedTable, whole = !target.keysDeferred  // shared is set where keys are deferred
         if !insertedRowsMatchTheirBatch {
             if pendingRows.mustSend(table, before: target.shared) { try flushPendingRows() }
             insertedRowsMatchTheirBatch = true
@@ -70,8 +70,11 @@ extension PostgresContainerStore {
             try row.appendText(record.recordName)
             if whole { row.appendEncoded(target.sharedSystemColumns) }
             try row.appendText(system.changeTag)
+            // Each value is lent where it lies: a copy of it would count references to its text.
             try record.values.withUnsafeBufferPointer { values in
-                for offset in target.valueOffsets { try row.appendValue(offset.flatMap { values[$0] }) }
+                for offset in target.valueOffsets {
+                    if let offset { try row.appendValue(values[offset]) } else { row.appendNull() }
+                }
             }
         }
         if full { try flushPendingRows() }
