@@ -28,8 +28,13 @@ final class BatchChannel<Item>: @unchecked Sendable {
     private var consumerWaits = false
     private var producerWaits = false
 
-    /// Hands a batch over, waiting while ``capacity`` batches wait; throws ``Cancelled`` once the consumer has stopped.
-    func put(_ batch: [Item]) throws {
+    /// Hands a batch over, waiting while ``capacity`` batches wait; throws ``Cancelled`` once the
+    /// consumer has stopped. Returns a batch to fill next: one the consumer handed back
+    /// (``giveBack(_:)``), emptied here, with the room it had, or else an empty one. Refilled, the
+    /// batches are not allocated again (a million-row import's reading thread allocated 4,000
+    /// arrays of 20 KB, and each made glibc gather the small blocks freed before it).
+    @discardableResult
+    func put(_ batch: [Item]) throws -> [Item] {
         condition.lock()
         while batches.count >= capacity && !isCancelled {
             producerWaits = true
@@ -41,11 +46,14 @@ final class BatchChannel<Item>: @unchecked Sendable {
             throw Cancelled()
         }
         batches.append(batch)
-        let done = consumed
+        var done = consumed
         consumed = []
         if consumerWaits && batches.count >= wakeAt { condition.broadcast() }
         condition.unlock()
+        guard var next = done.popLast() else { return [] }
         _ = consume done
+        next.removeAll(keepingCapacity: true)
+        return next
     }
 
     /// Hands a taken batch back, to be freed by the producer at its next ``put(_:)``: memory is

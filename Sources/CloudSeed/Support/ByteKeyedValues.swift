@@ -27,8 +27,10 @@ struct ByteKeyedValues<Value> {
         var length: UInt32 = 0
     }
 
-    /// The slots; their count is a power of two, at least twice the entries', so that a probe
-    /// soon meets an empty slot.
+    /// The slots; their count is a power of two, at least four thirds of the entries', so that a
+    /// probe soon meets an empty slot (on average within the slot's cache line) while the table
+    /// stays small enough for the processor's nearer caches: 10,000 entries take 256 KB of slots,
+    /// not 512 (most of a lookup's time is the wait for its slot to come from memory).
     private var slots: [Slot] = []
     /// The kept bytes, one text after another.
     private var keptBytes: [UInt8] = []
@@ -46,7 +48,7 @@ struct ByteKeyedValues<Value> {
     /// 4 GiB a table keeps).
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
         guard keptBytes.count + bytes.count <= Int(UInt32.max), values.count < Int(UInt32.max) else { return }
-        if (values.count + 1) * 2 > slots.count { grow() }
+        if (values.count + 1) * 4 > slots.count * 3 { grow() }
         let hash = Self.hash(bytes)
         let (found, emptySlot) = entry(of: bytes, hash: hash)
         guard found == nil else { return }

@@ -30,6 +30,15 @@ enum Transliteration {
         var index = 0
         var previous: Unicode.Scalar?
         while index < utf8.count {
+            if utf8[index] < 0x80 {
+                // A run of ASCII is its own form, appended at once (most of a title's bytes).
+                var end = index + 1
+                while end < utf8.count && utf8[end] < 0x80 { end += 1 }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<end]))
+                previous = Unicode.Scalar(utf8[end - 1])
+                index = end
+                continue
+            }
             let (scalar, length) = scalar(in: utf8, at: index)
             if let form = characterForm(scalar) {
                 if form != dropped { result.append(form) }
@@ -96,17 +105,30 @@ enum Transliteration {
     /// ICU's form of a run between two characters of known form, remembered (up to 10,000 runs):
     /// titles repeat their words. `nil` if ICU changed the neighbours too.
     private static func runForm(_ run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?, after: Unicode.Scalar?) -> [UInt8]? {
-        // The run's bytes between its neighbours', each behind a byte that UTF-8 never holds.
-        var key: [UInt8] = []
-        key.reserveCapacity(run.count + 10)
-        if let before { UTF8.encode(before) { key.append($0) } }
-        key.append(0xFF)
-        key += run
-        key.append(0xFF)
-        if let after { UTF8.encode(after) { key.append($0) } }
+        // The run's bytes between its neighbours', each behind a byte that UTF-8 never holds,
+        // written on the stack: the key is looked up far more often than it is kept.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: run.count + 10) { buffer in
+            var count = 0
+            func append(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            if let before { UTF8.encode(before, into: append) }
+            append(0xFF)
+            for byte in run { append(byte) }
+            append(0xFF)
+            if let after { UTF8.encode(after, into: append) }
+            return runForm(UnsafeBufferPointer(rebasing: buffer[..<count]), run: run, before: before, after: after)
+        }
+    }
+
+    /// ``runForm(_:before:after:)`` of the run whose key (its bytes between its neighbours') is `key`.
+    private static func runForm(
+        _ key: UnsafeBufferPointer<UInt8>, run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?, after: Unicode.Scalar?
+    ) -> [UInt8]? {
         runFormsLock.lock()
         defer { runFormsLock.unlock() }
-        if let form = key.withUnsafeBufferPointer({ runForms.value(for: $0) }) { return form }
+        if let form = runForms.value(for: key) { return form }
         let prefix = before.flatMap(contextForm) ?? ""
         let suffix = after.flatMap(contextForm) ?? ""
         let context = (before.map { String(Character($0)) } ?? "") + String(decoding: run, as: UTF8.self) + (after.map { String(Character($0)) } ?? "")
@@ -114,7 +136,7 @@ enum Transliteration {
         guard whole.utf8.count >= prefix.utf8.count + suffix.utf8.count, whole.hasPrefix(prefix), whole.hasSuffix(suffix) else { return nil }
         let form = Array(whole.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))
         if runForms.count >= 10_000 { runForms.removeAll() }
-        key.withUnsafeBufferPointer { runForms.insert($0, value: form) }
+        runForms.insert(key, value: form)
         return form
     }
 

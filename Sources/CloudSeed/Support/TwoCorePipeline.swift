@@ -30,15 +30,15 @@ enum TwoCorePipeline {
                     try producer.value! { (item: consuming Item) in
                         batch.append(item)
                         if batch.count >= batchSize {
-                            try channel.put(batch)
-                            batch.removeAll(keepingCapacity: true)
+                            batch = try channel.put(batch)
+                            if batch.capacity < batchSize { batch.reserveCapacity(batchSize) }
                         }
                     }
                     if !batch.isEmpty { try channel.put(batch) }
                     channel.finish(nil)
                 } catch {
                     // The items emitted since the last hand-over go first (unless the consumer stopped).
-                    if !batch.isEmpty { try? channel.put(batch) }
+                    if !batch.isEmpty { _ = try? channel.put(batch) }
                     channel.finish(error)
                 }
                 finished.signal()

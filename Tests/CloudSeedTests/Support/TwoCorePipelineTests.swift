@@ -33,6 +33,21 @@ import Testing
         #expect(total == 2 * (0..<10_000).reduce(0, +))
     }
 
+    /// A batch handed back is emptied by the producer's next hand-over and returned to be filled
+    /// again, with the room it had: its items are freed on the producing thread.
+    @Test func aBatchHandedBackComesBackEmptyToBeFilledAgain() throws {
+        let channel = BatchChannel<[Int]>()
+        var first = [[1], [2], [3]]
+        first.reserveCapacity(64)
+        #expect(try channel.put(first).isEmpty)  // nothing handed back yet
+        let taken = try #require(try channel.take())
+        #expect(taken == [[1], [2], [3]])
+        channel.giveBack(taken)
+        let next = try channel.put([[4]])
+        #expect(next.isEmpty && next.capacity >= 64)
+        #expect(try channel.take() == [[4]])
+    }
+
     /// A producer's error reaches the caller after every item emitted before it.
     @Test func aProducersErrorComesAfterItsItems() {
         var received: [Int] = []
