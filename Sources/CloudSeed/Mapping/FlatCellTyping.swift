@@ -20,7 +20,8 @@ final class FlatCellTyping {
     /// Each column's slot among the record's values; `nil` for a column the plan leaves out.
     private let slots: [FlatRowTyping.Slot?]
     /// ``slots``, which hold them, lent to the typing of each cell without a reference counted for
-    /// it: a retain and a release for every cell were 4 % of the reading thread (under `perf`).
+    /// it: the loop retained and released the shared slot for every cell (a million pairs of
+    /// atomic operations for 100,000 rows, under callgrind).
     private let lentSlots: [Unmanaged<FlatRowTyping.Slot>?]
     private let slotCount: Int
     private let locationSlot: FlatRowTyping.Slot?

@@ -98,7 +98,7 @@ struct PostgresBinaryRow {
     }
 
     /// A field's value in the binary form of its column's type; `nil` is NULL. Inlined where
-    /// rows are encoded, so that the value is read where it lies, not copied for the call.
+    /// rows are encoded: a call less for each of a row's fields.
     @inline(__always)
     mutating func appendValue(_ value: borrowing RecordValue?) throws {
         switch value {

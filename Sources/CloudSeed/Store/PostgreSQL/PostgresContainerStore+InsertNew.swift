@@ -70,7 +70,7 @@ extension PostgresContainerStore {
             try row.appendText(record.recordName)
             if whole { row.appendEncoded(target.sharedSystemColumns) }
             try row.appendText(system.changeTag)
-            // Each value is lent where it lies: a copy of it would count references to its text.
+            // Each value is handed over as it lies among the values, not wrapped in an optional of its own.
             try record.values.withUnsafeBufferPointer { values in
                 for offset in target.valueOffsets {
                     if let offset { try row.appendValue(values[offset]) } else { row.appendNull() }
