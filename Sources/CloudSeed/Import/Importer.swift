@@ -152,7 +152,7 @@ public struct Importer {
             }
         }
         do {
-            try mapper.forEachRecord(sources, plan: plan, surveying: surveying, assets: { asset, content in
+            try mapper.forEachRecord(sources, plan: plan, surveying: surveying, rowsReadAhead: transaction.rowsReadAhead, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
             }, rejected: { row in
                 tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1

@@ -111,8 +111,11 @@ public struct RecordMapper {
     ///
     /// Where `plan` was guessed from the first rows, `surveying` takes in every row as pass one
     /// would, on the thread that names them, so that one reading both writes and checks the guess.
+    ///
+    /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body` and `flatRecord`.
     public func forEachRecord(
-        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, assets: (AssetReference, Data?) throws -> Void,
+        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, rowsReadAhead: Int = 8_192,
+        assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
         _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
@@ -230,7 +233,9 @@ public struct RecordMapper {
         // only name and survey them: that is done on this one, between their writes. Documents keep
         // the three stages (measured: 1,000,000 JSON Lines rows take 2-3 s longer on two).
         let preparingHere = surveying != nil && preparedWhereRead.count == sources.count
-        try readInStages(sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere, read: { item -> ReadOrPrepared in
+        try readInStages(
+            sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere, rowsReadAhead: rowsReadAhead,
+            read: { item -> ReadOrPrepared in
             guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
             var row = read.row
             return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source, surveyed: read.surveyed)
@@ -394,10 +399,11 @@ public struct RecordMapper {
     /// three stages that the two cores share as each is busy. With `preparingHere`, `prepare`
     /// runs on this thread too, before `consume`: two stages, one on each core, where the middle
     /// one would leave them waiting on each other. Each item is handed on, not shared: a row's
-    /// fields reach `prepare` as the only reference to them, to be changed in place.
+    /// fields reach `prepare` as the only reference to them, to be changed in place. Each stage
+    /// runs at most about `rowsReadAhead` rows ahead of the next.
     private func readInStages<Read, Output>(
         _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil, preparingHere: Bool = false,
-        read transform: (consuming ReadItem) throws -> Read,
+        rowsReadAhead: Int = 8_192, read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
         func readAll(_ read: (consuming Read) throws -> Void) throws {
@@ -413,14 +419,18 @@ public struct RecordMapper {
         // On two stages, the records the writing thread only reads are freed where they were made
         // (measured: 1,000,000 CSV rows). On three, the second changes rows in place, and the
         // writing thread, the least busy, frees what it is handed.
+        let batchesAhead = rowsReadAhead / TwoCorePipeline.defaultBatchSize
         if preparingHere {
             return try withoutActuallyEscaping(consume) { consume in
-                try TwoCorePipeline.run(freeingWhereMade: true, produce: readAll, consume: { (item: consuming Read) in try prepare(consume item, consume) })
+                try TwoCorePipeline.run(
+                    batchesAhead: batchesAhead, freeingWhereMade: true, produce: readAll,
+                    consume: { (item: consuming Read) in try prepare(consume item, consume) })
             }
         }
-        try TwoCorePipeline.run(produce: { emit in
+        try TwoCorePipeline.run(batchesAhead: batchesAhead, produce: { emit in
             try withoutActuallyEscaping(emit) { emit in
-                try TwoCorePipeline.run(produce: readAll, consume: { (item: consuming Read) in try prepare(consume item, emit) })
+                try TwoCorePipeline.run(
+                    batchesAhead: batchesAhead, produce: readAll, consume: { (item: consuming Read) in try prepare(consume item, emit) })
             }
         }, consume: consume)
     }

@@ -117,9 +117,15 @@ public protocol StoreTransaction {
     /// keys would change nothing. `false` where the store cannot tell quickly: the caller then
     /// reads the record and compares.
     func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool
+    /// How many rows an import may read ahead of the records it hands this transaction: room for
+    /// the reading thread to go on while the transaction waits for its store.
+    var rowsReadAhead: Int { get }
 }
 
 extension StoreTransaction {
+    /// Thirty-two batches of 256 rows: a store written on the run's own thread (SQLite) takes
+    /// rows as fast as they come.
+    public var rowsReadAhead: Int { 8_192 }
     public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     public func buildDeferredNameIndexes() throws {}
     public func startBuildingDeferredNameIndexes() throws {}

@@ -1,13 +1,12 @@
 import Foundation
 
 /// Batches handed from a producing thread to a consuming one, in order, at most ``capacity``
-/// waiting: a producer that runs ahead waits, so memory stays bounded. Thirty-two batches (8,192
-/// rows of an import) let the reading thread go on while the writing one waits for the store: a
-/// PostgreSQL import's writing thread waits for each `COPY` batch of 10,000 rows, and with room for
-/// 2,048 rows the reading thread then stopped too (1,000,000 rows, alternating: 5.30–5.53 →
-/// 5.15–5.28 s; JSON Lines 5.23 → 5.05 s; a few MB more at the peak).
+/// waiting: a producer that runs ahead waits, so memory stays bounded. The room a run needs is
+/// the consumer's longest wait, which the reading thread should fill rather than stop: thirty-two
+/// batches of an import's rows, where the store writes as fast as it is handed rows (SQLite);
+/// more where the consumer waits for a server in bursts (``StoreTransaction/rowsReadAhead``).
 ///
-/// A thread that waits is woken once half the capacity is there to take (or free to fill), not at
+/// A thread that waits is woken once a few batches are there to take (or free to fill), not at
 /// every batch: waking a thread is a system call that reaches the other core, and a reading thread
 /// that woke an idle consumer at every batch spent 11 % of a million-row JSON Lines import doing so
 /// (under `perf`).
@@ -22,11 +21,18 @@ final class BatchChannel<Item>: @unchecked Sendable {
     private var isFinished = false
     private var failure: (any Error)?
     private var isCancelled = false
-    private let capacity = 32
+    private let capacity: Int
     /// How many batches wake a waiting consumer, and how many free places a waiting producer.
-    private let wakeAt = 16
+    private let wakeAt: Int
     private var consumerWaits = false
     private var producerWaits = false
+
+    /// A channel for `capacity` batches (at least 2): a waiting thread is woken at half of it, at
+    /// most at sixteen batches.
+    init(capacity: Int = 32) {
+        self.capacity = max(capacity, 2)
+        wakeAt = min(self.capacity / 2, 16)
+    }
 
     /// Hands a batch over, waiting while ``capacity`` batches wait; throws ``Cancelled`` once the
     /// consumer has stopped. Returns a batch to fill next: one the consumer handed back

@@ -16,6 +16,9 @@ package final class PostgresConnection: @unchecked Sendable {
     private var backgroundFailure: (any Error)?
     /// Prepared statement names by SQL text, for the life of the session.
     private var prepared: [String: String] = [:]
+    /// The copy ``streamCopy(_:header:rows:trailer:)`` left open for more rows: its statement and
+    /// what ends its data.
+    private var openCopy: (sql: String, trailer: [UInt8])?
     /// Names of the cursors opened by ``forEachRow(_:_:body:)``, so nested reads do not collide.
     private var cursorCount = 0
     /// The oldest server version cloudseed uses, as `PQserverVersion` gives it: 14.0.
@@ -58,7 +61,7 @@ package final class PostgresConnection: @unchecked Sendable {
     /// `COPY` batch while the caller prepares the next. The next use of the connection waits for the
     /// job and throws its error.
     package func inBackground(_ job: @escaping @Sendable (PostgresConnection) throws -> Void) throws {
-        try awaitBackground()
+        try awaitJob()
         background.async { [self] in
             do {
                 try job(self)
@@ -68,8 +71,17 @@ package final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// Waits for the background job, if any, and throws its error. Jobs themselves never wait.
-    package func awaitBackground() throws {
+    /// Waits for the background job, if any, and ends the copy it left open, if any; throws the
+    /// job's error, else the copy's. Every statement waits so; jobs themselves never wait.
+    private func awaitBackground() throws {
+        let failure = Result { try awaitJob() }
+        let copyFailure = Result { try endOpenCopy() }
+        try failure.get()
+        try copyFailure.get()
+    }
+
+    /// Waits for the background job, if any, and throws its error, leaving its copy open.
+    private func awaitJob() throws {
         guard DispatchQueue.getSpecific(key: Self.backgroundKey) == nil else { return }
         background.sync {}
         if let failure = backgroundFailure {
@@ -119,8 +131,29 @@ package final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends `data` (COPY's text format: tab-separated columns, one row a line) to `COPY … FROM STDIN`.
-    package func copy(_ sql: String, _ data: [UInt8]) throws {
+    /// Sends `data` to the `COPY … FROM STDIN` that `sql` starts, and ends the copy.
+    package func copy(_ sql: String, _ data: ArraySlice<UInt8>) throws {
+        try startCopy(sql)
+        try putCopyData(data)
+        try endCopy()
+    }
+
+    /// Sends `rows` into the `COPY … FROM STDIN` that `sql` starts, and leaves the copy open: the
+    /// next rows sent with the same `sql` go on in it, and any other use of the connection first
+    /// ends it with `trailer`. A copy opened is started with `header`. The server stores the rows
+    /// as they come, while the caller prepares the next: a bulk insert's batches flow as one copy,
+    /// where a copy of its own for each batch left the server idle until the whole batch was there.
+    package func streamCopy(_ sql: String, header: [UInt8], rows: ArraySlice<UInt8>, trailer: [UInt8]) throws {
+        if openCopy?.sql != sql {
+            try startCopy(sql)
+            openCopy = (sql, trailer)
+            try putCopyData(header[...])
+        }
+        try putCopyData(rows)
+    }
+
+    /// Starts the `COPY … FROM STDIN` that `sql` is, once the work before it is done.
+    private func startCopy(_ sql: String) throws {
         try awaitBackground()
         lastSQLState = nil
         let started = PQexec(handle, sql)
@@ -129,12 +162,28 @@ package final class PostgresConnection: @unchecked Sendable {
             try check(started)
             throw storeError("\(sql) did not start a copy")
         }
+    }
+
+    /// Ends the copy ``streamCopy(_:header:rows:trailer:)`` left open, if any, and throws the
+    /// server's error about its rows, if any.
+    private func endOpenCopy() throws {
+        guard let (_, trailer) = openCopy.take() else { return }
+        try putCopyData(trailer[...])
+        try endCopy()
+    }
+
+    private func putCopyData(_ data: ArraySlice<UInt8>) throws {
         let sent = data.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
             } ?? 1
         }
-        guard sent == 1, PQputCopyEnd(handle, nil) == 1 else { throw storeError(lastError) }
+        guard sent == 1 else { throw storeError(lastError) }
+    }
+
+    /// Ends the copy in progress and throws the server's error about its rows, if any.
+    private func endCopy() throws {
+        guard PQputCopyEnd(handle, nil) == 1 else { throw storeError(lastError) }
         var failure: CloudSeedError?
         while let result = PQgetResult(handle) {
             if failure == nil { failure = checked(result) }

@@ -7,6 +7,9 @@ extension PostgresContainerStore {
         /// `column = excluded.column` for every column a save replaces.
         let updates: String
 
+        /// The `COPY` of binary rows into the table's columns.
+        var statement: String { "COPY \(table) (\(columns)) FROM STDIN WITH (FORMAT binary)" }
+
         /// Where the rows of `layout`'s table go, leaving out the columns `shared` holds, if any.
         init(_ layout: TypeLayout, leavingOut shared: PostgresPendingRows.SharedColumns?) {
             table = layout.qualifiedTable
@@ -21,29 +24,36 @@ extension PostgresContainerStore {
     /// the server stores a batch while the run prepares the next, and every other statement waits
     /// for it first, so reads still see every earlier write. A batch whose rows leave columns out
     /// first has the table's defaults set to their values, where they hold others.
+    ///
+    /// The batches of a table whose keys wait for its rows (``deferNameIndex(ofType:in:)``), which
+    /// no row can conflict with, go on in one copy left open (``PostgresConnection/streamCopy(_:header:rows:trailer:)``).
     func flushPendingRows() throws {
         guard !pendingRows.isEmpty else { return }
         var batches = pendingRows.takeAll()
         for table in batches.keys.sorted() {
             let batch = batches.removeValue(forKey: table)!
             let target = CopyTarget(batch.layout, leavingOut: batch.shared)
-            let shared = batch.shared
-            guard let data = batch.copyData() else { continue }
+            let shared = batch.shared, streamed = deferredKeys[table] != nil
+            guard let data = streamed ? batch.rowData() : batch.copyData() else { continue }
             let defaults = try shared.flatMap { columnDefaults[table] == $0 ? nil : try PostgresLayout.settingDefaults(of: table, to: $0) }
             if shared != nil { columnDefaults[table] = shared }
             try connection.inBackground { connection in
                 if let defaults { try connection.execute(defaults) }
-                try Self.copy(data, into: target, on: connection)
+                if streamed {
+                    try connection.streamCopy(target.statement, header: PostgresBinaryRow.header, rows: data, trailer: PostgresBinaryRow.trailer)
+                } else {
+                    try Self.copy(data, into: target, on: connection)
+                }
             }
         }
     }
 
     /// Copies rows straight into their table; should the batch hold a record the table already has,
     /// it is sent again through a temporary table and merged in, replacing the stored rows as a save does.
-    private static func copy(_ data: [UInt8], into target: CopyTarget, on connection: PostgresConnection) throws {
+    private static func copy(_ data: ArraySlice<UInt8>, into target: CopyTarget, on connection: PostgresConnection) throws {
         try connection.execute("SAVEPOINT cloudseed_copy")
         do {
-            try connection.copy("COPY \(target.table) (\(target.columns)) FROM STDIN WITH (FORMAT binary)", data)
+            try connection.copy(target.statement, data)
             try connection.execute("RELEASE SAVEPOINT cloudseed_copy")
             return
         } catch where connection.lastSQLState == "23505" {

@@ -64,6 +64,7 @@ extension PostgresContainerStore {
         }
         let full = try pendingRows.append(
             recordName: record.recordName, zone: target.zone, table: table, layout: target.layout, shared: target.shared,
+            batchSize: whole ? PostgresPendingRows.batchSize : PostgresPendingRows.streamedBatchSize,
             fieldCount: (whole ? PostgresLayout.systemColumns.count : 2) + target.valueOffsets.count
         ) { row in
             if whole { row.appendInt64(target.zone) }
