@@ -82,6 +82,8 @@ public struct RecordMapper {
     /// they point to again, and the records `store` holds of them) and each field's type.
     func decide(_ run: RunSurvey, sources: [SourceFile], store: (any ContainerStore)?, scope: StoreScope) throws -> ImportPlan {
         var decisions = PlanDecisions(options: options, schema: schema, surveys: run.takeSurveys())
+        // Read while ICU may still be compiling what the naming rules need; its error waits its turn.
+        let stored = Result { try store.map { try decisions.storedRecordKeys($0, scope: scope) } }
         let typeSources = decisions.surveys.mapValues(\.naming.sources)
         decisions.chooseNamingRules()
         let lookedAt = typeSources.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
@@ -94,7 +96,7 @@ public struct RecordMapper {
             try forEachPreparedRow(sources, only: lookedAt) { row, _ in look(at: row, isChild: false) }
         }
         try decisions.reportNamingProblems()
-        if let store { try decisions.indexStoredRecords(store, scope: scope) }
+        if let stored = try stored.get() { decisions.indexStoredRecords(stored) }
         let plan = try decisions.plan()
         FreedMemory.release()
         return plan
