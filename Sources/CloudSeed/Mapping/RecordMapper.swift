@@ -116,7 +116,7 @@ public struct RecordMapper {
     ///
     /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body` and `flatRecord`.
     public func forEachRecord(
-        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, rowsReadAhead: Int = 8_192,
+        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
         _ body: (CloudRecord, SourcePosition) throws -> Void
@@ -405,7 +405,7 @@ public struct RecordMapper {
     /// runs at most about `rowsReadAhead` rows ahead of the next.
     private func readInStages<Read, Output>(
         _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil, preparingHere: Bool = false,
-        rowsReadAhead: Int = 8_192, read transform: (consuming ReadItem) throws -> Read,
+        rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead, read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
     ) throws {
         func readAll(_ read: (consuming Read) throws -> Void) throws {

@@ -123,9 +123,9 @@ public protocol StoreTransaction {
 }
 
 extension StoreTransaction {
-    /// Thirty-two batches of 256 rows: a store written on the run's own thread (SQLite) takes
-    /// rows as fast as they come.
-    public var rowsReadAhead: Int { 8_192 }
+    /// 8,192 rows (``TwoCorePipeline/defaultItemsAhead``): a store written on the run's own
+    /// thread (SQLite) takes rows as fast as they come.
+    public var rowsReadAhead: Int { TwoCorePipeline.defaultItemsAhead }
     public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     public func buildDeferredNameIndexes() throws {}
     public func startBuildingDeferredNameIndexes() throws {}

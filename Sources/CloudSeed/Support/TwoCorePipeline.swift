@@ -15,12 +15,17 @@ import Foundation
 /// When `consume` throws, the producer is stopped at its next item and `consume`'s error is thrown.
 ///
 /// The producer runs at most `batchesAhead` batches of `batchSize` items ahead of the consumer.
+@usableFromInline
 enum TwoCorePipeline {
     /// How many items a batch holds unless told.
     static let defaultBatchSize = 256
+    /// How many batches a producer runs ahead unless told.
+    static let defaultBatchesAhead = 32
+    /// How many items that is: room enough where the consumer takes them as fast as they come.
+    @usableFromInline static let defaultItemsAhead = defaultBatchesAhead * defaultBatchSize
 
     static func run<Item>(
-        batchSize: Int = defaultBatchSize, batchesAhead: Int = 32, freeingWhereMade: Bool = false,
+        batchSize: Int = defaultBatchSize, batchesAhead: Int = defaultBatchesAhead, freeingWhereMade: Bool = false,
         produce: (_ emit: (consuming Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {
         // Items travel as optionals, so that each can be taken out of its batch, not copied.
