@@ -151,13 +151,16 @@ public struct Importer {
                 }
             }
         }
+        // The records of types the run creates are inserted as typed: the store may encode their values where they are typed.
+        var encoders: [String: NewRecordEncoder] = [:]
+        for type in flatTypes { encoders[type] = try transaction.newRecordEncoder(for: type, fieldNames: fieldNames[type]!, in: scope) }
         do {
             try mapper.forEachRecord(sources, plan: plan, surveying: surveying, rowsReadAhead: transaction.rowsReadAhead, assets: { asset, content in
                 try transaction.saveAsset(asset, content: content)
             }, rejected: { row in
                 tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
                 try rejected(row)
-            }, flatTypes: flatTypes.union(comparedTypes), flatRecord: { record in
+            }, flatTypes: flatTypes.union(comparedTypes), encoders: encoders, flatRecord: { record in
                 if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
                 if record.recordType != flatType.name {
                     flatCounts[flatType.name, default: 0] += flatType.count

@@ -26,6 +26,8 @@ final class FlatCellTyping {
     private let slotCount: Int
     private let locationSlot: FlatRowTyping.Slot?
     private let naming: Naming
+    /// The store's encoding of the records' values, where it encodes them where they are typed.
+    private let encoder: NewRecordEncoder?
     /// The references the cells of each column that names records resolved to, found again by
     /// the cells' bytes: a reference column repeats the same few names (an Artwork's `artist`),
     /// each otherwise made a text, looked up by name and key, and named again for every row. Used
@@ -50,8 +52,9 @@ final class FlatCellTyping {
         case position
     }
 
-    /// The typing of `header`'s records of `recordType`; `nil` where the general way must take them.
-    init?(header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping) {
+    /// The typing of `header`'s records of `recordType`, whose values `encoder` encodes, where
+    /// given; `nil` where the general way must take them.
+    init?(header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping, encoder: NewRecordEncoder? = nil) {
         guard let typeSlots = typing.slots(of: recordType), let rule = plan.naming.rules[recordType], plan.rowErrors[recordType] == nil,
             let columns = CellColumns(header: header, recordType: recordType, options: options)
         else { return nil }
@@ -80,6 +83,7 @@ final class FlatCellTyping {
         kindsTold = TextKindsTold(columns: names.count)
         slotCount = typeSlots.count
         locationSlot = typeSlots[LocationKeys.field]
+        self.encoder = encoder
     }
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
@@ -119,7 +123,11 @@ final class FlatCellTyping {
             case .position: nil
             }
         lastNamedByText = nameText != nil
-        return FlatRecord(recordType: recordType, recordName: nameText ?? "\(recordType)-\(ordinal)", values: values, position: position)
+        let name = nameText ?? "\(recordType)-\(ordinal)"
+        if let encoded = encoder?.encoded(values) {
+            return FlatRecord(recordType: recordType, recordName: name, values: [], position: position, encodedValues: encoded)
+        }
+        return FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
     }
 
     /// The text a set, non-empty cell was typed to where its field is a STRING: the cell's text,

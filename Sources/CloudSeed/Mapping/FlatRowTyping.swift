@@ -5,9 +5,13 @@
 public struct FlatRecord {
     public var recordType: String
     public var recordName: String
+    /// Empty where the values are only kept encoded (``encodedValues``).
     public var values: [RecordValue?]
     /// The row the record comes from.
     public var position: SourcePosition
+    /// The values as the store encodes them (``NewRecordEncoder``), where they were encoded where
+    /// the record was typed: then only the store's ``StoreTransaction/insertNew(_:fieldNames:system:in:)`` takes the record.
+    public var encodedValues: [UInt8]? = nil
 
     /// The record as a ``CloudRecord`` of `fieldNames` (the order of ``values``), for the long way,
     /// with `system`'s times, users and change tag where given.

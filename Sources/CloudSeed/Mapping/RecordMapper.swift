@@ -109,7 +109,8 @@ public struct RecordMapper {
     ///
     /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed before
     /// they reach this thread (``FlatRowTyping``): for types whose records are all new, which need
-    /// no ``CloudRecord``.
+    /// no ``CloudRecord``. Those of the types `encoders` has encoders for reach it with their values
+    /// encoded where they were typed (``FlatRecord/encodedValues``), where their source is read cell by cell.
     ///
     /// Where `plan` was guessed from the first rows, `surveying` takes in every row as pass one
     /// would, on the thread that names them, so that one reading both writes and checks the guess.
@@ -118,8 +119,8 @@ public struct RecordMapper {
     public func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
-        rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], flatRecord: (FlatRecord) throws -> Void = { _ in },
-        _ body: (CloudRecord, SourcePosition) throws -> Void
+        rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], encoders: [String: NewRecordEncoder] = [:],
+        flatRecord: (FlatRecord) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
@@ -224,7 +225,9 @@ public struct RecordMapper {
         var surveyedType = (name: "", key: String?.none)
         let cellWay = readingFlatTyping.map { typing in
             { (header: CSVHeader, type: String, source: Int) -> CellWay? in
-                guard let typed = FlatCellTyping(header: header, recordType: type, plan: plan, options: options, typing: typing) else { return nil }
+                guard let typed = FlatCellTyping(
+                    header: header, recordType: type, plan: plan, options: options, typing: typing, encoder: encoders[type])
+                else { return nil }
                 guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options) else { return .typed(typed) }
                 // Without a name column, what the survey learns of a record's naming is the name its plan gives it.
                 let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil }

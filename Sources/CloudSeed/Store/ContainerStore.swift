@@ -112,6 +112,10 @@ public protocol StoreTransaction {
     /// Saves a record of a type the run created, whose fields are the values of `record` under
     /// `fieldNames` (the type's field names in byte order, as the schema has them).
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws
+    /// How the values of `recordType`'s records saved with ``insertNew(_:fieldNames:system:in:)``
+    /// may be encoded where they are typed, on the reading thread (``FlatRecord/encodedValues``);
+    /// `nil` where the store takes them as values.
+    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder?
     /// Whether the store holds a record named as `record` (created by `creator`, if given) whose
     /// fields of `fieldNames` already hold each value `record` sets, so that saving it with changed
     /// keys would change nothing. `false` where the store cannot tell quickly: the caller then
@@ -136,6 +140,8 @@ extension StoreTransaction {
     public func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try save(record.cloudRecord(fieldNames: fieldNames, system: system), in: scope)
     }
+
+    public func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? { nil }
 }
 
 /// Everything a store holds, summarised.

@@ -39,7 +39,8 @@ struct PostgresBinaryRow {
         swap(&bytes, &memory)
     }
 
-    /// Fields without a row's count, to be appended to rows whole (``appendEncoded(_:)``).
+    /// Fields without a row's count, to be appended to rows whole (``appendEncoded(_:)``): a run's
+    /// shared system columns, or a record's values encoded apart (``PostgresEncodedFields``).
     init() {}
 
     mutating func appendNull() {
@@ -56,16 +57,27 @@ struct PostgresBinaryRow {
 
     /// A field of eight bytes, after its length: twelve bytes appended at once.
     private mutating func appendEightBytes(_ value: UInt64) {
-        appendAtOnce(12) { field in
-            field.storeBytes(of: UInt32(8).bigEndian, as: UInt32.self)
-            field.storeBytes(of: value.bigEndian, toByteOffset: 4, as: UInt64.self)
-        }
+        appendAtOnce(Self.eightByteFieldSize) { Self.storeEightBytes(value, at: $0) }
+    }
+
+    /// How many bytes a field of eight bytes takes, with its length.
+    static let eightByteFieldSize = 12
+
+    /// Stores a field of eight bytes, after its length, at `field`.
+    static func storeEightBytes(_ value: UInt64, at field: UnsafeMutableRawPointer) {
+        field.storeBytes(of: UInt32(8).bigEndian, as: UInt32.self)
+        field.storeBytes(of: value.bigEndian, toByteOffset: 4, as: UInt64.self)
     }
 
     /// A `timestamptz` of milliseconds since 1970, within the years a store keeps.
     mutating func appendTimestamp(_ milliseconds: Int64) throws {
+        appendInt64(try Self.timestamp(milliseconds))
+    }
+
+    /// A `timestamptz`'s microseconds since 2000 for milliseconds since 1970, within the years a store keeps.
+    static func timestamp(_ milliseconds: Int64) throws -> Int64 {
         guard Timestamp.range.contains(milliseconds) else { throw PostgresValueCodec.outOfRange(milliseconds) }
-        appendInt64(milliseconds * 1000 - Self.epochOffset)
+        return milliseconds * 1000 - epochOffset
     }
 
     /// A `text` field; text cannot hold U+0000 (looked for with `memchr`, many bytes at a time).
@@ -77,10 +89,15 @@ struct PostgresBinaryRow {
     }
 
     private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) throws {
-        guard let start = utf8.baseAddress else { return appendBigEndian(UInt32(0)) }
-        guard memchr(start, 0, utf8.count) == nil else { throw PostgresValueCodec.nulError }
+        try Self.checkText(utf8)
         appendBigEndian(UInt32(utf8.count))
         bytes.append(contentsOf: utf8)
+    }
+
+    /// Throws where a text's bytes hold U+0000, which `text` cannot hold.
+    static func checkText(_ utf8: UnsafeBufferPointer<UInt8>) throws {
+        guard let start = utf8.baseAddress, memchr(start, 0, utf8.count) != nil else { return }
+        throw PostgresValueCodec.nulError
     }
 
     /// The system columns between a record's name and its change tag: when and by whom it was
@@ -133,16 +150,8 @@ struct PostgresBinaryRow {
     /// id, then each element as a field.
     private mutating func appendLocation(_ location: Location) {
         if location.hasCoordinatesOnly {
-            // The common case, without an array of elements: 20 bytes of header, two doubles of
-            // 12, after the field's length, appended at once.
-            appendAtOnce(48) { field in
-                for (offset, word) in [44, 1, 0, Self.float8TypeID, 2, 1, 8].enumerated() {
-                    field.storeBytes(of: UInt32(word).bigEndian, toByteOffset: 4 * offset, as: UInt32.self)
-                }
-                field.storeBytes(of: location.latitude.bitPattern.bigEndian, toByteOffset: 28, as: UInt64.self)
-                field.storeBytes(of: UInt32(8).bigEndian, toByteOffset: 36, as: UInt32.self)
-                field.storeBytes(of: location.longitude.bitPattern.bigEndian, toByteOffset: 40, as: UInt64.self)
-            }
+            // The common case, without an array of elements, appended at once.
+            appendAtOnce(Self.coordinatesFieldSize) { Self.storeCoordinates(of: location, at: $0) }
             return
         }
         let elements = PostgresValueCodec.locationElements(location)
@@ -153,6 +162,20 @@ struct PostgresBinaryRow {
         for element in elements {
             if let element { appendDouble(element) } else { appendNull() }
         }
+    }
+
+    /// How many bytes a location of coordinates only takes, with its length: 20 bytes of the
+    /// array's header, then two doubles of 12.
+    static let coordinatesFieldSize = 48
+
+    /// Stores a location of coordinates only (``Location/hasCoordinatesOnly``), after its length, at `field`.
+    static func storeCoordinates(of location: Location, at field: UnsafeMutableRawPointer) {
+        for (offset, word) in [44, 1, 0, Self.float8TypeID, 2, 1, 8].enumerated() {
+            field.storeBytes(of: UInt32(word).bigEndian, toByteOffset: 4 * offset, as: UInt32.self)
+        }
+        field.storeBytes(of: location.latitude.bitPattern.bigEndian, toByteOffset: 28, as: UInt64.self)
+        field.storeBytes(of: UInt32(8).bigEndian, toByteOffset: 36, as: UInt32.self)
+        field.storeBytes(of: location.longitude.bitPattern.bigEndian, toByteOffset: 40, as: UInt64.self)
     }
 
     /// A one-dimensional array of `count` doubles, numbered from 1.

@@ -30,8 +30,14 @@ extension PostgresContainerStore {
             self.layout = layout
             self.zone = zone
             self.fieldNames = fieldNames
+            valueOffsets = Self.valueOffsets(of: fieldNames, in: layout)
+        }
+
+        /// For each field column of `layout`, in its order, where its value is among values that
+        /// come in the order of `fieldNames`.
+        static func valueOffsets(of fieldNames: [String], in layout: TypeLayout) -> [Int?] {
             let offsets = Dictionary(fieldNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            valueOffsets = layout.sortedFieldNames.map { offsets[$0] }
+            return layout.sortedFieldNames.map { offsets[$0] }
         }
 
         func holds(_ recordType: String, _ scope: StoreScope, _ fieldNames: [String]) -> Bool {
@@ -71,6 +77,7 @@ extension PostgresContainerStore {
             try row.appendText(record.recordName)
             if whole { row.appendEncoded(target.sharedSystemColumns) }
             try row.appendText(system.changeTag)
+            if let encoded = record.encodedValues { return row.appendEncoded(encoded) }
             // Each value is handed over as it lies among the values, not wrapped in an optional of its own.
             try record.values.withUnsafeBufferPointer { values in
                 for offset in target.valueOffsets {
@@ -79,6 +86,14 @@ extension PostgresContainerStore {
             }
         }
         if full { try flushPendingRows() }
+    }
+
+    /// Encodes the values of the records of `recordType` where they are typed, as ``insertNew(_:fieldNames:system:in:)``
+    /// would: the field columns of its `COPY` row.
+    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? {
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType] else { return nil }
+        let valueOffsets = InsertTarget.valueOffsets(of: fieldNames, in: layout)
+        return NewRecordEncoder { values in try PostgresEncodedFields.encoded(values, at: valueOffsets) }
     }
 
     /// Whether two records' system fields share the columns but the change tag.

@@ -166,4 +166,8 @@ struct PostgresStoreTransaction: StoreTransaction {
     func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
+
+    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? {
+        try store.newRecordEncoder(for: recordType, fieldNames: fieldNames, in: scope)
+    }
 }
