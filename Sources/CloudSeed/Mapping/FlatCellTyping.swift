@@ -28,6 +28,8 @@ final class FlatCellTyping {
     private let naming: Naming
     /// The store's encoding of the records' values, where it encodes them where they are typed.
     private let encoder: NewRecordEncoder?
+    /// The values of the last record whose values ``encoder`` encoded.
+    @exclusivity(unchecked) private var lastValues: [RecordValue?]
     /// The references the cells of each column that names records resolved to, found again by
     /// the cells' bytes: a reference column repeats the same few names (an Artwork's `artist`),
     /// each otherwise made a text, looked up by name and key, and named again for every row. Used
@@ -84,6 +86,7 @@ final class FlatCellTyping {
         slotCount = typeSlots.count
         locationSlot = typeSlots[LocationKeys.field]
         self.encoder = encoder
+        lastValues = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
     }
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
@@ -94,11 +97,7 @@ final class FlatCellTyping {
         kindsTold.startRecord()
         var size = 0, typedWhole = true
         let paired = columns.pair(in: cells)
-        // Filled where it is made: an array's subscript checks at every value that no other
-        // array shares its storage (3 % of a million-row import's reading thread, under `perf`).
-        let values = [RecordValue?](unsafeUninitializedCapacity: slotCount) { values, initialized in
-            values.initialize(repeating: nil)
-            initialized = values.count
+        func type(into values: UnsafeMutableBufferPointer<RecordValue?>) {
             for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
                 guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else { continue }
                 let typedCell = slot._withUnsafeGuaranteedRef { slot in
@@ -113,6 +112,26 @@ final class FlatCellTyping {
                 guard let value = location(of: cells, paired, as: locationSlot) else { return typedWhole = false }
                 size += value.encodedSize
                 values[locationSlot.index] = consume value
+            }
+        }
+        let values: [RecordValue?]
+        if encoder != nil {
+            // Values the store encodes here are typed into the same array, record after record:
+            // made and destroyed for each, the array's destruction alone cost ~1,900 instructions
+            // a record (a 100,000-row import under callgrind), each value released through its
+            // type's generic witnesses.
+            lastValues.withUnsafeMutableBufferPointer { values in
+                for index in values.indices { values[index] = nil }
+                type(into: values)
+            }
+            values = lastValues
+        } else {
+            // Filled where it is made: an array's subscript checks at every value that no other
+            // array shares its storage (3 % of a million-row import's reading thread, under `perf`).
+            values = [RecordValue?](unsafeUninitializedCapacity: slotCount) { values, initialized in
+                values.initialize(repeating: nil)
+                initialized = values.count
+                type(into: values)
             }
         }
         guard typedWhole, size <= RecordLimits.maximumRecordSize else { return nil }

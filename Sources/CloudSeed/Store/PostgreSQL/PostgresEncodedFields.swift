@@ -7,7 +7,7 @@ import Foundation
 /// coordinates only, references kept as names, NULLs), the fields are written in place into one
 /// array made at their exact size, not appended one by one: each append costs some 90
 /// instructions whatever it appends (a 100,000-row import's reading thread, under callgrind:
-/// 2,085 → 1,9xx M instructions). Other values take ``PostgresBinaryRow``'s appends.
+/// 2,085 → 1,934 M instructions). Other values take ``PostgresBinaryRow``'s appends.
 enum PostgresEncodedFields {
     /// The values at `offsets` among `values`, one field each, NULL where an offset is `nil`.
     static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, at offsets: [Int?]) throws -> [UInt8] {
