@@ -93,6 +93,19 @@ struct PostgresCommandTests {
         #expect(inspect.contains("    Alpha: 30000 records\n    Beta: 30000 records\n"))
     }
 
+    @Test func aTextPostgreSQLCannotHoldIsRefusedWithItsRowAndNothingIsWritten() throws {
+        let database = try TestPostgresDatabase()
+        let file = try folder.write("Notes.csv", "title,copies\nHarbor,1\nDusk,2\nNul\u{0}Here,3\n")
+        let result = try CommandRunner.run(["import", file, "--store", database.url], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.standardError == """
+            error: \(file):4:1: PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store
+            error: nothing was written
+
+            """)
+        #expect(try CommandRunner.run(["inspect", "--store", database.url], in: folder.url).standardOutput == "The store is empty.\n")
+    }
+
     @Test func aKilledRunLeavesTheStoreAsItWas() throws {
         let database = try TestPostgresDatabase()
         #expect(try CommandRunner.run(["seed", Repository.sample("gallery.json"), "--store", database.url], in: folder.url).status == 0)

@@ -169,7 +169,13 @@ public struct Importer {
                 switch flatType.way {
                 case .insert:
                     created.changeTag = try transaction.nextChangeTag()
-                    try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                    do {
+                        try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                    } catch var refusal as CloudSeedError where refusal.position == nil {
+                        // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
+                        refusal.position = record.position
+                        throw refusal
+                    }
                 case .compare(let creator):
                     guard try transaction.holdsUnchanged(record, fieldNames: flatType.fieldNames, createdBy: creator, in: scope) else {
                         return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)

@@ -30,6 +30,12 @@ final class FlatCellTyping {
     private let encoder: NewRecordEncoder?
     /// The values of the last record whose values ``encoder`` encoded.
     @exclusivity(unchecked) private var lastValues: [RecordValue?]
+    /// For each column whose STRING cells go to ``encoder`` as their bytes, without a `String`
+    /// made of them (two of a million-row import's cells a row), the place of its value.
+    private let textPlaces: [Int?]
+    /// The bytes of those cells of the last record, and where each lies, by its value's place.
+    @exclusivity(unchecked) private var lastTexts: [UInt8] = []
+    @exclusivity(unchecked) private var lastTextRanges: [Range<Int>?]
     /// The references the cells of each column that names records resolved to, found again by
     /// the cells' bytes: a reference column repeats the same few names (an Artwork's `artist`),
     /// each otherwise made a text, looked up by name and key, and named again for every row. Used
@@ -87,6 +93,15 @@ final class FlatCellTyping {
         locationSlot = typeSlots[LocationKeys.field]
         self.encoder = encoder
         lastValues = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
+        lastTextRanges = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
+        // Not the column whose text names the record: its `String` is the name.
+        let namingColumn: Int? = if case .column(let column) = naming { column } else { nil }
+        textPlaces = slots.indices.map { [slots] column in
+            guard encoder != nil, column != namingColumn, let slot = slots[column], slot.field.type == .string, !slot.resolvesReferences,
+                slot.field.action == .none
+            else { return nil }
+            return slot.index
+        }
     }
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
@@ -100,6 +115,10 @@ final class FlatCellTyping {
         func type(into values: UnsafeMutableBufferPointer<RecordValue?>) {
             for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
                 guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else { continue }
+                if let place = textPlaces[column], let count = cells.withTextBytes(column, { keepText($0, place: place) }) {
+                    size += count
+                    continue
+                }
                 let typedCell = slot._withUnsafeGuaranteedRef { slot in
                     guard let value = typed(cells, column, as: slot) else { return false }
                     size += value.encodedSize
@@ -120,6 +139,8 @@ final class FlatCellTyping {
             // made and destroyed for each, the array's destruction alone cost ~1,900 instructions
             // a record (a 100,000-row import under callgrind), each value released through its
             // type's generic witnesses.
+            lastTexts.removeAll(keepingCapacity: true)
+            for place in lastTextRanges.indices { lastTextRanges[place] = nil }
             lastValues.withUnsafeMutableBufferPointer { values in
                 for index in values.indices { values[index] = nil }
                 type(into: values)
@@ -143,10 +164,25 @@ final class FlatCellTyping {
             }
         lastNamedByText = nameText != nil
         let name = nameText ?? "\(recordType)-\(ordinal)"
-        if let encoded = encoder?.encoded(values) {
+        guard let encoder else { return FlatRecord(recordType: recordType, recordName: name, values: values, position: position) }
+        if let encoded = encoder.encoded(values, textBytes: lastTexts, textRanges: lastTextRanges) {
             return FlatRecord(recordType: recordType, recordName: name, values: [], position: position, encodedValues: encoded)
         }
-        return FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
+        // A value the store cannot keep: the record keeps its values, its texts made values too,
+        // and its save refuses it in the store's words.
+        var kept = values
+        for (place, range) in lastTextRanges.enumerated() {
+            if let range { kept[place] = .string(String(decoding: lastTexts[range], as: UTF8.self)) }
+        }
+        return FlatRecord(recordType: recordType, recordName: name, values: kept, position: position)
+    }
+
+    /// Keeps a STRING cell's bytes as the text of the value at `place`; returns how many there are.
+    private func keepText(_ bytes: UnsafeBufferPointer<UInt8>, place: Int) -> Int {
+        let start = lastTexts.count
+        lastTexts.append(contentsOf: bytes)
+        lastTextRanges[place] = start..<lastTexts.count
+        return bytes.count
     }
 
     /// The text a set, non-empty cell was typed to where its field is a STRING: the cell's text,

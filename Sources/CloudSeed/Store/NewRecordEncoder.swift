@@ -6,17 +6,35 @@
 /// A million-row CSV import into PostgreSQL: the writing thread encoded the values (a third of its
 /// work), and the reading thread freed them when their batches came back (a tenth of its work).
 public struct NewRecordEncoder: Sendable {
-    private let encode: @Sendable (_ values: UnsafeBufferPointer<RecordValue?>) throws -> [UInt8]
+    /// The STRING values of a record given as the bytes of their text (valid UTF-8) rather than as
+    /// values, by the value's place: the text is the cell's, not made a `String` only to be encoded.
+    public struct Texts {
+        /// The texts' bytes, one after another.
+        public let bytes: UnsafeBufferPointer<UInt8>
+        /// Where each value's text lies in ``bytes``; `nil` for a value given as a value.
+        public let ranges: UnsafeBufferPointer<Range<Int>?>
+
+        /// The text of the value at `place`, if it is given as bytes.
+        public func text(at place: Int) -> UnsafeBufferPointer<UInt8>? {
+            place < ranges.count ? ranges[place].map { UnsafeBufferPointer(rebasing: bytes[$0]) } : nil
+        }
+    }
+
+    private let encode: @Sendable (_ values: UnsafeBufferPointer<RecordValue?>, _ texts: Texts) throws -> [UInt8]
 
     /// An encoder that encodes the values of a record (in the order of its type's field names,
-    /// `nil` where unset), or throws for a value the store cannot keep.
-    public init(encode: @escaping @Sendable (_ values: UnsafeBufferPointer<RecordValue?>) throws -> [UInt8]) {
+    /// `nil` where unset, unless `texts` gives their text), or throws for a value the store cannot keep.
+    public init(encode: @escaping @Sendable (_ values: UnsafeBufferPointer<RecordValue?>, _ texts: Texts) throws -> [UInt8]) {
         self.encode = encode
     }
 
-    /// The values encoded; `nil` where the store cannot keep one of them: the record then keeps
-    /// its values, and its save refuses it in the store's words.
-    func encoded(_ values: [RecordValue?]) -> [UInt8]? {
-        try? values.withUnsafeBufferPointer(encode)
+    /// The values encoded, with the texts at `textRanges` in `textBytes`; `nil` where the store
+    /// cannot keep one of them: the record then keeps its values, and its save refuses it in the store's words.
+    func encoded(_ values: [RecordValue?], textBytes: [UInt8] = [], textRanges: [Range<Int>?] = []) -> [UInt8]? {
+        values.withUnsafeBufferPointer { values in
+            textBytes.withUnsafeBufferPointer { bytes in
+                textRanges.withUnsafeBufferPointer { ranges in try? encode(values, Texts(bytes: bytes, ranges: ranges)) }
+            }
+        }
     }
 }

@@ -88,7 +88,8 @@ struct PostgresBinaryRow {
         try copy.withUTF8 { try appendText(utf8: $0) }
     }
 
-    private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) throws {
+    /// A `text` field of these bytes (valid UTF-8).
+    mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) throws {
         try Self.checkText(utf8)
         appendBigEndian(UInt32(utf8.count))
         bytes.append(contentsOf: utf8)

@@ -93,7 +93,7 @@ extension PostgresContainerStore {
     func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType] else { return nil }
         let valueOffsets = InsertTarget.valueOffsets(of: fieldNames, in: layout)
-        return NewRecordEncoder { values in try PostgresEncodedFields.encoded(values, at: valueOffsets) }
+        return NewRecordEncoder { values, texts in try PostgresEncodedFields.encoded(values, texts: texts, at: valueOffsets) }
     }
 
     /// Whether two records' system fields share the columns but the change tag.

@@ -9,12 +9,22 @@ import Foundation
 /// instructions whatever it appends (a 100,000-row import's reading thread, under callgrind:
 /// 2,085 → 1,934 M instructions). Other values take ``PostgresBinaryRow``'s appends.
 enum PostgresEncodedFields {
-    /// The values at `offsets` among `values`, one field each, NULL where an offset is `nil`.
-    static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, at offsets: [Int?]) throws -> [UInt8] {
+    /// The values at `offsets` among `values` (or their texts, where `texts` gives them), one
+    /// field each, NULL where an offset is `nil`.
+    static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?]) throws -> [UInt8] {
         var size = 0
         for offset in offsets {
-            guard let fieldSize = offset.map({ fieldSize(of: values[$0]) }) ?? nullSize else { return try appended(values, at: offsets) }
-            size += fieldSize
+            guard let offset else {
+                size += nullSize
+                continue
+            }
+            if let text = texts.text(at: offset) {
+                size += 4 + text.count
+            } else if let fieldSize = fieldSize(of: values[offset]) {
+                size += fieldSize
+            } else {
+                return try appended(values, texts: texts, at: offsets)
+            }
         }
         guard size > 0 else { return [] }
         // Written on the stack, then copied into an array made with room for them: an array made
@@ -25,7 +35,9 @@ enum PostgresEncodedFields {
         try withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in
             var field = buffer.baseAddress!
             for offset in offsets {
-                if let offset {
+                if let offset, let text = texts.text(at: offset) {
+                    field = try storeText(text, at: field)
+                } else if let offset {
                     field = try store(values[offset], at: field)
                 } else {
                     field = storeNull(at: field)
@@ -37,10 +49,16 @@ enum PostgresEncodedFields {
     }
 
     /// The same fields appended one by one, for values whose size is not known before they are written.
-    private static func appended(_ values: UnsafeBufferPointer<RecordValue?>, at offsets: [Int?]) throws -> [UInt8] {
+    private static func appended(_ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?]) throws -> [UInt8] {
         var row = PostgresBinaryRow()
         for offset in offsets {
-            if let offset { try row.appendValue(values[offset]) } else { row.appendNull() }
+            if let offset, let text = texts.text(at: offset) {
+                try row.appendText(utf8: text)
+            } else if let offset {
+                try row.appendValue(values[offset])
+            } else {
+                row.appendNull()
+            }
         }
         return row.bytes
     }
@@ -83,14 +101,15 @@ enum PostgresEncodedFields {
 
     /// Stores a text's length and bytes (a native string's, where they lie; a copy's otherwise).
     private static func storeText(_ text: String, at field: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
-        func store(_ utf8: UnsafeBufferPointer<UInt8>) throws -> UnsafeMutableRawPointer {
-            try PostgresBinaryRow.checkText(utf8)
-            field.storeBytes(of: UInt32(utf8.count).bigEndian, as: UInt32.self)
-            if let start = utf8.baseAddress { (field + 4).copyMemory(from: start, byteCount: utf8.count) }
-            return field + 4 + utf8.count
-        }
-        if let next = try text.utf8.withContiguousStorageIfAvailable(store) { return next }
+        if let next = try text.utf8.withContiguousStorageIfAvailable({ try storeText($0, at: field) }) { return next }
         var copy = text
-        return try copy.withUTF8(store)
+        return try copy.withUTF8 { try storeText($0, at: field) }
+    }
+
+    private static func storeText(_ utf8: UnsafeBufferPointer<UInt8>, at field: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
+        try PostgresBinaryRow.checkText(utf8)
+        field.storeBytes(of: UInt32(utf8.count).bigEndian, as: UInt32.self)
+        if let start = utf8.baseAddress { (field + 4).copyMemory(from: start, byteCount: utf8.count) }
+        return field + 4 + utf8.count
     }
 }

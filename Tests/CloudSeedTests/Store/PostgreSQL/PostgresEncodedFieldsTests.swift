@@ -15,8 +15,14 @@ import Testing
         return row.bytes
     }
 
+    /// The encoder of a PostgreSQL table's rows whose field columns take the values at `offsets`.
+    private static func encoder(_ offsets: [Int?]) -> NewRecordEncoder {
+        NewRecordEncoder { try PostgresEncodedFields.encoded($0, texts: $1, at: offsets) }
+    }
+
     private static func encoded(_ values: [RecordValue?], at offsets: [Int?]) throws -> [UInt8] {
-        try values.withUnsafeBufferPointer { try PostgresEncodedFields.encoded($0, at: offsets) }
+        let noTexts = NewRecordEncoder.Texts(bytes: UnsafeBufferPointer(start: nil, count: 0), ranges: UnsafeBufferPointer(start: nil, count: 0))
+        return try values.withUnsafeBufferPointer { try PostgresEncodedFields.encoded($0, texts: noTexts, at: offsets) }
     }
 
     @Test func valuesOfKnownSizeAreWrittenAsTheyAreAppended() throws {
@@ -45,6 +51,17 @@ import Testing
         #expect(try Self.encoded(values, at: offsets) == (try Self.appended(values, at: offsets)))
     }
 
+    @Test func textsGivenAsBytesAreWrittenAsTheirValuesWouldBe() throws {
+        let texts = Array("Harbor at DuskSkagenの Boat".utf8)
+        let values: [RecordValue?] = [nil, .int64(7), nil, .list(.string, [.string("figure")])]
+        let ranges: [Range<Int>?] = [0..<14, nil, 14..<texts.count, nil]
+        let asValues: [RecordValue?] = [.string("Harbor at Dusk"), .int64(7), .string("Skagenの Boat"), values[3]]
+        // Of known sizes, written in place; with a list, appended.
+        for offsets: [Int?] in [[2, nil, 0, 1], [3, 0, 2, 1]] {
+            #expect(Self.encoder(offsets).encoded(values, textBytes: texts, textRanges: ranges) == (try Self.appended(asValues, at: offsets)))
+        }
+    }
+
     @Test func aRecordWithoutFieldsHasNoBytes() throws {
         #expect(try Self.encoded([], at: []) == [])
     }
@@ -53,8 +70,9 @@ import Testing
         #expect(throws: CloudSeedError.self) { try Self.encoded([.string("a\u{0}b")], at: [0]) }
         #expect(throws: CloudSeedError.self) { try Self.encoded([.timestamp(Int64.max / 2)], at: [0]) }
         // Refused, the record keeps its values: its save then words the refusal.
-        let encoder = NewRecordEncoder { try PostgresEncodedFields.encoded($0, at: [0]) }
+        let encoder = Self.encoder([0])
         #expect(encoder.encoded([.string("a\u{0}b")]) == nil)
+        #expect(encoder.encoded([nil], textBytes: Array("a\u{0}b".utf8), textRanges: [0..<3]) == nil)
         #expect(encoder.encoded([.int64(7)]) == [0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 7])
     }
 }
