@@ -110,29 +110,9 @@ final class FlatCellTyping {
     func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> FlatRecord? {
         columnsFoundAgain.removeAll(keepingCapacity: true)
         kindsTold.startRecord()
-        var size = 0, typedWhole = true
         let paired = columns.pair(in: cells)
-        func type(into values: UnsafeMutableBufferPointer<RecordValue?>) {
-            for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
-                guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else { continue }
-                if let place = textPlaces[column], let count = cells.withTextBytes(column, { keepText($0, place: place) }) {
-                    size += count
-                    continue
-                }
-                let typedCell = slot._withUnsafeGuaranteedRef { slot in
-                    guard let value = typed(cells, column, as: slot) else { return false }
-                    size += value.encodedSize
-                    values[slot.index] = consume value  // moved, not copied: no reference counted twice
-                    return true
-                }
-                guard typedCell else { return typedWhole = false }
-            }
-            if let paired, let locationSlot {
-                guard let value = location(of: cells, paired, as: locationSlot) else { return typedWhole = false }
-                size += value.encodedSize
-                values[locationSlot.index] = consume value
-            }
-        }
+        // The size the record's values take, `nil` where a cell could not be typed.
+        var size: Int?
         let values: [RecordValue?]
         if encoder != nil {
             // Values the store encodes here are typed into the same array, record after record:
@@ -143,7 +123,7 @@ final class FlatCellTyping {
             for place in lastTextRanges.indices { lastTextRanges[place] = nil }
             lastValues.withUnsafeMutableBufferPointer { values in
                 for index in values.indices { values[index] = nil }
-                type(into: values)
+                size = type(cells, paired: paired, into: values)
             }
             values = lastValues
         } else {
@@ -152,10 +132,10 @@ final class FlatCellTyping {
             values = [RecordValue?](unsafeUninitializedCapacity: slotCount) { values, initialized in
                 values.initialize(repeating: nil)
                 initialized = values.count
-                type(into: values)
+                size = type(cells, paired: paired, into: values)
             }
         }
-        guard typedWhole, size <= RecordLimits.maximumRecordSize else { return nil }
+        guard let size, size <= RecordLimits.maximumRecordSize else { return nil }
         let nameText: String? =
             switch naming {
             case .column(let column): typedText(values, column) ?? cells.namingText(column)
@@ -183,6 +163,35 @@ final class FlatCellTyping {
         lastTexts.append(contentsOf: bytes)
         lastTextRanges[place] = start..<lastTexts.count
         return bytes.count
+    }
+
+    /// Types the record's cells into their values' places (a STRING cell whose text goes to the
+    /// encoder as its bytes, into ``lastTexts``); returns the size the values take, `nil` where a
+    /// cell could not be typed.
+    private func type<Cells: FlatCells>(
+        _ cells: Cells, paired: (latitude: Int, longitude: Int)?, into values: UnsafeMutableBufferPointer<RecordValue?>
+    ) -> Int? {
+        var size = 0
+        for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
+            guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else { continue }
+            if let place = textPlaces[column], let count = cells.withTextBytes(column, { keepText($0, place: place) }) {
+                size += count
+                continue
+            }
+            let typedCell = slot._withUnsafeGuaranteedRef { slot in
+                guard let value = typed(cells, column, as: slot) else { return false }
+                size += value.encodedSize
+                values[slot.index] = consume value  // moved, not copied: no reference counted twice
+                return true
+            }
+            guard typedCell else { return nil }
+        }
+        if let paired, let locationSlot {
+            guard let value = location(of: cells, paired, as: locationSlot) else { return nil }
+            size += value.encodedSize
+            values[locationSlot.index] = consume value
+        }
+        return size
     }
 
     /// The text a set, non-empty cell was typed to where its field is a STRING: the cell's text,
