@@ -220,8 +220,16 @@ public final class PostgresContainerStore: ContainerStore {
             """
         var key = try connection.value(select, arguments).flatMap { Int64($0) }
         if key == nil, create {
+            // Numbered after the highest number, not by the column's sequence, which a run that
+            // fails or is killed would leave advanced (sequences ignore rollbacks): the store is
+            // then exactly as it was. Two runs cannot take one number: the lock (the one adding a
+            // table's foreign key to the zones takes) holds until this run ends.
+            try connection.execute("LOCK TABLE cloudseed.zones IN SHARE ROW EXCLUSIVE MODE")
             key = try connection.value(
-                "INSERT INTO cloudseed.zones (container, environment, database, owner, zone) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                """
+                INSERT INTO cloudseed.zones (id, container, environment, database, owner, zone)
+                SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, $5 FROM cloudseed.zones RETURNING id
+                """,
                 arguments
             ).flatMap { Int64($0) }
         }

@@ -83,6 +83,30 @@ import Testing
         #expect(try store.connection.rows("SELECT count(*) FROM icloud_com_example_cloudseed_development.\"ToDoItem\"") == [["3"]])
     }
 
+    /// A run that fails after creating a zone leaves no trace of it, not even in the zones'
+    /// numbering: the next zone created is the first.
+    @Test(.enabled(if: TestPostgresServer.isAvailable, Comment(rawValue: TestPostgresServer.skipReason)))
+    func aFailedRunLeavesTheZonesNumberingAsItWas() throws {
+        let testStore = try TestStore(.postgres)
+        let store = try PostgresContainerStore(url: testStore.location)
+        struct Failure: Error {}
+        var failedRunsZone: Int64?
+        #expect(throws: Failure.self) {
+            try store.write { _ in
+                failedRunsZone = try store.zoneKey(StoreScope(), create: true)
+                throw Failure()
+            }
+        }
+        #expect(failedRunsZone == 1)
+        let zones = try store.write { _ in
+            [try store.zoneKey(StoreScope(container: "iCloud.com.example.Gallery"), create: true), try store.zoneKey(StoreScope(), create: true)]
+        }
+        #expect(zones == [1, 2])
+        #expect(try store.connection.rows("SELECT id, container FROM cloudseed.zones ORDER BY id") == [
+            ["1", "iCloud.com.example.Gallery"], ["2", "iCloud.com.example.cloudseed"],
+        ])
+    }
+
     /// Rows inserted new into a table whose keys wait leave their zone and shared system fields to
     /// the table's defaults, set for each run of rows that share them and dropped with the keys'
     /// return: the rows read as the same records saved the long way into a table of its own.
