@@ -4,10 +4,10 @@ import Foundation
 /// (``NewRecordEncoder``): the bytes ``PostgresBinaryRow/appendValue(_:)`` appends for its values.
 ///
 /// Where every value's size is known before it is written (texts, numbers, dates, locations of
-/// coordinates only, references kept as names, NULLs), the fields are written in place into one
-/// array made at their exact size, not appended one by one: each append costs some 90
-/// instructions whatever it appends (a 100,000-row import's reading thread, under callgrind:
-/// 2,085 → 1,934 M instructions). Other values take ``PostgresBinaryRow``'s appends.
+/// coordinates only, references kept as names, NULLs), the fields are written in place on the
+/// stack and copied at once into an array with room for exactly them, not appended one by one:
+/// each append costs some 90 instructions whatever it appends (a 100,000-row import's reading
+/// thread, under callgrind: 2,085 → 1,934 M instructions). Other values take ``PostgresBinaryRow``'s appends.
 enum PostgresEncodedFields {
     /// The values at `offsets` among `values` (or their texts, where `texts` gives them), one
     /// field each, NULL where an offset is `nil`.
