@@ -195,7 +195,7 @@ public struct Importer {
         }
         // A PostgreSQL server builds the keys while the guess is checked. A guess the keys refuse
         // (two rows named alike) is missed: the run that reads twice words it. SQLite builds its
-        // index after the check, which frees the survey's names first (memory: 83 MB, not 107).
+        // index after the check, which frees the survey's names first and lowers the peak memory.
         do {
             try transaction.startBuildingDeferredNameIndexes()
         } catch {

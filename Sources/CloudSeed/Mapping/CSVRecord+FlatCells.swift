@@ -11,7 +11,7 @@ extension CSVRecord: FlatCells {
     }
 
     /// A STRING is the cell's text, as ``ValueConverter/convert(_:to:at:)`` makes it of the cell's
-    /// value, without that value made first (three of a million-row import's cells a row).
+    /// value, without that value made first (a common case).
     func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
         if type == .string { return (.string(text(column)), nil) }
         return withBytes(column) { converter.convert(utf8: $0, to: type) }

@@ -40,8 +40,8 @@ struct CellColumnSurvey {
     /// The cells of the columns in `repeated` are left out: each has the bytes of a cell of its
     /// column this survey took in before (``FlatCellTyping/columnsFoundAgain``), and a value taken
     /// in again changes nothing: kinds merge as before, a kept text is kept, an asset path checked
-    /// again is one again. An `artist` column was looked up twice by its bytes, by the typing and
-    /// here (5.6 % of a million-row CSV import's reading thread under `perf`).
+    /// again is one again. An `artist` column was otherwise looked up twice by its bytes, by the
+    /// typing and here.
     ///
     /// `kinds` are the kinds the typing told of some of the cells (``FlatCellTyping/kindsTold``):
     /// those cells are not classified again.
@@ -71,7 +71,7 @@ struct CellColumnSurvey {
     }
 
     /// The column's survey, made at its first set cell (at `position`, asked for then alone: a
-    /// position copied for every cell was a fifth of the survey's work).
+    /// position copied for every cell was much of the survey's work).
     private mutating func survey(of column: Int, at position: @autoclosure () -> SourcePosition) -> TypeSurvey.FieldSurvey {
         if let known = surveys[column] { return known }
         let survey = TypeSurvey.FieldSurvey(firstPosition: position(), keepsValues: keepsValues[column])

@@ -20,8 +20,7 @@ final class FlatCellTyping {
     /// Each column's slot among the record's values; `nil` for a column the plan leaves out.
     private let slots: [FlatRowTyping.Slot?]
     /// ``slots``, which hold them, lent to the typing of each cell without a reference counted for
-    /// it: the loop retained and released the shared slot for every cell (a million pairs of
-    /// atomic operations for 100,000 rows, under callgrind).
+    /// it: the loop retained and released the shared slot for every cell, in atomic operations.
     private let lentSlots: [Unmanaged<FlatRowTyping.Slot>?]
     private let slotCount: Int
     private let locationSlot: FlatRowTyping.Slot?
@@ -31,7 +30,7 @@ final class FlatCellTyping {
     /// The values of the last record whose values ``encoder`` encoded.
     @exclusivity(unchecked) private var lastValues: [RecordValue?]
     /// For each column whose STRING cells go to ``encoder`` as their bytes, without a `String`
-    /// made of them (two of a million-row import's cells a row), the place of its value.
+    /// made of them, the place of its value.
     private let textPlaces: [Int?]
     /// The bytes of those cells of the last record, and where each lies, by its value's place.
     @exclusivity(unchecked) private var lastTexts: [UInt8] = []
@@ -116,9 +115,8 @@ final class FlatCellTyping {
         let values: [RecordValue?]
         if encoder != nil {
             // Values the store encodes here are typed into the same array, record after record:
-            // made and destroyed for each, the array's destruction alone cost ~1,900 instructions
-            // a record (a 100,000-row import under callgrind), each value released through its
-            // type's generic witnesses.
+            // made and destroyed for each, the array's destruction alone was costly, each value
+            // released through its type's generic witnesses.
             lastTexts.removeAll(keepingCapacity: true)
             for place in lastTextRanges.indices { lastTextRanges[place] = nil }
             lastValues.withUnsafeMutableBufferPointer { values in
@@ -128,7 +126,7 @@ final class FlatCellTyping {
             values = lastValues
         } else {
             // Filled where it is made: an array's subscript checks at every value that no other
-            // array shares its storage (3 % of a million-row import's reading thread, under `perf`).
+            // array shares its storage.
             values = [RecordValue?](unsafeUninitializedCapacity: slotCount) { values, initialized in
                 values.initialize(repeating: nil)
                 initialized = values.count

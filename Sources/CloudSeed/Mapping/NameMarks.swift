@@ -31,7 +31,7 @@ struct NameMarks {
 
     /// Marks spread over buckets by their fingerprint's first bits, so that no array of a million
     /// grows by doubling and each bucket sorts on its own. Few enough that the ends of the buckets
-    /// stay in the processor's cache: with 4,096, every mark added was two cache misses.
+    /// stay in the processor's cache: with many more, every mark added missed it.
     private static let bucketBits = 8
     private var buckets: [[Mark]] = Array(repeating: [], count: 1 << bucketBits)
 

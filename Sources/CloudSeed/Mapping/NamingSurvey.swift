@@ -1,6 +1,6 @@
 /// What the first pass learns about naming one record type's rows, without keeping the rows or
 /// their names: for each rule that could still be chosen, the names it would give as ``NameMarks``.
-/// That is enough to choose the rule (DESIGN.md, "Record names") and to find the rows that would
+/// That is enough to choose the rule and to find the rows that would
 /// share a name; a later pass names each row again from the row itself.
 struct NamingSurvey {
     let recordType: String
@@ -144,7 +144,7 @@ struct NamingSurvey {
         candidates[rule, default: NameMarks()].add(name, row: rowNumber)
     }
 
-    /// Chooses the rule, in DESIGN.md's order; a natural key only where its names are unique.
+    /// Chooses the rule, in its order of preference; a natural key only where its names are unique.
     mutating func chooseRule() -> NamingRule {
         markWaitingNaturalKeys()
         if randomNames { return .uuid }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns the rows of every source of a run into typed, named records (DESIGN.md, "Mapping rows").
+/// Turns the rows of every source of a run into typed, named records.
 ///
 /// It reads the sources a record at a time, twice, or once where the plan guessed from the first
 /// rows is checked while it writes (``RunSurvey``). ``survey(_:store:scope:firstRows:)`` decides each field's
@@ -22,7 +22,7 @@ public struct RecordMapper {
     /// are reference targets too. With `firstRows`, only that many records of each source are
     /// surveyed: the plan is a guess, which the pass that writes checks (``RunSurvey``).
     ///
-    /// What is kept stays flat in the number of rows (DESIGN.md, "Readers stream"): per field its
+    /// What is kept stays flat in the number of rows: per field its
     /// kind, per naming rule still possible the fingerprints of the names it would give, and the
     /// values of the fields whose names may point to a record type. The rows of the types that
     /// references point to are read again afterwards, to index them by name and natural key.
@@ -209,7 +209,7 @@ public struct RecordMapper {
         // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
         // thread that names and types rows, the busiest, has less to do; documents take longer to
         // read than to prepare. A CSV record typed where it is read is named on the next thread: the
-        // reading one, which scans, types and surveys every cell, is the busier (measured).
+        // reading one, which scans, types and surveys every cell, is the busier.
         var rowNumbers = TypeRowCounts()
         let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
@@ -236,7 +236,7 @@ public struct RecordMapper {
         }
         // Surveying CSV alone, whose rows are prepared where they are read, the second thread would
         // only name and survey them: that is done on this one, between their writes. Documents keep
-        // the three stages (measured: 1,000,000 JSON Lines rows take 2-3 s longer on two).
+        // the three stages, as they run slower on two.
         let preparingHere = surveying != nil && preparedWhereRead.count == sources.count
         try readInStages(
             sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere, rowsReadAhead: rowsReadAhead,
@@ -421,8 +421,8 @@ public struct RecordMapper {
                 }
             }
         }
-        // On two stages, the records the writing thread only reads are freed where they were made
-        // (measured: 1,000,000 CSV rows). On three, the second changes rows in place, and the
+        // On two stages, the records the writing thread only reads are freed where they were made,
+        // which is faster. On three, the second changes rows in place, and the
         // writing thread, the least busy, frees what it is handed.
         let batchesAhead = rowsReadAhead / TwoCorePipeline.defaultBatchSize
         if preparingHere {
@@ -568,8 +568,7 @@ public struct RecordMapper {
 /// What reading one source keeps from record to record: how many records it read, and the way its
 /// records are taken as cells, chosen at its header. Used by the reading thread alone, so its
 /// properties are not checked for overlapping access at run time: captured as variables, they were
-/// checked at every access, eight times a record (2.7 % of a 100,000-row import's reading thread,
-/// under callgrind).
+/// checked at every access, eight times a record.
 private final class CellSourceState {
     @exclusivity(unchecked) var records = 0
     @exclusivity(unchecked) var typing: FlatCellTyping?

@@ -1,6 +1,6 @@
 /// The type a value suggests, before the values of a field are merged into one field type.
 ///
-/// Rules (DESIGN.md, "Field types"): integers in range → INT64; any real among them → DOUBLE;
+/// Rules: integers in range → INT64; any real among them → DOUBLE;
 /// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays → LIST of the
 /// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
 /// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
@@ -153,7 +153,7 @@ enum BooleanText {
     /// `true` or `false`, nor is canonically equivalent to one (the few that lowercase or decompose
     /// to ASCII become `k`, `K`, `;` or `` ` ``), so ``value(_:)`` finds neither word in it either.
     /// Titles and notes that start with such a character were made strings and lowercased twice
-    /// to learn it (2 % of a million-row CSV import's reading thread, under `perf`).
+    /// to learn it.
     static func value(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard UTF8Validation.isASCII(bytes) else { return nil }
         func isLowercase(_ word: StaticString) -> Bool {

@@ -85,7 +85,7 @@ struct ValueConverter {
     /// With the value comes the kind ``InferredKind/classify(utf8:)`` gives the same bytes, where
     /// converting them told it (a number read as an integer is `integer`, a boolean `boolean`, a
     /// real `real`, a date that starts `dddd-` `timestamp`): the survey then does not read the
-    /// bytes again (a date read twice was 5 % of a million-row import's reading thread).
+    /// bytes again, as reading a date twice was costly.
     func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
         switch type {
         case .int64:

@@ -1,5 +1,5 @@
 /// The text of a change tag: a store's counter in base 36 (`7pt`), as `String(_:radix:)` writes it,
-/// but without its generic digit loop, which took 1 % of an import's writing thread.
+/// but without its generic digit loop, which showed in an import's writing thread.
 enum ChangeTag {
     static func text(of counter: Int64) -> String {
         guard counter > 0 else { return String(counter, radix: 36) }

@@ -8,8 +8,7 @@ import Foundation
 ///
 /// A thread that waits is woken once a few batches are there to take (or free to fill), not at
 /// every batch: waking a thread is a system call that reaches the other core, and a reading thread
-/// that woke an idle consumer at every batch spent 11 % of a million-row JSON Lines import doing so
-/// (under `perf`).
+/// that woke an idle consumer at every batch spent much of a JSON Lines import doing so.
 final class BatchChannel<Item>: @unchecked Sendable {
     /// Thrown to the producer when the consumer has stopped.
     struct Cancelled: Error {}
@@ -37,8 +36,8 @@ final class BatchChannel<Item>: @unchecked Sendable {
     /// Hands a batch over, waiting while ``capacity`` batches wait; throws ``Cancelled`` once the
     /// consumer has stopped. Returns a batch to fill next: one the consumer handed back
     /// (``giveBack(_:)``), emptied here, with the room it had, or else an empty one. Refilled, the
-    /// batches are not allocated again (a million-row import's reading thread allocated 4,000
-    /// arrays of 20 KB, and each made glibc gather the small blocks freed before it).
+    /// batches are not allocated again (each new one made glibc gather the small blocks freed
+    /// before it).
     @discardableResult
     func put(_ batch: [Item]) throws -> [Item] {
         condition.lock()

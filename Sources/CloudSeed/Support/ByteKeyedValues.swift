@@ -15,8 +15,7 @@ import Darwin
 /// then the kept bytes, then the value, and counts no reference. A column that names one of 10,000
 /// records looks its texts up in a table larger than the processor's nearest caches, so each read
 /// may wait for memory: where a slot only pointed to an array of hashes, and that to another of
-/// where the bytes start, lookups took 13 % of a million-row CSV import's reading thread (under
-/// `perf`), against 11 % now; the import took 3.47-3.64 s against 3.60-3.80 s (3 alternating pairs).
+/// where the bytes start, lookups waited more often and took longer.
 struct ByteKeyedValues<Value> {
     /// Where an entry is found: the high half of its hash (the low half places it), where its bytes
     /// start in ``keptBytes`` and how many there are, and its number plus one (0: an empty slot).

@@ -43,7 +43,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     static func keyPath(_ path: String, _ key: String) -> String {
         guard !path.isEmpty else { return key }
         // Written once into a string of the right size: appending the parts (or interpolating
-        // them) cost a tenth of a binary property list's reading.
+        // them) slowed a binary property list's reading.
         var path = path, key = key
         let count = path.utf8.count + 1 + key.utf8.count
         return path.withUTF8 { path in

@@ -5,7 +5,7 @@ import Glibc
 /// The heap a run has freed, handed back to the system.
 ///
 /// glibc keeps what a program frees for its next allocations, so the first pass's name marks
-/// (16 bytes a row, ~24 MB at a million rows, freed once the naming rules are chosen) stayed
+/// (16 bytes a row, freed once the naming rules are chosen) stayed
 /// resident under everything pass two and the name index then allocate: the run's peak grew with
 /// its rows. glibc's `malloc_trim` is looked up when the process runs (Swift's Glibc module leaves
 /// `malloc.h` out); where there is none (Apple's allocator returns memory itself), this does nothing.

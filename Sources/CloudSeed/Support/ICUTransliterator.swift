@@ -7,8 +7,8 @@ import _FoundationICU
 /// One ICU transform, opened once and kept for the run.
 ///
 /// Foundation's `applyingTransform` opens the transform anew for every text, and for Han or kana
-/// that means parsing ICU's rules for them again: ~10 ms a text, which a run naming records after
-/// titles in many scripts pays hundreds of times. Kept open, a text takes microseconds. Where ICU's
+/// that means parsing ICU's rules for them again, which a run naming records after titles in many
+/// scripts pays hundreds of times. Kept open, a text is quick. Where ICU's
 /// own interface is not available (Foundation on Apple platforms), texts go through Foundation.
 final class ICUTransliterator: @unchecked Sendable {
     private let transform: StringTransform

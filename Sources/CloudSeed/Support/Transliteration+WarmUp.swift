@@ -4,8 +4,8 @@ import Synchronization
 extension Transliteration {
     /// Whether `text`'s ASCII form can be had now without waiting for ICU to compile rules.
     ///
-    /// ICU compiles a script's rules the first time it meets the script (Han's take tens of
-    /// milliseconds). Text whose characters all have a known form never waits. For other text the
+    /// ICU compiles a script's rules the first time it meets the script, which for Han takes a
+    /// while. Text whose characters all have a known form never waits. For other text the
     /// answer is `false` until ICU has transliterated the first such text, which the first call
     /// starts on a thread of its own, so that the caller can go on with other work meanwhile.
     static func isReady(_ text: String) -> Bool {

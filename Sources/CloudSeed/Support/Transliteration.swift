@@ -14,8 +14,7 @@ enum Transliteration {
     /// time; each run of other characters (`漢字`, `の`, `Москва`) goes to ICU with the character
     /// before and after it, as ICU looks that far (`Skagen漢字` → `Skagen han zi`), and is remembered.
     /// The text is read as its UTF-8 bytes, and a run found again by its bytes and its neighbours'
-    /// (hashing it as a `String` normalises it first: transliterating was 4-6 % of a million-row
-    /// import's naming thread, under `perf`).
+    /// (hashing it as a `String` normalises it first, which made transliterating slower).
     static func ascii(_ text: String) -> String {
         var text = text
         if text.withUTF8(UTF8Validation.isASCII) { return text }

@@ -276,7 +276,7 @@ struct CSVScanner {
             return cell
         }
         // A cell with doubled quotes: its runs between them are copied out, each found as the
-        // closing quote was (looked at a byte at a time, a cell of tags took 600 instructions).
+        // closing quote was, not looked at a byte at a time.
         let cellStart = unescaped.count
         var runStart = index
         isASCII = true

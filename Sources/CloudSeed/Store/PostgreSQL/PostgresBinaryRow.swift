@@ -5,8 +5,7 @@ import Foundation
 ///
 /// Each column gets the binary form of its SQL type (``PostgresValueCodec/sqlType(for:)``): the
 /// server stores a `bigint`, a `double precision` or a `timestamptz` as it comes, where text would
-/// have it parse every number and date (a million-row import: a fifth of the server's work went
-/// to parsing timestamps alone). A location is an array of doubles; a `jsonb` field is its JSON
+/// have it parse every number and date (timestamps above all). A location is an array of doubles; a `jsonb` field is its JSON
 /// text behind the format's version byte; a `text` or `bytea` field, its bytes.
 struct PostgresBinaryRow {
     /// What a `COPY … (FORMAT binary)` starts with: its signature, no flags, no header extension.
@@ -192,13 +191,13 @@ struct PostgresBinaryRow {
     private static let float8TypeID: UInt32 = 701
 
     /// Appends the number's bytes, most significant first: as typed bytes, which an array appends
-    /// at once, where raw bytes were appended one at a time (5 % of a million-row import's writing thread).
+    /// at once, where raw bytes were appended one at a time.
     private mutating func appendBigEndian<Number: FixedWidthInteger>(_ number: Number) {
         withUnsafeBytes(of: number.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
-    /// Appends `count` bytes that `write` stores, in one append: each append costs some 90
-    /// instructions whatever it appends (a 100,000-row import under callgrind).
+    /// Appends `count` bytes that `write` stores, in one append: each append has a fixed cost
+    /// whatever it appends.
     private mutating func appendAtOnce(_ count: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
         withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { field in
             write(field.baseAddress!)

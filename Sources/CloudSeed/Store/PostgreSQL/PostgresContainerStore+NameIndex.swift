@@ -1,12 +1,11 @@
 /// A bulk `COPY` into an empty record table goes in without the table's primary key (the index on
 /// record names) and its foreign key to the zones, added again once the rows are in: PostgreSQL
 /// then sorts the names once instead of placing each in a B-tree as it arrives, and checks no
-/// zone for every row (200,000 rows copied into the benchmark's table: 3.4 s with both, 1.1 s
-/// without, then 0.3 s to add them).
+/// zone for every row, which is much faster, adding them back included.
 ///
 /// The foreign key comes back `NOT VALID`: PostgreSQL checks every row written after it, but does
 /// not scan the rows the run copied in, each of which holds the zone the run found or created
-/// itself in this transaction (a million rows: a 0.45 s scan saved). It stays so in later runs,
+/// itself in this transaction, so a scan is saved. It stays so in later runs,
 /// as SQLite's store declares the key and leaves the rows it holds unchecked.
 extension PostgresContainerStore {
     /// Drops the primary and foreign keys of `recordType`'s table if the table holds no rows,
@@ -36,7 +35,7 @@ extension PostgresContainerStore {
     /// Adds back the keys ``deferNameIndex(ofType:in:)`` dropped, and drops the column defaults the
     /// rows copied in meanwhile left their shared columns to, once every pending row is in: on
     /// the connection's background thread, so that the server builds them while the run goes on
-    /// (an import checks its guessed plan meanwhile: 0.1 s of a million rows' 0.8 s of keys). The
+    /// (an import checks its guessed plan meanwhile). The
     /// next statement waits for them and throws their failure; the commit is such a statement.
     func buildDeferredNameIndexes() throws {
         guard !deferredKeys.isEmpty else { return }

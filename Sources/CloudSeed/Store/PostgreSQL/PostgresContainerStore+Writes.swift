@@ -127,8 +127,8 @@ struct PostgresStoreTransaction: StoreTransaction {
     let store: PostgresContainerStore
 
     /// 128 batches of 256 rows: the writing thread waits for the server in bursts, and with 32
-    /// the reading thread then stopped too, each waiting for the other half of the time (a
-    /// million-row import, alternating: 4.05 s with 32 batches, 3.72 s with 128; 20 MB more at the peak).
+    /// the reading thread then stopped too, each waiting for the other in turn. More
+    /// batches ahead cost some memory at the peak.
     var rowsReadAhead: Int { 32_768 }
 
     func createRecordType(_ name: String, in scope: SchemaScope) throws { try store.createRecordType(name, in: scope) }

@@ -6,8 +6,7 @@ import Foundation
 /// Where every value's size is known before it is written (texts, numbers, dates, locations of
 /// coordinates only, references kept as names, NULLs), the fields are written in place on the
 /// stack and copied at once into an array with room for exactly them, not appended one by one:
-/// each append costs some 90 instructions whatever it appends (a 100,000-row import's reading
-/// thread, under callgrind: 2,085 → 1,934 M instructions). Other values take ``PostgresBinaryRow``'s appends.
+/// each append has a fixed cost whatever it appends. Other values take ``PostgresBinaryRow``'s appends.
 enum PostgresEncodedFields {
     /// The values at `offsets` among `values` (or their texts, where `texts` gives them), one
     /// field each, NULL where an offset is `nil`.
@@ -28,8 +27,8 @@ enum PostgresEncodedFields {
         }
         guard size > 0 else { return [] }
         // Written on the stack, then copied into an array made with room for them: an array made
-        // at its size (uninitialized or zeroed) looked up its storage's generic type at every call
-        // (some 800 instructions), where reserving room does not.
+        // at its size (uninitialized or zeroed) looked up its storage's generic type at every call,
+        // where reserving room does not.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
         try withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer in

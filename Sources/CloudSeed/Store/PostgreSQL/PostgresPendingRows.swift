@@ -7,14 +7,13 @@
 /// A batch keeps its rows encoded one after another in one buffer, ready to send, rather than an
 /// array of bytes for each; a record inserted new keeps nothing else but its name (its values are
 /// in its row alone). Each row kept its own bytes and its record before, and copying and freeing
-/// them was a third of the writing thread's work (a million-row import, under `perf`: that
-/// thread's CPU time 3.9 → 2.4 s).
+/// them was much of the writing thread's work.
 struct PostgresPendingRows {
     /// How many rows a table buffers before they are sent in a `COPY` of their own.
     static let batchSize = 10_000
     /// How many rows a table buffers before they go on in the copy left open for them
     /// (``PostgresConnection/streamCopy(_:header:rows:trailer:)``): the server starts on them
-    /// sooner (a million-row import, alternating: 3.93 s with batches of 10,000, 3.73 s of 2,500).
+    /// sooner than with batches of ``batchSize``.
     static let streamedBatchSize = 2_500
 
     struct Key: Hashable {
@@ -41,8 +40,8 @@ struct PostgresPendingRows {
 
     /// The columns the rows of a bulk insert into an empty table leave to the table's defaults:
     /// the zone, and the system fields every record the run inserts shares (all but the change
-    /// tag). Five columns of seventeen, a fifth of each row's bytes: a million rows took the
-    /// server 1.68 s to copy in whole, 1.44 s without them.
+    /// tag). Five columns of seventeen, a fifth of each row's bytes: the server copies rows in
+    /// faster without them.
     struct SharedColumns: Equatable {
         let zone: Int64
         let createdTimestamp: Int64
@@ -84,8 +83,7 @@ struct PostgresPendingRows {
             self.layout = layout
             self.shared = shared
             bytes.reserveCapacity(capacity)
-            // A table's later batches fill up: their rows are not copied a dozen times as they grow
-            // (5 % of a 100,000-row import's encoding of rows, under callgrind).
+            // A table's later batches fill up: their rows are not copied a dozen times as they grow.
             if capacity > 0 { rows.reserveCapacity(PostgresPendingRows.batchSize) }
         }
 

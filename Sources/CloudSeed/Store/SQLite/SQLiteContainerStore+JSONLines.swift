@@ -41,7 +41,7 @@ extension SQLiteContainerStore {
                 }
                 // The other core reads the store meanwhile: nothing here may use the database. One
                 // reader, not the two CSV has (``forEachRowByName``): writing JSON is the bigger half of
-                // this export, and a third busy thread on two cores made it 5 % slower.
+                // this export, and a third busy thread on two cores made it slower.
                 try database.forEachCopiedRow(layout.selectAll, [.integer(zone)]) { row in
                     bytes.removeAll(keepingCapacity: true)
                     if Self.appendJSONLine(row, head: head, fields: fields, zoneTail: zoneTail, to: &bytes) {

@@ -1,11 +1,10 @@
 /// A bulk insert into a record table made in the same run goes in without the table's name index,
 /// which is built once the rows are in: SQLite then sorts the names once instead of placing each
-/// in a B-tree as it arrives, in a random order (a million-row import: 2.5 s less on this machine).
+/// in a B-tree as it arrives, in a random order, which is faster.
 ///
 /// Meanwhile the page cache is small (8 MB, as for the sort): rows appended to a table are not
 /// read again, so SQLite writes their pages as they fill instead of keeping them all for the
-/// commit to write, which the run then waits for (100,000-row binary plist: commit 40 → 27 ms;
-/// peak memory 117 → 88 MB).
+/// commit to write, which the run then waits for; the run's peak memory is lower too.
 extension SQLiteContainerStore {
     /// Drops the name index of `recordType`'s table if the table holds no rows, until
     /// ``buildDeferredNameIndexes()`` (or the end of the transaction) builds it again. Until then a
@@ -24,8 +23,8 @@ extension SQLiteContainerStore {
 
     /// Builds the name indexes ``deferNameIndex(ofType:in:)`` dropped. SQLite sorts the names in
     /// as much memory as its page cache may take, so the cache is made small meanwhile (8 MB): the sort
-    /// then merges runs from a temporary file, as fast, and a million names take 60 MB less. A
-    /// second thread sorts alongside (a million names: 1.4 s → 1.0 s).
+    /// then merges runs from a temporary file, as fast, in less memory. A second thread sorts
+    /// alongside, which is faster.
     func buildDeferredNameIndexes() throws {
         guard !deferredNameIndexes.isEmpty else { return }
         try database.execute("PRAGMA cache_size = \(Self.indexingCacheSize); PRAGMA threads = 2")

@@ -1,8 +1,7 @@
 /// Reading a record table in record-name order, as the CSV export does, with two readers.
 ///
 /// In name order the table's rows are read out of their order in the file, one B-tree seek by
-/// rowid each: the reading is the bottleneck of a CSV export (a million Artworks: 1.8 s for SQLite
-/// alone, where `sqlite3 -csv` prints its own table in 1.2 s). So a big table is read by two
+/// rowid each: the reading is the bottleneck of a CSV export. So a big table is read by two
 /// connections at once, on one snapshot, over alternate ranges of names, while this thread takes
 /// their rows in order.
 extension SQLiteContainerStore {

@@ -73,8 +73,7 @@ extension SQLiteContainerStore {
     /// Steps a select to the stored row of the record named `name`, or returns `nil` where there is
     /// none. The row after the last one found is tried first: a re-import meets its records in the
     /// order they were written, and a row read by rowid, next to the last, is found without a search
-    /// of the name index and a seek in the table at a random place for each (a million unchanged rows:
-    /// the index's search was a third of the writing thread).
+    /// of the name index and a seek in the table at a random place for each, which were costly.
     private func storedRow(named name: String, _ comparison: Comparison) throws -> SQLiteStatement? {
         let zoneColumn = comparison.creatorColumn + 1, nameColumn = zoneColumn + 1, rowidColumn = nameColumn + 1
         if let last = comparison.lastRowid {

@@ -50,7 +50,7 @@ public final class SQLiteContainerStore: ContainerStore {
     var deferredNameIndexes: Set<String> = []
     /// The CSV export reads a table with fewer rows (by its last rowid) on one connection
     /// (``forEachRowByName(_:of:zone:_:)``): below ~400,000 rows the second connection's setup and
-    /// its own faults on the mapped file cost more than it saves (100,000 rows: 0.17 → 0.20 s).
+    /// its own faults on the mapped file cost more than it saves.
     var twoReadersFrom: Int64 = 400_000
 
     /// A record type's table, its field columns, and the SQL that reads and writes its rows.
@@ -70,8 +70,7 @@ public final class SQLiteContainerStore: ContainerStore {
         let insert: String
         /// ``insert``'s row, or where the name index has its name already, that row's columns
         /// changed in place: it keeps its row id and index entry, where a replacement deletes the
-        /// row and inserts it again at the table's end (1,000 changed rows of a million: about half
-        /// the page writes).
+        /// row and inserts it again at the table's end, with more pages to write.
         let upsert: String
 
         init(table: String, fields: [String: (type: FieldType, column: String)]) {
@@ -138,7 +137,7 @@ public final class SQLiteContainerStore: ContainerStore {
         do {
             // A file being created keeps SQLite's rollback journal until it is put in place
             // (``StoreCreation``), and gets pages of 16 KiB: a table's rows take fewer pages, each
-            // written once (a million-row import's writes ~12 % faster than with 4 KiB).
+            // written once, so writes are faster than with pages of 4 KiB.
             try database.execute((creation == nil ? "PRAGMA journal_mode = WAL; " : "PRAGMA page_size = \(Self.pageSize); ") + Self.connectionSettings)
             try database.transaction {
                 try database.execute(SQLiteLayout.metadataTables)

@@ -52,8 +52,7 @@ final class SQLiteDatabase {
     /// Runs `body` with the file memory-mapped for reading (up to SQLite's limit, 2 GB as built here).
     ///
     /// Records go out in record-name order, which is not the order of the table's pages: read page by
-    /// page, each record costs a system call and a copy (a million-record export took 10.6 s; mapped,
-    /// 3.9 s). The mapped pages are the file's own in the operating system's page cache, shared and
+    /// page, each record costs a system call and a copy, which mapping avoids. The mapped pages are the file's own in the operating system's page cache, shared and
     /// given back under memory pressure, though the resident size counts the ones touched.
     func withMappedReads<T>(_ body: () throws -> T) throws -> T {
         try execute("PRAGMA mmap_size = \(Self.mappedReadSize)")
@@ -166,7 +165,7 @@ final class SQLiteStatement {
     /// The bytes of the text bound to each parameter, by index: SQLite reads them in place until
     /// the parameter is bound again or the statement ends, instead of copying them into memory it
     /// allocates and frees for every value. Not checked for overlapping access at run time: a
-    /// statement is used by one thread at a time, and the check was a third of binding a text.
+    /// statement is used by one thread at a time, and the check was much of binding a text.
     @exclusivity(unchecked) private var boundTexts: [UnsafeMutableRawBufferPointer?] = []
     /// Texts longer than this are copied by SQLite, so that a statement does not keep a large buffer.
     private static let boundTextLimit = 4096
@@ -187,7 +186,7 @@ final class SQLiteStatement {
     }
 
     /// Makes the statement ready to run again, keeping what is bound to it: for a caller that binds
-    /// every parameter anew (clearing them all first cost a third of the binding).
+    /// every parameter anew (clearing them all first was costly).
     func resetKeepingBindings() {
         sqlite3_reset(pointer)
     }

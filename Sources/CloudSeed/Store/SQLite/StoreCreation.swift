@@ -12,7 +12,7 @@ import Darwin
 /// The first transaction of a new store is usually its biggest (a first import), and nothing needs
 /// a write-ahead log while no one else can read the file: written with a rollback journal, which
 /// holds nothing for pages a new file did not have, its rows go to disk once rather than to the log
-/// and again when the log is copied back (a million-row CSV import: 0.7–1.5 s less). The file is in WAL mode
+/// and again when the log is copied back. The file is in WAL mode
 /// from when it is published. Runs that create the same store at once take turns through a lock
 /// file (`.NAME.new.lock`): the next one finds the store in place and opens it as any other.
 final class StoreCreation {
