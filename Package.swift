@@ -1,6 +1,12 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The language features every target of the package builds with.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "cloudseed",
     platforms: [.macOS(.v13)],
@@ -27,6 +33,7 @@ let package = Package(
         .target(
             name: "CloudSeed",
             dependencies: ["CSQLite", "CPostgres", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings,
             // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
@@ -35,24 +42,29 @@ let package = Package(
             dependencies: [
                 "CloudSeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "cloudseed-fuzz",
             dependencies: ["CloudSeed"],
-            path: "Fuzz/Sources"
+            path: "Fuzz/Sources",
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "CloudSeedTestSupport",
-            dependencies: ["CloudSeed"]
+            dependencies: ["CloudSeed"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CloudSeedTests",
-            dependencies: ["CloudSeed", "CloudSeedTestSupport"]
+            dependencies: ["CloudSeed", "CloudSeedTestSupport"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CloudSeedCLITests",
-            dependencies: ["CloudSeedTestSupport", "cloudseed"]
+            dependencies: ["CloudSeedTestSupport", "cloudseed"],
+            swiftSettings: swiftSettings
         ),
     ]
 )

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a run of the `cloudseed` binary printed and returned.
 public struct CommandResult: Sendable {

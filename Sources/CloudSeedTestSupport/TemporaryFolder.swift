@@ -1,5 +1,5 @@
 import CloudSeed
-import Foundation
+public import Foundation
 
 /// A fresh folder for one test, removed when the value is released.
 public final class TemporaryFolder: @unchecked Sendable {

@@ -1,13 +1,13 @@
-import CloudSeed
-import Foundation
+public import CloudSeed
+public import Foundation
 
 /// The backends store tests run against: SQLite always, PostgreSQL when
 /// `CLOUDSEED_TEST_POSTGRES_URL` names a server.
-public enum StoreBackend: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum BackendKind: String, Sendable, CaseIterable, CustomStringConvertible {
     case sqlite, postgres
 
     /// The backends this machine can test.
-    public static var testable: [StoreBackend] { TestPostgresServer.url == nil ? [.sqlite] : [.sqlite, .postgres] }
+    public static var testable: [BackendKind] { TestPostgresServer.url == nil ? [.sqlite] : [.sqlite, .postgres] }
 
     public var description: String { rawValue }
 }
@@ -55,13 +55,13 @@ public final class TestPostgresDatabase: @unchecked Sendable {
 
 /// A new, empty store of one backend for one test, with its folder; both removed when released.
 public final class TestStore: @unchecked Sendable {
-    public let backend: StoreBackend
+    public let backend: BackendKind
     public let folder: TemporaryFolder
     /// What `--store` takes to name this store.
     public let location: String
     private let database: TestPostgresDatabase?
 
-    public init(_ backend: StoreBackend, folder: TemporaryFolder? = nil, name: String = "store.sqlite") throws {
+    public init(_ backend: BackendKind, folder: TemporaryFolder? = nil, name: String = "store.sqlite") throws {
         self.backend = backend
         self.folder = try folder ?? TemporaryFolder()
         switch backend {
@@ -76,5 +76,5 @@ public final class TestStore: @unchecked Sendable {
     }
 
     /// Opens the store (each call a new connection or file handle).
-    public func open() throws -> any ContainerStore { try StoreLocation(location).open() }
+    package func open() throws -> any StoreBackend { try StoreLocation(location).open() }
 }

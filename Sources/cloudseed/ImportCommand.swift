@@ -108,7 +108,8 @@ struct ImportCommand: ParsableCommand {
             var options = MappingOptions(
                 recordType: type, nameTemplates: try nameTemplates.map(NameTemplate.init(parsing:)),
                 fieldTypes: try fields.map(FieldTypeOverride.init(parsing:)) + assets.map { try FieldTypeOverride(parsing: "\($0):ASSET") },
-                nestedAsJSON: nestedAsJSON, csv: csv)
+                nestedAsJSON: nestedAsJSON)
+            options.csv = csv
             options.references = try references.map(ReferenceDeclaration.init(parsing:))
             options.locations = try locations.map(LocationDeclaration.init(parsing:))
             options.allowDangling = allowDangling

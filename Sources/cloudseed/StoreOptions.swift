@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import CloudSeed
 
@@ -12,7 +12,7 @@ struct StoreLocationOption: ParsableArguments {
     var location: StoreLocation { StoreLocation(option: store) }
 
     /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
-    func open(mustExist: Bool = false) throws -> any ContainerStore {
+    func open(mustExist: Bool = false) throws -> any StoreBackend {
         try StoreFile.open(location, mustExist: mustExist)
     }
 }
@@ -43,14 +43,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
-    func openStore(mustExist: Bool = false) throws -> any ContainerStore {
+    func openStore(mustExist: Bool = false) throws -> any StoreBackend {
         try storeLocation.open(mustExist: mustExist)
     }
 }
 
-/// Opening stores for commands: the one place a command gets its `any ContainerStore`.
+/// Opening stores for commands: the one place a command gets its `any StoreBackend`.
 enum StoreFile {
-    static func open(_ location: StoreLocation, mustExist: Bool) throws -> any ContainerStore {
+    static func open(_ location: StoreLocation, mustExist: Bool) throws -> any StoreBackend {
         if mustExist, let path = location.path, !FileManager.default.fileExists(atPath: path) {
             throw CloudSeedError("there is no store here; import or seed something first, or name the store with --store", at: SourcePosition(file: path))
         }

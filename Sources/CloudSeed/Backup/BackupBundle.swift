@@ -10,13 +10,13 @@ import Foundation
 /// ```
 /// backup/records/development/public/__defaultOwner__/_defaultZone/Artwork.jsonl: checksum mismatch: the file was changed or damaged; restore from an intact backup
 /// ```
-public struct BackupBundle: Sendable {
+package struct BackupBundle: Sendable {
     /// The bundle's folder as given, without a trailing `/`.
-    public let path: String
-    public let manifest: BackupManifest
+    package let path: String
+    package let manifest: BackupManifest
 
     /// Opens the bundle at `path` and verifies it.
-    public init(verifying path: String) throws {
+    package init(verifying path: String) throws {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: self.path, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -10,23 +10,23 @@
 /// Owner, zone and record type names are used as they are when they hold only ASCII letters, digits,
 /// `_` and `-`; any other byte is written `%XX` (and an empty name `%`), so that no name can leave its
 /// folder, clash with another, or mean `.` or `..`.
-public enum BackupLayout {
+package enum BackupLayout {
     /// The manifest, the one file the manifest does not list.
-    public static let manifest = "manifest.json"
+    package static let manifest = "manifest.json"
 
     /// The schema of an environment, in the CloudKit Schema Language.
-    public static func schema(_ environment: ContainerEnvironment) -> String {
+    package static func schema(_ environment: ContainerEnvironment) -> String {
         "schema/\(environment.rawValue).ckdb"
     }
 
     /// The records of one type in one zone, as CloudKit JSON Lines.
-    public static func records(_ environment: ContainerEnvironment, _ database: DatabaseScope, _ zoneID: RecordZoneID, recordType: String) -> String {
+    package static func records(_ environment: ContainerEnvironment, _ database: DatabaseScope, _ zoneID: RecordZoneID, recordType: String) -> String {
         let folders = [environment.rawValue, database.rawValue, component(zoneID.ownerName), component(zoneID.zoneName)]
         return "records/" + folders.joined(separator: "/") + "/" + component(recordType) + ".jsonl"
     }
 
     /// The content of an asset, named by its SHA-256.
-    public static func asset(_ checksum: String) -> String {
+    package static func asset(_ checksum: String) -> String {
         "assets/\(checksum)"
     }
 

@@ -24,18 +24,18 @@
 /// differ only in `created`.
 public struct BackupManifest: Hashable, Sendable {
     /// The version of the bundle layout this cloudseed writes and reads.
-    public static let format = 1
+    package static let format = 1
     /// The tool that writes the bundle.
-    public static let tool = "cloudseed 0.1"
+    package static let tool = "cloudseed 0.1"
 
     /// The records of one zone.
-    public struct Zone: Hashable, Sendable {
-        public var database: DatabaseScope
-        public var zoneID: RecordZoneID
+    package struct Zone: Hashable, Sendable {
+        package var database: DatabaseScope
+        package var zoneID: RecordZoneID
         /// Record counts by record type; only types with records are listed.
-        public var recordCounts: [String: Int]
+        package var recordCounts: [String: Int]
 
-        public init(database: DatabaseScope, zoneID: RecordZoneID, recordCounts: [String: Int]) {
+        package init(database: DatabaseScope, zoneID: RecordZoneID, recordCounts: [String: Int]) {
             self.database = database
             self.zoneID = zoneID
             self.recordCounts = recordCounts
@@ -43,38 +43,38 @@ public struct BackupManifest: Hashable, Sendable {
     }
 
     /// One environment of the container: its schema file and its zones with records.
-    public struct Environment: Hashable, Sendable {
-        public var environment: ContainerEnvironment
-        public var zones: [Zone]
+    package struct Environment: Hashable, Sendable {
+        package var environment: ContainerEnvironment
+        package var zones: [Zone]
 
-        public init(environment: ContainerEnvironment, zones: [Zone]) {
+        package init(environment: ContainerEnvironment, zones: [Zone]) {
             self.environment = environment
             self.zones = zones
         }
     }
 
     /// A file of the bundle with its size and lower-case hexadecimal SHA-256.
-    public struct File: Hashable, Sendable {
-        public var path: String
-        public var size: Int64
-        public var sha256: String
+    package struct File: Hashable, Sendable {
+        package var path: String
+        package var size: Int64
+        package var sha256: String
 
-        public init(path: String, size: Int64, sha256: String) {
+        package init(path: String, size: Int64, sha256: String) {
             self.path = path
             self.size = size
             self.sha256 = sha256
         }
     }
 
-    public var tool: String
+    package var tool: String
     /// When the backup was made, in milliseconds since 1970.
     public var created: Int64
     public var container: String
-    public var environments: [Environment]
+    package var environments: [Environment]
     /// Every file but the manifest, in byte order of their paths.
-    public var files: [File]
+    package var files: [File]
 
-    public init(tool: String = BackupManifest.tool, created: Int64, container: String, environments: [Environment], files: [File]) {
+    package init(tool: String = BackupManifest.tool, created: Int64, container: String, environments: [Environment], files: [File]) {
         self.tool = tool
         self.created = created
         self.container = container
@@ -88,7 +88,7 @@ public struct BackupManifest: Hashable, Sendable {
     }
 
     /// How many zones hold records.
-    public var zoneCount: Int {
+    package var zoneCount: Int {
         environments.reduce(0) { $0 + $1.zones.count }
     }
 
@@ -116,7 +116,7 @@ public struct BackupManifest: Hashable, Sendable {
     }
 
     /// The manifest as the bundle's `manifest.json`: one zone and one file per line.
-    public var json: String {
+    package var json: String {
         let environments = self.environments.map { environment in
             let zones = environment.zones.map { zone in
                 let counts = zone.recordCounts.keys.sorted(by: SchemaDefinition.byteOrder).map { ($0, String(zone.recordCounts[$0]!)) }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Backs up one container of a store into a bundle folder (``BackupLayout``, ``BackupManifest``):
 /// the schema of each environment, the records of each zone as CloudKit JSON Lines in the store's
@@ -13,12 +13,18 @@ import Foundation
 /// bundle is written beside its folder and renamed into place when complete (``FolderReplacement``):
 /// a backup that fails or is killed never damages an earlier one.
 public struct BackupWriter {
-    public var store: any ContainerStore
+    package var store: any StoreBackend
     public var container: String
     /// The time recorded as the manifest's `created`, in milliseconds since 1970.
     public var now: Int64
 
-    public init(store: any ContainerStore, container: String = StoreScope.defaultContainer,
+    /// A writer of `container`'s backups from `store`; `now` is recorded as the bundle's creation time.
+    public init(store: ContainerStore, container: String = StoreScope.defaultContainer,
+                now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+        self.init(store: store.backend, container: container, now: now)
+    }
+
+    package init(store: any StoreBackend, container: String = StoreScope.defaultContainer,
                 now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
         self.store = store
         self.container = container

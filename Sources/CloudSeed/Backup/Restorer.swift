@@ -13,21 +13,34 @@ import Foundation
 /// schema is added to the store's, and its records are written over those with the same IDs
 /// (CloudKit's all-keys save). Change tags given afterwards follow the restored ones.
 public struct Restorer {
-    public var store: any ContainerStore
+    package var store: any StoreBackend
     /// The container to restore into; `nil` for the one the backup was made of.
     public var container: String?
     /// Whether to write the backup over records the container holds, rather than refuse.
     public var merge: Bool
 
-    public init(store: any ContainerStore, container: String? = nil, merge: Bool = false) {
+    /// A restorer into `store`: into `container`, or the backup's own when `nil`; `merge` writes
+    /// the backup over records the container holds rather than refusing.
+    public init(store: ContainerStore, container: String? = nil, merge: Bool = false) {
+        self.init(store: store.backend, container: container, merge: merge)
+    }
+
+    package init(store: any StoreBackend, container: String? = nil, merge: Bool = false) {
         self.store = store
         self.container = container
         self.merge = merge
     }
 
+    /// Verifies the backup in `folder` (every file against its checksum), restores it, and returns
+    /// its manifest.
+    @discardableResult
+    public func restore(from folder: String) throws -> BackupManifest {
+        try restore(BackupBundle(verifying: folder))
+    }
+
     /// Restores `bundle` and returns its manifest.
     @discardableResult
-    public func restore(_ bundle: BackupBundle) throws -> BackupManifest {
+    package func restore(_ bundle: BackupBundle) throws -> BackupManifest {
         let manifest = bundle.manifest
         let container = self.container ?? manifest.container
         try store.write { transaction in

@@ -9,7 +9,7 @@ import Foundation
 /// let summary = try Seeder(store: store).run(try FixtureManifest(path: "SampleData/gallery.json"))
 /// ```
 public struct Seeder {
-    public var store: any ContainerStore
+    package var store: any StoreBackend
     /// Empty the manifest's zone first.
     public var reset = false
     /// Delete records of the manifest's record types that the manifest no longer produces.
@@ -19,7 +19,13 @@ public struct Seeder {
     /// The time stamped on created and modified records, in milliseconds since 1970.
     public var now = Int64(Date().timeIntervalSince1970 * 1000)
 
-    public init(store: any ContainerStore, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
+    /// A seeder of `store`: `reset` empties the manifest's zone first, `prune` deletes what the
+    /// manifest no longer produces, `dryRun` works out the changes and writes nothing.
+    public init(store: ContainerStore, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
+        self.init(store: store.backend, reset: reset, prune: prune, dryRun: dryRun)
+    }
+
+    package init(store: any StoreBackend, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
         self.store = store
         self.reset = reset
         self.prune = prune

@@ -13,14 +13,14 @@ public struct ImportSummary: Sendable {
     }
 
     public var scope: StoreScope
-    public var plan: ImportPlan
-    public var changes: SchemaChanges
+    package var plan: ImportPlan
+    package var changes: SchemaChanges
     public var counts: [TypeCounts]
     /// Whether the run was rolled back (`--dry-run`): the counts say what would have happened.
     public var isDryRun = false
     /// Whether the sources were read once: the plan guessed from their first rows was the one all
     /// their rows decide, so they were written as they were surveyed.
-    public var readOnce = false
+    package var readOnce = false
     /// How long the run took.
     public var seconds: Double = 0
 

@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 
 /// Runs an import: reads the sources, plans the records, and writes them in one transaction,
 /// creating record types and fields just in time in development and refusing to in production.
 public struct Importer {
-    public var store: any ContainerStore
+    package var store: any StoreBackend
     public var scope: StoreScope
     public var options: MappingOptions
     /// The user recorded as creator and modifier.
@@ -15,7 +15,7 @@ public struct Importer {
     /// Save the records that can be saved and list the conflicts, rather than writing nothing (`--partial`).
     public var partial = false
     /// Where rows and records left out of the run are reported (`--rejects`), besides the summary's count.
-    public var rejected: (RejectedRow) throws -> Void = { _ in }
+    package var rejected: (RejectedRow) throws -> Void = { _ in }
     /// A schema made the environment's schema, in the same transaction, before the records are written.
     public var schemaDefinition: SchemaDefinition?
     /// Empty the zone first (`seed --reset`).
@@ -23,7 +23,14 @@ public struct Importer {
     /// Delete the records of the run's types that the run did not produce (`seed --prune`).
     public var prune = false
 
-    public init(store: any ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
+    /// An importer into `scope` of `store`; `userRecordName` is who creates and modifies the
+    /// records, `now` the time stamped on them in milliseconds since 1970.
+    public init(store: ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
+                userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+        self.init(store: store.backend, scope: scope, options: options, userRecordName: userRecordName, now: now)
+    }
+
+    package init(store: any StoreBackend, scope: StoreScope, options: MappingOptions = MappingOptions(),
                 userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
         self.store = store
         self.scope = scope
@@ -297,9 +304,9 @@ public struct Importer {
 
 /// The schema a plan needs beyond what the store has: created just in time in development,
 /// refused in production with CloudKit's messages.
-public struct SchemaChanges: Sendable {
-    public var newRecordTypes: [String] = []
-    public var newFields: [(recordType: String, field: String, type: FieldType)] = []
+package struct SchemaChanges: Sendable {
+    package var newRecordTypes: [String] = []
+    package var newFields: [(recordType: String, field: String, type: FieldType)] = []
 
     init(plan: ImportPlan, schema: Schema, environment: ContainerEnvironment) throws {
         var errors = ErrorCollector()

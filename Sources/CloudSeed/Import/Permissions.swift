@@ -6,7 +6,7 @@ struct Permissions {
     let user: String
     let roles: Set<String>
 
-    init(store: any ContainerStore, scope: StoreScope, user: String) throws {
+    init(store: any StoreBackend, scope: StoreScope, user: String) throws {
         definition = try store.schemaDefinition(of: scope.schemaScope)
         self.user = user
         roles = try store.roles(of: user, in: scope.schemaScope).union(["_world", "_icloud"])

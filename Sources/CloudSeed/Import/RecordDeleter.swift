@@ -1,10 +1,10 @@
 /// Deletes records the CloudKit way: a record whose REFERENCE to a deleted record has the action
 /// DELETE_SELF is deleted with it, and so on down; NONE references are left pointing at nothing.
-public struct RecordDeleter {
-    public var store: any ContainerStore
-    public var scope: StoreScope
+package struct RecordDeleter {
+    package var store: any StoreBackend
+    package var scope: StoreScope
 
-    public init(store: any ContainerStore, scope: StoreScope) {
+    package init(store: any StoreBackend, scope: StoreScope) {
         self.store = store
         self.scope = scope
     }
@@ -12,7 +12,7 @@ public struct RecordDeleter {
     /// Deletes the named records of `recordType` and their DELETE_SELF children in one transaction;
     /// returns every record deleted as `Type/name`. A name with no record is an error, and then
     /// nothing is deleted.
-    public func delete(_ names: [String], ofType recordType: String) throws -> [String] {
+    package func delete(_ names: [String], ofType recordType: String) throws -> [String] {
         try store.write { transaction in
             let children = try deleteSelfChildren()
             var deleted: [String] = []

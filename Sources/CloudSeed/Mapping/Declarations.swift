@@ -10,21 +10,21 @@ func splitQualified(_ text: String) -> (recordType: String?, field: String) {
 /// try ReferenceDeclaration(parsing: "artist")                       // target inferred from the name
 /// try ReferenceDeclaration(parsing: "Artwork.painter:Artist:DELETE_SELF")
 /// ```
-public struct ReferenceDeclaration: Hashable, Sendable {
-    public var recordType: String?
-    public var field: String
+package struct ReferenceDeclaration: Hashable, Sendable {
+    package var recordType: String?
+    package var field: String
     /// The record type pointed to; `nil` takes it from the field's name.
-    public var target: String?
-    public var action: ReferenceAction
+    package var target: String?
+    package var action: ReferenceAction
 
-    public init(recordType: String? = nil, field: String, target: String? = nil, action: ReferenceAction = .none) {
+    package init(recordType: String? = nil, field: String, target: String? = nil, action: ReferenceAction = .none) {
         self.recordType = recordType
         self.field = field
         self.target = target
         self.action = action
     }
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         (recordType, field) = splitQualified(parts[0])
         target = nil
@@ -45,19 +45,19 @@ public struct ReferenceDeclaration: Hashable, Sendable {
 }
 
 /// `--location [Type.]field=LATCOL,LONCOL` or `--location field=COL` (one column holding `"lat,lon"`).
-public struct LocationDeclaration: Hashable, Sendable {
-    public var recordType: String?
-    public var field: String
+package struct LocationDeclaration: Hashable, Sendable {
+    package var recordType: String?
+    package var field: String
     /// The source keys of latitude and longitude, or a single key holding both.
-    public var columns: [String]
+    package var columns: [String]
 
-    public init(recordType: String? = nil, field: String, columns: [String]) {
+    package init(recordType: String? = nil, field: String, columns: [String]) {
         self.recordType = recordType
         self.field = field
         self.columns = columns
     }
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
             throw CloudSeedError("--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }

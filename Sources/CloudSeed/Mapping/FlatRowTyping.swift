@@ -2,20 +2,20 @@
 /// order (``PlannedRecordType/sortedFieldNames``), `nil` where the row leaves a field unset. What
 /// most rows of an import become in pass two: inserted as they are into a type the run creates,
 /// compared with the stored record otherwise.
-public struct FlatRecord {
-    public var recordType: String
-    public var recordName: String
+package struct FlatRecord {
+    package var recordType: String
+    package var recordName: String
     /// Empty where the values are only kept encoded (``encodedValues``).
-    public var values: [RecordValue?]
+    package var values: [RecordValue?]
     /// The row the record comes from.
-    public var position: SourcePosition
+    package var position: SourcePosition
     /// The values as the store encodes them (``NewRecordEncoder``), where they were encoded where
     /// the record was typed: then only the store's ``StoreTransaction/insertNew(_:fieldNames:system:in:)`` takes the record.
-    public var encodedValues: [UInt8]? = nil
+    package var encodedValues: [UInt8]? = nil
 
     /// The record as a ``CloudRecord`` of `fieldNames` (the order of ``values``), for the long way,
     /// with `system`'s times, users and change tag where given.
-    public func cloudRecord(fieldNames: [String], system: SystemFields? = nil) -> CloudRecord {
+    package func cloudRecord(fieldNames: [String], system: SystemFields? = nil) -> CloudRecord {
         var fields: [String: RecordValue] = [:]
         for (name, value) in zip(fieldNames, values) { fields[name] = value }
         var record = CloudRecord(recordType: recordType, recordID: RecordID(recordName: recordName), fields: fields)

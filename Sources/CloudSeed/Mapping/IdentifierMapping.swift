@@ -6,19 +6,19 @@
 /// IdentifierMapping.identifier(for: "wagtailcore.page")  // "wagtailcore_page"
 /// IdentifierMapping.recordType(forFileStem: "ToDoItems") // "ToDoItem"
 /// ```
-public enum IdentifierMapping {
+package enum IdentifierMapping {
     /// The longest identifier CloudKit accepts for a type or field name.
-    public static let maximumLength = 255
+    package static let maximumLength = 255
 
     /// Whether `name` is a valid CloudKit type or field name as it stands.
-    public static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         guard let first = name.utf8.first, isLetter(first), name.utf8.count <= maximumLength else { return false }
         return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
     }
 
     /// The identifier for a source key: transliterated to ASCII, other characters replaced by `_`,
     /// runs of `_` folded, and `field_` put in front when it would not start with a letter.
-    public static func identifier(for key: String) -> String {
+    package static func identifier(for key: String) -> String {
         if isValid(key) { return key }
         var result = ""
         var lastWasUnderscore = false
@@ -37,7 +37,7 @@ public enum IdentifierMapping {
     }
 
     /// The rule every type and field name follows, as errors quote it.
-    public static let rule = "CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'"
+    package static let rule = "CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'"
 
     /// The record type a document names (a CloudKit `recordType`, a key, a Django model label).
     ///
@@ -45,7 +45,7 @@ public enum IdentifierMapping {
     /// (`wagtailcore.page` → `wagtailcore_page`); one with quotes, semicolons or other punctuation is
     /// refused rather than mapped, since it is no name a person would give a type
     /// (`Artwork"; DROP TABLE x; --`).
-    public static func recordTypeName(for given: String, at position: SourcePosition) throws -> String {
+    package static func recordTypeName(for given: String, at position: SourcePosition) throws -> String {
         if isValid(given) { return given }
         guard !given.isEmpty, given.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0) })
         else {
@@ -55,13 +55,13 @@ public enum IdentifierMapping {
     }
 
     /// A record type name from a file name: singular, first letter capitalised (`artworks` → `Artwork`).
-    public static func recordType(forFileStem stem: String) -> String {
+    package static func recordType(forFileStem stem: String) -> String {
         let name = identifier(for: singular(stem))
         return name.prefix(1).uppercased() + name.dropFirst()
     }
 
     /// The English singular of a plural word, for the common regular forms.
-    public static func singular(_ word: String) -> String {
+    package static func singular(_ word: String) -> String {
         let lower = word.lowercased()
         if lower.hasSuffix("ies"), word.count > 3 { return word.dropLast(3) + (word.last!.isUppercase ? "Y" : "y") }
         for ending in ["sses", "xes", "ches", "shes", "zzes"] where lower.hasSuffix(ending) { return String(word.dropLast(2)) }

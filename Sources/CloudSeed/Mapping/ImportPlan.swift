@@ -1,7 +1,7 @@
 /// What an import will write, decided by reading every source once: per record type its fields
 /// with their types, how each choice was made, how its records are named and how many rows it has.
-public struct ImportPlan: Sendable {
-    public var recordTypes: [PlannedRecordType]
+package struct ImportPlan: Sendable {
+    package var recordTypes: [PlannedRecordType]
     /// How each type's rows are named, the same way in every pass (child records are named after their parent).
     var naming = RowNaming(rules: [:], randomSeed: 0)
     /// For each type that references point to, how its records are found by value.
@@ -10,7 +10,7 @@ public struct ImportPlan: Sendable {
     var rowErrors: [String: [Int: [CloudSeedError]]] = [:]
 
     /// The planned type named `name`.
-    public func recordType(_ name: String) -> PlannedRecordType? {
+    package func recordType(_ name: String) -> PlannedRecordType? {
         recordTypes.first { $0.name == name }
     }
 
@@ -33,13 +33,13 @@ public struct ImportPlan: Sendable {
 }
 
 /// A row left out of a run with `--skip-bad-rows`, and why.
-public struct RejectedRow: Sendable {
-    public var recordType: String
-    public var position: SourcePosition
-    public var errors: [CloudSeedError]
+package struct RejectedRow: Sendable {
+    package var recordType: String
+    package var position: SourcePosition
+    package var errors: [CloudSeedError]
 
     /// One JSON object per error, for the rejects file: file, line, column, record type, reason.
-    public var jsonLines: [String] {
+    package var jsonLines: [String] {
         errors.map { error in
             let position = error.position ?? self.position
             var members = [("file", JSONText.quoted(position.file))]
@@ -53,26 +53,26 @@ public struct RejectedRow: Sendable {
 }
 
 /// One record type of a plan.
-public struct PlannedRecordType: Sendable {
-    public var name: String
-    public var fields: [String: PlannedField]
-    public var namingRule: NamingRule
+package struct PlannedRecordType: Sendable {
+    package var name: String
+    package var fields: [String: PlannedField]
+    package var namingRule: NamingRule
     /// How many rows of the sources are of this type.
-    public var rowCount: Int
+    package var rowCount: Int
     /// Where the first row of this type is, for schema errors.
-    public var firstRowPosition: SourcePosition
+    package var firstRowPosition: SourcePosition
     /// Where each field's first value is, for schema errors.
-    public var firstPositions: [String: SourcePosition]
+    package var firstPositions: [String: SourcePosition]
     /// Field names that differ from the source keys they were made from: field → key.
-    public var renamedKeys: [String: String] = [:]
+    package var renamedKeys: [String: String] = [:]
 
     /// Field names in byte order.
-    public var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    package var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
 }
 
 /// A field of a planned record type: its type and which rule chose it.
-public struct PlannedField: Hashable, Sendable {
-    public enum Rule: String, Sendable {
+package struct PlannedField: Hashable, Sendable {
+    package enum Rule: String, Sendable {
         /// The store's schema defines the field.
         case schema
         /// `--field NAME:TYPE`.
@@ -83,16 +83,16 @@ public struct PlannedField: Hashable, Sendable {
         case inferred
     }
 
-    public var type: FieldType
-    public var rule: Rule
+    package var type: FieldType
+    package var rule: Rule
     /// For a REFERENCE (or list of them): the record type pointed to, when known.
-    public var target: String?
+    package var target: String?
     /// The action of references made from this field's values.
-    public var action: ReferenceAction = .none
+    package var action: ReferenceAction = .none
     /// Why the heuristics chose this type, for the plan (`every value resolves to an Artist`).
-    public var reason: String?
+    package var reason: String?
 
-    public init(type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil) {
+    package init(type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil) {
         self.type = type
         self.rule = rule
         self.target = target

@@ -9,11 +9,11 @@ public struct MappingOptions: Sendable {
     /// Keep arrays of dictionaries as JSON text instead of child records (`--nested-as-json`).
     public var nestedAsJSON: Bool
     /// How CSV sources are laid out (`--delimiter`, `--no-header --columns`).
-    public var csv: CSVOptions
+    package var csv = CSVOptions()
     /// Declared references (`--reference`).
-    public var references: [ReferenceDeclaration] = []
+    package var references: [ReferenceDeclaration] = []
     /// Declared locations made of columns (`--location`).
-    public var locations: [LocationDeclaration] = []
+    package var locations: [LocationDeclaration] = []
     /// Keep references whose target does not exist, as CloudKit allows for NONE (`--allow-dangling`).
     public var allowDangling = false
     /// Where relative asset paths start, instead of each source's folder (`--assets-dir`).
@@ -25,7 +25,7 @@ public struct MappingOptions: Sendable {
     /// Leave out rows with errors, reporting each, instead of failing the run (`--skip-bad-rows`).
     public var skipBadRows = false
     /// Counts the bytes read, for a progress bar.
-    public var progress: ProgressMeter?
+    package var progress: ProgressMeter?
     /// Whether the records of a plain CSV source, and the flat records of a JSON one, go through
     /// both passes as cells (``CellColumns``, ``FlatCellTyping``) rather than as rows; tests turn
     /// it off to compare the two ways, which store the same.
@@ -33,13 +33,12 @@ public struct MappingOptions: Sendable {
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],
-        nestedAsJSON: Bool = false, csv: CSVOptions = CSVOptions()
+        nestedAsJSON: Bool = false
     ) {
         self.recordType = recordType
         self.nameTemplates = nameTemplates
         self.fieldTypes = fieldTypes
         self.nestedAsJSON = nestedAsJSON
-        self.csv = csv
     }
 
     func reference(_ field: String, in recordType: String) -> ReferenceDeclaration? {
@@ -120,7 +119,7 @@ public struct NameTemplate: Hashable, Sendable {
     }
 
     /// The field keys the template names, in order.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         var result: [String] = []
         var current: String?
         for character in template {

@@ -108,10 +108,9 @@ struct PlanDecisions {
 
     /// The record names and natural keys of the records the store holds of every type a field of
     /// the run may point to, by type, in the order the store gives them: read before the naming
-    /// rules are chosen, which may wait for ICU to compile a script's rules (a 1,000-row import
-    /// into a million-record store read its 10,000 Artists in ~40 ms of the ~130 ms it waited),
-    /// and added to the index after (``indexStoredRecords(_:)``).
-    func storedRecordKeys(_ store: any ContainerStore, scope: StoreScope) throws -> [String: [StoredRecordKeys]] {
+    /// rules are chosen, which may wait for ICU to compile a script's rules, so the reading
+    /// overlaps that wait, and added to the index after (``indexStoredRecords(_:)``).
+    func storedRecordKeys(_ store: any StoreBackend, scope: StoreScope) throws -> [String: [StoredRecordKeys]] {
         // Each field name's facts worked out once, not for every stored record.
         let keyFacts = KeyFactsCache()
         var stored: [String: [StoredRecordKeys]] = [:]

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Turns the rows of every source of a run into typed, named records.
 ///
@@ -8,12 +8,12 @@ import Foundation
 /// the type the source declares, then inference), each type's naming rule, each record's name, and
 /// which fields are references or assets. ``forEachRecord(_:plan:assets:_:)`` then converts every
 /// row. Memory holds one row at a time plus the names and keys that references resolve against.
-public struct RecordMapper {
-    public var options: MappingOptions
+package struct RecordMapper {
+    package var options: MappingOptions
     /// The schema already in the store for the target container environment.
-    public var schema: Schema
+    package var schema: Schema
 
-    public init(options: MappingOptions, schema: Schema) {
+    package init(options: MappingOptions, schema: Schema) {
         self.options = options
         self.schema = schema
     }
@@ -26,8 +26,8 @@ public struct RecordMapper {
     /// kind, per naming rule still possible the fingerprints of the names it would give, and the
     /// values of the fields whose names may point to a record type. The rows of the types that
     /// references point to are read again afterwards, to index them by name and natural key.
-    public func survey(
-        _ sources: [SourceFile], store: (any ContainerStore)? = nil, scope: StoreScope = StoreScope(), firstRows: Int? = nil
+    package func survey(
+        _ sources: [SourceFile], store: (any StoreBackend)? = nil, scope: StoreScope = StoreScope(), firstRows: Int? = nil
     ) throws -> ImportPlan {
         try survey(sources, store: store, scope: scope, firstRows: firstRows.map(FirstRows.init))
     }
@@ -42,7 +42,7 @@ public struct RecordMapper {
     }
 
     /// ``survey(_:store:scope:firstRows:)``, telling through `firstRows` whether every record was surveyed.
-    func survey(_ sources: [SourceFile], store: (any ContainerStore)?, scope: StoreScope, firstRows: FirstRows?) throws -> ImportPlan {
+    func survey(_ sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope, firstRows: FirstRows?) throws -> ImportPlan {
         let run = runSurvey(of: sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to. A CSV source's fields
@@ -80,7 +80,7 @@ public struct RecordMapper {
     /// Decides the plan from what `run` learnt of every row of `sources`: naming rules, the rows
     /// that cannot be named, the index references resolve through (reading the rows of the types
     /// they point to again, and the records `store` holds of them) and each field's type.
-    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any ContainerStore)?, scope: StoreScope) throws -> ImportPlan {
+    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope) throws -> ImportPlan {
         var decisions = PlanDecisions(options: options, schema: schema, surveys: run.takeSurveys())
         // Read while ICU may still be compiling what the naming rules need; its error waits its turn.
         let stored = Result { try store.map { try decisions.storedRecordKeys($0, scope: scope) } }
@@ -116,7 +116,7 @@ public struct RecordMapper {
     /// would, on the thread that names them, so that one reading both writes and checks the guess.
     ///
     /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body` and `flatRecord`.
-    public func forEachRecord(
+    package func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], encoders: [String: NewRecordEncoder] = [:],
@@ -610,7 +610,7 @@ enum FieldErrors {
 }
 
 /// CloudKit's limits on records.
-public enum RecordLimits {
+package enum RecordLimits {
     /// A record's fields, assets excluded, encode to at most 1 MB.
-    public static let maximumRecordSize = 1_048_576
+    package static let maximumRecordSize = 1_048_576
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a record type's records got their names, in the order the rules are tried.
-public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
+package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     /// `--name-template "{firstName} {lastName}"`.
     case template(String)
     /// Names the source itself gives: CloudKit's `recordName`, or the keys of a dictionary of records.
@@ -19,7 +19,7 @@ public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     case uuid
 
     /// The `--name-template` that gives the same names, where there is one.
-    public var pinningTemplate: String? {
+    package var pinningTemplate: String? {
         switch self {
         case .template(let template): template
         case .naturalKey(let key): key.hasPrefix("{") ? key : "{\(key)}"
@@ -28,7 +28,7 @@ public enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .template(let template): "the name template \"\(template)\""
         case .fromSource: "record names given by the source"

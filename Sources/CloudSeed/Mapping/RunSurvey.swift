@@ -7,7 +7,7 @@
 ///
 /// It is taken in by one thread at a time: a class only so that the pass that writes can hand it
 /// to the thread that names its rows. Its members are the mapper's own.
-public final class RunSurvey {
+package final class RunSurvey {
     private var surveys: [String: TypeSurvey] = [:]
     /// The survey of the last row's type, kept out of ``surveys`` while rows of that type follow
     /// one another, so that a row does not hash its type's name twice to find it. One thread at a

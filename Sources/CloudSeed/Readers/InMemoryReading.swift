@@ -1,9 +1,9 @@
 /// Reads rows from bytes already in memory, for fuzzing and for tools that do not have a file.
-public enum InMemoryReading {
+package enum InMemoryReading {
     /// Calls `body` with each row of `bytes` read as `format`; errors name `file`.
-    public static func forEachRow(in bytes: [UInt8], format: SourceFormat, file: String = "-", _ body: (SourceRow) throws -> Void) throws {
+    package static func forEachRow(in bytes: [UInt8], format: SourceFormat, file: String = "-", _ body: (SourceRow) throws -> Void) throws {
         let input = { ChunkedInput(bytes: bytes) }
-        let reader: SourceReader =
+        let reader: any SourceReader =
             switch format {
             case .csv: CSVReader(input: input, file: file, options: CSVOptions())
             case .tsv: CSVReader(input: input, file: file, options: CSVOptions(delimiter: 9))

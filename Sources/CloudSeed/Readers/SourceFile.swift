@@ -123,18 +123,18 @@ public final class SourceFile: Sendable {
     }
 
     /// The size of the bytes read, in bytes.
-    public var size: Int {
+    package var size: Int {
         ((try? FileManager.default.attributesOfItem(atPath: readPath))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// The folder that relative paths inside the source (assets) are taken from.
-    public var folder: String {
+    package var folder: String {
         path == "-" ? FileManager.default.currentDirectoryPath : (path as NSString).deletingLastPathComponent
     }
 
     /// The file name without folder and extensions: the last one, and any more made of letters only
     /// (`ToDoItems` for `ToDoItems.binary.plist`; `cars-0.9.0` keeps its version).
-    public var stem: String {
+    package var stem: String {
         var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         while case let last = (name as NSString).pathExtension, !last.isEmpty, last.allSatisfy(\.isLetter) {
             name = (name as NSString).deletingPathExtension
@@ -146,7 +146,7 @@ public final class SourceFile: Sendable {
     ///
     /// With `badRow`, rows a reader can step over (a CSV row wider than its header) go there instead
     /// of ending the read.
-    public func reader(csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil, meter: ProgressMeter? = nil) -> SourceReader {
+    package func reader(csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil, meter: ProgressMeter? = nil) -> any SourceReader {
         let input = { try ChunkedInput(path: self.readPath, meter: meter) }
         switch format {
         case .csv: return CSVReader(input: input, file: path, options: csv, badRow: badRow)

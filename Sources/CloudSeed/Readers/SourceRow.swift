@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 
 /// A plain value as a source file holds it, before it is typed for a record.
-public enum PlainValue: Hashable, Sendable {
+package enum PlainValue: Hashable, Sendable {
     /// Text from a typed format (JSON, property lists): a string, or a date if it reads as ISO 8601.
     case string(String)
     /// Text from an untyped format (a CSV cell): typed by inference (number, boolean, date, text).
@@ -28,25 +28,25 @@ extension PlainValue {
 }
 
 /// One key and value of a dictionary, in source order.
-public struct PlainEntry: Hashable, Sendable {
-    public var key: String
-    public var value: PlainValue
+package struct PlainEntry: Hashable, Sendable {
+    package var key: String
+    package var value: PlainValue
 
-    public init(_ key: String, _ value: PlainValue) {
+    package init(_ key: String, _ value: PlainValue) {
         self.key = key
         self.value = value
     }
 }
 
 /// A field of a source row: its key as written, its value and where the value is.
-public struct SourceField: Hashable, Sendable {
-    public var key: String
-    public var value: PlainValue
-    public var position: SourcePosition
+package struct SourceField: Hashable, Sendable {
+    package var key: String
+    package var value: PlainValue
+    package var position: SourcePosition
     /// The type the source itself declares (CloudKit record dictionaries carry one).
-    public var declaredType: FieldType?
+    package var declaredType: FieldType?
 
-    public init(key: String, value: PlainValue, position: SourcePosition, declaredType: FieldType? = nil) {
+    package init(key: String, value: PlainValue, position: SourcePosition, declaredType: FieldType? = nil) {
         self.key = key
         self.value = value
         self.position = position
@@ -55,17 +55,17 @@ public struct SourceField: Hashable, Sendable {
 }
 
 /// One row of a source: the fields of one record to be, with where it came from.
-public struct SourceRow: Hashable, Sendable {
+package struct SourceRow: Hashable, Sendable {
     /// The record type the source names (a key of the document, a CloudKit `recordType`), if any.
-    public var recordType: String?
+    package var recordType: String?
     /// The record name the source gives (a dictionary key, a CloudKit `recordName`), if any.
-    public var recordName: String?
-    public var fields: [SourceField]
-    public var position: SourcePosition
+    package var recordName: String?
+    package var fields: [SourceField]
+    package var position: SourcePosition
     /// The change tag the source gives (CloudKit's `recordChangeTag`), for `--mode update-if-unchanged`.
-    public var changeTag: String?
+    package var changeTag: String?
 
-    public init(recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition, changeTag: String? = nil) {
+    package init(recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition, changeTag: String? = nil) {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields
@@ -75,7 +75,7 @@ public struct SourceRow: Hashable, Sendable {
 }
 
 /// A reader: yields the rows of one source, in order.
-public protocol SourceReader {
+package protocol SourceReader {
     /// Calls `body` with each row; stops at the first error, which names its position.
     func forEachRow(_ body: (SourceRow) throws -> Void) throws
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A location value: coordinates in degrees plus CloudKit's optional measurements.
 public struct Location: Hashable, Sendable {

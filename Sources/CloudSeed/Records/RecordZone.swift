@@ -58,11 +58,11 @@ public struct StoreScope: Hashable, Sendable {
     }
 
     /// The container environment, which owns one schema shared by all its databases.
-    public var schemaScope: SchemaScope { SchemaScope(container: container, environment: environment) }
+    package var schemaScope: SchemaScope { SchemaScope(container: container, environment: environment) }
 }
 
 /// A container environment: the unit that owns a schema.
-public struct SchemaScope: Hashable, Sendable {
-    public var container: String
-    public var environment: ContainerEnvironment
+package struct SchemaScope: Hashable, Sendable {
+    package var container: String
+    package var environment: ContainerEnvironment
 }

@@ -6,30 +6,29 @@
 /// A later record type with the name of an earlier one replaces it.
 ///
 /// ```swift
-/// let schema = try CKSLParser.parse(text, file: "schema.ckdb")
-/// schema.recordType(named: "Artist")?.field(named: "name")?.type   // .primitive(.string)
-/// CKSLPrinter.print(schema)                                          // the text, in cktool's layout
+/// let schema = try SchemaDefinition(cksl: text, file: "schema.ckdb")
+/// print(schema.cksl)  // the text, in cktool's layout
 /// ```
 public struct SchemaDefinition: Hashable, Sendable {
     /// The roles created with `CREATE ROLE`, in byte order. The system roles `"_creator"`, `"_icloud"`
     /// and `"_world"` exist implicitly and are not listed.
-    public var roles: [String] {
+    package var roles: [String] {
         didSet { roles = Self.normalized(roles: roles) }
     }
 
     /// The record types, in byte order of their names.
-    public var recordTypes: [RecordTypeDefinition] {
+    package var recordTypes: [RecordTypeDefinition] {
         didSet { recordTypes = Self.normalized(recordTypes: recordTypes) }
     }
 
     /// Creates a definition from roles and record types in any order.
-    public init(roles: [String] = [], recordTypes: [RecordTypeDefinition] = []) {
+    package init(roles: [String] = [], recordTypes: [RecordTypeDefinition] = []) {
         self.roles = Self.normalized(roles: roles)
         self.recordTypes = Self.normalized(recordTypes: recordTypes)
     }
 
     /// The record type called `name`, if the schema defines it.
-    public func recordType(named name: String) -> RecordTypeDefinition? {
+    package func recordType(named name: String) -> RecordTypeDefinition? {
         recordTypes.first { $0.name == name }
     }
 
@@ -57,4 +56,14 @@ public struct SchemaDefinition: Hashable, Sendable {
         for recordType in recordTypes { byName[recordType.name] = recordType }
         return byName.values.sorted { byteOrder($0.name, $1.name) }
     }
+}
+
+extension SchemaDefinition {
+    /// Reads a schema written in the CloudKit Schema Language; `file` names it in errors.
+    public init(cksl text: String, file: String = "-") throws {
+        self = try CKSLParser.parse(text, file: file)
+    }
+
+    /// The schema in the CloudKit Schema Language, in `cktool`'s layout.
+    public var cksl: String { CKSLPrinter.print(self) }
 }

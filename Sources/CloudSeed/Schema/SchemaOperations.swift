@@ -2,11 +2,11 @@ import Foundation
 
 /// What the `schema` commands do to a store: import a definition into development, promote
 /// development to production (additive only), and read a definition from a file or the store.
-public struct SchemaOperations {
-    public var store: any ContainerStore
-    public var container: String
+package struct SchemaOperations {
+    package var store: any StoreBackend
+    package var container: String
 
-    public init(store: any ContainerStore, container: String) {
+    package init(store: any StoreBackend, container: String) {
         self.store = store
         self.container = container
     }
@@ -17,7 +17,7 @@ public struct SchemaOperations {
 
     /// Reads a `.ckdb` file, or the store's schema when `source` is `development` or `production`
     /// and no file of that name exists.
-    public func definition(from source: String) throws -> SchemaDefinition {
+    package func definition(from source: String) throws -> SchemaDefinition {
         if !FileManager.default.fileExists(atPath: source), let environment = ContainerEnvironment(rawValue: source) {
             return try store.schemaDefinition(of: scope(environment))
         }
@@ -32,7 +32,7 @@ public struct SchemaOperations {
 
     /// Makes `definition` the development schema. Refused whole, with the offending changes, when it
     /// would remove or retype a record type or field that production has.
-    public func importIntoDevelopment(_ definition: SchemaDefinition) throws -> SchemaDiff {
+    package func importIntoDevelopment(_ definition: SchemaDefinition) throws -> SchemaDiff {
         let production = try store.schemaDefinition(of: scope(.production))
         let lost = SchemaDiff(from: production, to: definition).changes.filter { change in
             switch change {
@@ -52,7 +52,7 @@ public struct SchemaOperations {
 
     /// Copies the development schema to production when every change is additive; otherwise
     /// refuses whole, listing the changes production cannot take, and changes nothing.
-    public func promote() throws -> SchemaDiff {
+    package func promote() throws -> SchemaDiff {
         let development = try store.schemaDefinition(of: scope(.development))
         let diff = SchemaDiff(from: try store.schemaDefinition(of: scope(.production)), to: development)
         let refused = diff.changes.filter { !$0.isAdditive }

@@ -3,19 +3,19 @@
 /// writing thread only adds the record's name and system fields, and no value of the record
 /// crosses to it to be read there and freed back where it was made.
 ///
-/// A million-row CSV import into PostgreSQL: the writing thread encoded the values (a third of its
-/// work), and the reading thread freed them when their batches came back (a tenth of its work).
-public struct NewRecordEncoder: Sendable {
+/// Before, the writing thread encoded the values, and the reading thread freed them when their
+/// batches came back, both much work.
+package struct NewRecordEncoder: Sendable {
     /// The STRING values of a record given as the bytes of their text (valid UTF-8) rather than as
     /// values, by the value's place: the text is the cell's, not made a `String` only to be encoded.
-    public struct Texts {
+    package struct Texts {
         /// The texts' bytes, one after another.
-        public let bytes: UnsafeBufferPointer<UInt8>
+        package let bytes: UnsafeBufferPointer<UInt8>
         /// Where each value's text lies in ``bytes``; `nil` for a value given as a value.
-        public let ranges: UnsafeBufferPointer<Range<Int>?>
+        package let ranges: UnsafeBufferPointer<Range<Int>?>
 
         /// The text of the value at `place`, if it is given as bytes.
-        public func text(at place: Int) -> UnsafeBufferPointer<UInt8>? {
+        package func text(at place: Int) -> UnsafeBufferPointer<UInt8>? {
             place < ranges.count ? ranges[place].map { UnsafeBufferPointer(rebasing: bytes[$0]) } : nil
         }
     }
@@ -24,7 +24,7 @@ public struct NewRecordEncoder: Sendable {
 
     /// An encoder that encodes the values of a record (in the order of its type's field names,
     /// `nil` where unset, unless `texts` gives their text), or throws for a value the store cannot keep.
-    public init(encode: @escaping @Sendable (_ values: UnsafeBufferPointer<RecordValue?>, _ texts: Texts) throws -> [UInt8]) {
+    package init(encode: @escaping @Sendable (_ values: UnsafeBufferPointer<RecordValue?>, _ texts: Texts) throws -> [UInt8]) {
         self.encode = encode
     }
 

@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 /// A container store: containers → environments → databases → zones → records, with a schema per
 /// container environment. SQLite is the embedded implementation; the rules that are CloudKit's
 /// (just-in-time schema, save modes) live above this protocol, so every backend behaves alike.
-public protocol ContainerStore: AnyObject {
+package protocol StoreBackend: AnyObject {
     /// The schema of a container environment (empty if it has none yet).
     func schema(of scope: SchemaScope) throws -> Schema
 
@@ -50,9 +50,9 @@ public protocol ContainerStore: AnyObject {
 }
 
 /// Exports through records, for stores that do not write lines from their columns.
-extension ContainerStore {
+extension StoreBackend {
     @discardableResult
-    public func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
+    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
         var count = 0
         try forEachRecord(in: scope, recordType: recordType) { record in
             count += 1
@@ -62,7 +62,7 @@ extension ContainerStore {
     }
 
     @discardableResult
-    public func forEachRecordCSVLine(
+    package func forEachRecordCSVLine(
         in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
         line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
     ) throws -> Int {
@@ -76,7 +76,7 @@ extension ContainerStore {
 }
 
 /// The writes of one run, inside its transaction.
-public protocol StoreTransaction {
+package protocol StoreTransaction {
     /// Adds a record type with no fields to a container environment's schema.
     func createRecordType(_ name: String, in scope: SchemaScope) throws
     /// Adds a field to a record type of a container environment's schema.
@@ -129,32 +129,32 @@ public protocol StoreTransaction {
 extension StoreTransaction {
     /// 8,192 rows (``TwoCorePipeline/defaultItemsAhead``): a store written on the run's own
     /// thread (SQLite) takes rows as fast as they come.
-    public var rowsReadAhead: Int { TwoCorePipeline.defaultItemsAhead }
-    public func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
-    public func buildDeferredNameIndexes() throws {}
-    public func startBuildingDeferredNameIndexes() throws {}
-    public func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+    package var rowsReadAhead: Int { TwoCorePipeline.defaultItemsAhead }
+    package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
+    package func buildDeferredNameIndexes() throws {}
+    package func startBuildingDeferredNameIndexes() throws {}
+    package func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
         false
     }
 
-    public func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+    package func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try save(record.cloudRecord(fieldNames: fieldNames, system: system), in: scope)
     }
 
-    public func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? { nil }
+    package func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? { nil }
 }
 
 /// Everything a store holds, summarised.
-public struct StoreInventory: Sendable {
-    public struct Zone: Sendable {
-        public var container: String
-        public var environment: ContainerEnvironment
-        public var database: DatabaseScope
-        public var zoneID: RecordZoneID
+package struct StoreInventory: Sendable {
+    package struct Zone: Sendable {
+        package var container: String
+        package var environment: ContainerEnvironment
+        package var database: DatabaseScope
+        package var zoneID: RecordZoneID
         /// Record counts by record type.
-        public var recordCounts: [String: Int]
+        package var recordCounts: [String: Int]
     }
 
-    public var zones: [Zone]
-    public var schemas: [SchemaScope: Schema]
+    package var zones: [Zone]
+    package var schemas: [SchemaScope: Schema]
 }

@@ -1,7 +1,7 @@
 extension StoreInventory {
     /// The inventory for people: each container environment's record types with their fields,
     /// then each database and zone with its record counts.
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         let scopes = Set(schemas.keys).union(zones.map { SchemaScope(container: $0.container, environment: $0.environment) })
         for scope in scopes.sorted(by: { ($0.container, $0.environment.rawValue) < ($1.container, $1.environment.rawValue) }) {
@@ -26,7 +26,7 @@ extension StoreInventory {
     }
 
     /// The inventory as JSON, for scripts.
-    public var json: String {
+    package var json: String {
         let containers = Set(schemas.keys.map(\.container)).union(zones.map(\.container)).sorted()
         return JSONText.object([
             ("containers", JSONText.array(containers.map { container in

@@ -6,18 +6,18 @@ import Foundation
 /// ```swift
 /// let store = try StoreLocation("postgres://seed@localhost:5432/cloudseed").open()
 /// ```
-public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
+package enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(url: String)
 
     /// The environment variable that names the store when `--store` is not given.
-    public static let environmentVariable = "CLOUDSEED_STORE"
+    package static let environmentVariable = "CLOUDSEED_STORE"
 
     /// The store a command uses when neither `--store` nor `CLOUDSEED_STORE` names one.
-    public static let defaultPath = "cloudseed.sqlite"
+    package static let defaultPath = "cloudseed.sqlite"
 
     /// Reads a store's name: `postgres://` or `postgresql://` URLs are PostgreSQL, anything else a SQLite path.
-    public init(_ text: String) {
+    package init(_ text: String) {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(url: text)
         } else if text.hasPrefix("sqlite:") {
@@ -28,12 +28,12 @@ public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The store `--store` names, else `CLOUDSEED_STORE`, else ``defaultPath``.
-    public init(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(option ?? environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath)
     }
 
     /// The path, or the URL without its password: what messages show.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let url): PostgresConnection.redacted(url)
@@ -41,13 +41,13 @@ public enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The SQLite file's path; `nil` for a server.
-    public var path: String? {
+    package var path: String? {
         if case .sqlite(let path) = self { return path }
         return nil
     }
 
     /// Opens the store, creating an empty one if there is none.
-    public func open() throws -> any ContainerStore {
+    package func open() throws -> any StoreBackend {
         switch self {
         case .sqlite(let path): try SQLiteContainerStore(path: path)
         case .postgres(let url): try PostgresContainerStore(url: url)

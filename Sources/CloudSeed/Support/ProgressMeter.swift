@@ -3,15 +3,15 @@ import Foundation
 /// Counts the bytes a run has read, for a progress display. A run reads its sources twice (to
 /// decide types, then to write), so the whole is twice their size; once where the plan guessed
 /// from the first rows holds (``startOver(readingOnce:)``).
-public final class ProgressMeter: @unchecked Sendable {
+package final class ProgressMeter: @unchecked Sendable {
     /// All the bytes the run will read.
-    public private(set) var total: Int
-    public private(set) var done = 0
+    package private(set) var total: Int
+    package private(set) var done = 0
     /// The bytes of both readings, as given.
     private let twoReadings: Int
     private let report: (ProgressMeter) -> Void
 
-    public init(total: Int, report: @escaping (ProgressMeter) -> Void) {
+    package init(total: Int, report: @escaping (ProgressMeter) -> Void) {
         self.total = max(total, 1)
         twoReadings = self.total
         self.report = report
@@ -29,7 +29,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// Both readings of `sources`.
-    public static func total(of sources: [SourceFile]) -> Int {
+    package static func total(of sources: [SourceFile]) -> Int {
         2 * sources.reduce(0) { $0 + $1.size }
     }
 }

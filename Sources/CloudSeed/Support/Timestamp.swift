@@ -5,14 +5,14 @@
 /// Timestamp.parse("2019-10-28")                     // 1572220800000 (no zone means UTC)
 /// Timestamp.parse("2019-10-28T10:00:00+02:00")      // 1572249600000
 /// ```
-public enum Timestamp {
+package enum Timestamp {
     /// The first and last millisecond that ISO 8601 text with a four-digit year can hold.
-    public static let range: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+    package static let range: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
     private static let millisecondsPerDay: Int64 = 86_400_000
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, or `nil` when the time is outside ``range``.
-    public static func format(_ milliseconds: Int64) -> String? {
+    package static func format(_ milliseconds: Int64) -> String? {
         guard range.contains(milliseconds) else { return nil }
         return String(unsafeUninitializedCapacity: formattedLength) { buffer in
             write(milliseconds, into: buffer)
@@ -65,7 +65,7 @@ public enum Timestamp {
     ///
     /// Accepts `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM`, `:SS`, a fraction (kept to the
     /// millisecond), and `Z` or an offset `±HH:MM` / `±HHMM`. Returns `nil` for anything else.
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8(parse(utf8:))
     }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Writes the asset files of exported records into a folder, each named by its SHA-256.
-public struct AssetExporter {
-    let store: any ContainerStore
+package struct AssetExporter {
+    let store: any StoreBackend
     let folder: URL
 
-    public init(store: any ContainerStore, folder: String) throws {
+    package init(store: any StoreBackend, folder: String) throws {
         self.store = store
         self.folder = URL(fileURLWithPath: folder)
         do {
@@ -16,7 +16,7 @@ public struct AssetExporter {
     }
 
     /// Writes the files of a record's assets that the store holds and the folder lacks.
-    public func write(assetsOf record: CloudRecord) throws {
+    package func write(assetsOf record: CloudRecord) throws {
         for value in record.fields.values {
             try value.forEachAsset { asset in
                 let file = folder.appendingPathComponent(asset.fileChecksum)

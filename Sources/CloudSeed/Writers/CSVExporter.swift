@@ -13,7 +13,7 @@ import Foundation
 /// | LOCATION, ASSETID, lists | CloudKit JSON: `{"latitude":…,"longitude":…}`, `["oil","coast"]` |
 ///
 /// An unset field is an empty cell; an empty string is `""`.
-public final class CSVExporter {
+package final class CSVExporter {
     private let folder: URL?
     private let schema: Schema
     private var files: [String: FileHandle] = [:]
@@ -25,7 +25,7 @@ public final class CSVExporter {
     private static let bufferSize = 1 << 16
 
     /// Writes into `folder` (one file per type), or, without one, everything to `standardOutput`.
-    public init(folder: String?, schema: Schema, standardOutput: @escaping ([UInt8]) -> Void) throws {
+    package init(folder: String?, schema: Schema, standardOutput: @escaping ([UInt8]) -> Void) throws {
         self.folder = folder.map { URL(fileURLWithPath: $0) }
         self.schema = schema
         self.standardOutput = standardOutput
@@ -38,7 +38,7 @@ public final class CSVExporter {
         }
     }
 
-    public func append(_ record: CloudRecord) throws {
+    package func append(_ record: CloudRecord) throws {
         let fields = try columns(of: record.recordType, otherwise: record.sortedFieldNames)
         let cells = [record.recordID.recordName] + fields.map { name in record.fields[name].map(Self.cell) ?? "" }
         let line = Self.line(cells, quoteEmpty: record.fields.filter { $0.value == .string("") }.map(\.key), header: fields)
@@ -47,7 +47,7 @@ public final class CSVExporter {
 
     /// The fields of a type's columns after `recordName`, in order (the schema's, else `otherwise`);
     /// the first time, the type's header line is written.
-    public func columns(of recordType: String, otherwise: [String] = []) throws -> [String] {
+    package func columns(of recordType: String, otherwise: [String] = []) throws -> [String] {
         if let known = headers[recordType] { return known }
         let fields = schema.recordTypes[recordType]?.sortedFieldNames ?? otherwise
         headers[recordType] = fields
@@ -57,7 +57,7 @@ public final class CSVExporter {
     }
 
     /// Writes a record's line, made of cells in the order of ``columns(of:otherwise:)``.
-    public func append(line: [UInt8], recordType: String) throws {
+    package func append(line: [UInt8], recordType: String) throws {
         let key = folder == nil ? "" : recordType
         if key != pending.key {
             try flush()
@@ -68,7 +68,7 @@ public final class CSVExporter {
     }
 
     /// Writes what is pending and closes the files.
-    public func finish() throws {
+    package func finish() throws {
         try flush()
         for handle in files.values { try? handle.close() }
     }

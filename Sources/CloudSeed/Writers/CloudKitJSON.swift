@@ -11,9 +11,9 @@ import Foundation
 /// ```
 ///
 /// Fields are in byte order; TIMESTAMP values are milliseconds since 1970, BYTES are Base64.
-public enum CloudKitJSON {
+package enum CloudKitJSON {
     /// One record dictionary on one line.
-    public static func record(_ record: CloudRecord) -> String {
+    package static func record(_ record: CloudRecord) -> String {
         let fields = record.sortedFieldNames.map { name in
             let value = record.fields[name]!
             return (name, JSONText.object([("value", self.value(value)), ("type", JSONText.quoted(value.fieldType.wireName))]))
@@ -30,7 +30,7 @@ public enum CloudKitJSON {
     }
 
     /// The `value` of a field dictionary.
-    public static func value(_ value: RecordValue) -> String {
+    package static func value(_ value: RecordValue) -> String {
         switch value {
         case .string(let text): JSONText.quoted(text)
         case .int64(let number): String(number)
@@ -49,7 +49,7 @@ public enum CloudKitJSON {
     }
 
     /// A location dictionary with the measurements it has.
-    public static func location(_ location: Location) -> String {
+    package static func location(_ location: Location) -> String {
         var bytes: [UInt8] = []
         appendLocation(location, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Records as a text table or CSV: the record name, then each field in byte order.
-public enum RecordTable {
+package enum RecordTable {
     /// The columns a list of records needs: `recordName` and every field any of them sets.
     static func columns(_ records: [CloudRecord]) -> [String] {
         ["recordName"] + Set(records.flatMap(\.fields.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -19,7 +19,7 @@ public enum RecordTable {
         }
     }
 
-    public static func text(_ records: [CloudRecord]) -> String {
+    package static func text(_ records: [CloudRecord]) -> String {
         let columns = columns(records)
         let rows = [columns] + records.map { record in columns.map { cell(record, $0).replacingOccurrences(of: "\n", with: "⏎") } }
         let widths = columns.indices.map { index in rows.map { $0[index].count }.max() ?? 0 }
@@ -29,7 +29,7 @@ public enum RecordTable {
         }.joined(separator: "\n") + "\n"
     }
 
-    public static func csv(_ records: [CloudRecord]) -> String {
+    package static func csv(_ records: [CloudRecord]) -> String {
         let columns = columns(records)
         func quoted(_ text: String) -> String {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })

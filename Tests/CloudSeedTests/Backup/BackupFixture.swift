@@ -23,7 +23,7 @@ struct BackupFixture {
     }
 
     /// Fills an empty store of any backend with the fixture's records.
-    static func fill(_ store: any ContainerStore) throws {
+    static func fill(_ store: any StoreBackend) throws {
         func load(_ files: [String], into scope: StoreScope = StoreScope(), at now: Int64) throws {
             _ = try Importer(store: store, scope: scope, now: now).run(files.map { try SourceFile(path: Repository.sample($0)) })
         }
@@ -36,7 +36,7 @@ struct BackupFixture {
     }
 
     /// Every record of a container, zone by zone in inventory order.
-    static func records(of store: any ContainerStore, container: String = StoreScope.defaultContainer) throws -> [CloudRecord] {
+    static func records(of store: any StoreBackend, container: String = StoreScope.defaultContainer) throws -> [CloudRecord] {
         var records: [CloudRecord] = []
         for zone in try store.inventory().zones where zone.container == container {
             let scope = StoreScope(container: container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)

@@ -16,7 +16,7 @@ import Testing
     var folder: TemporaryFolder { fixture.folder }
 
     /// A store that fails when the backup reaches the assets, after the schemas and records are written.
-    final class FailingStore: ContainerStore {
+    final class FailingStore: StoreBackend {
         let base: SQLiteContainerStore
         init(_ base: SQLiteContainerStore) { self.base = base }
 

@@ -94,7 +94,7 @@ import Testing
     /// On each backend: records inserted new read back as the records saved the long way, and,
     /// before they are written (PostgreSQL buffers them), are found by name, replaced by a save
     /// and deleted as saved ones are.
-    @Test(arguments: StoreBackend.testable) func insertedRecordsReadBackAsSavedOnesAndAreFoundBeforeTheyAreWritten(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func insertedRecordsReadBackAsSavedOnesAndAreFoundBeforeTheyAreWritten(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let scope = StoreScope()

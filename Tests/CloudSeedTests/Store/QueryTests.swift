@@ -4,15 +4,15 @@ import Testing
 
 @testable import CloudSeed
 
-/// Runs on every backend (``StoreBackend/testable``): queries, indexes and search behave alike.
+/// Runs on every backend (``BackendKind/testable``): queries, indexes and search behave alike.
 @Suite struct QueryTests {
     /// The gallery's artists and artworks in a new store of `backend`.
     struct Gallery {
         let testStore: TestStore
-        let store: any ContainerStore
+        let store: any StoreBackend
         var folder: TemporaryFolder { testStore.folder }
 
-        init(_ backend: StoreBackend) throws {
+        init(_ backend: BackendKind) throws {
             testStore = try TestStore(backend)
             store = try testStore.open()
             _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreBackend.testable) func refusesFieldsWithoutTheirIndex(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func refusesFieldsWithoutTheirIndex(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: ("title", true))
         #expect(throws: CloudSeedError("Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import")) {
@@ -49,7 +49,7 @@ import Testing
         #expect(try gallery.titles(query) == ["MacKerricher State Park", "Night Harbor", "Rainy Day in Mendocino", "Über den Dächern"])
     }
 
-    @Test(arguments: StoreBackend.testable) func filtersSortsAndLimits(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func filtersSortsAndLimits(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["price": "QUERYABLE SORTABLE", "title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "location": "QUERYABLE", "catalogNumber": "QUERYABLE"])
         #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")], sort: ("price", false))) == [
@@ -66,7 +66,7 @@ import Testing
         #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")], sort: ("title", true), limit: 1)) == ["MacKerricher State Park"])
     }
 
-    @Test(arguments: StoreBackend.testable) func searchesSearchableText(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func searchesSearchableText(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", search: "harbor")
         #expect(throws: CloudSeedError("Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")) {
@@ -80,7 +80,7 @@ import Testing
         #expect(try gallery.titles(RecordQuery(recordType: "Artwork", search: "port")) == ["Night Port"])
     }
 
-    @Test(arguments: StoreBackend.testable) func valuesMustFitTheFieldType(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func valuesMustFitTheFieldType(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["price": "SORTABLE"])
         #expect(throws: CloudSeedError("Field 'price' has a value type of DOUBLE and cannot be queried using filter value type STRING; give a DOUBLE value")) {

@@ -5,23 +5,23 @@ import Testing
 @testable import CloudSeed
 
 /// One suite, every backend: what a store keeps and gives back does not depend on where it lives.
-/// Tests taking a backend run on each of ``StoreBackend/testable``; the others compare SQLite with
+/// Tests taking a backend run on each of ``BackendKind/testable``; the others compare SQLite with
 /// PostgreSQL and need `CLOUDSEED_TEST_POSTGRES_URL`.
 @Suite struct StoreConformanceTests {
     static let backupTime: Int64 = 1_800_000_000_000
 
     /// Every record of every zone of `container`, as CloudKit JSON lines.
-    static func export(_ store: any ContainerStore, container: String = StoreScope.defaultContainer) throws -> [String] {
+    static func export(_ store: any StoreBackend, container: String = StoreScope.defaultContainer) throws -> [String] {
         try BackupFixture.records(of: store, container: container).map(CloudKitJSON.record)
     }
 
     /// Backs `store` up into `folder/name` and returns the bundle's files.
-    static func backup(_ store: any ContainerStore, _ folder: TemporaryFolder, _ name: String) throws -> [String: Data] {
+    static func backup(_ store: any StoreBackend, _ folder: TemporaryFolder, _ name: String) throws -> [String: Data] {
         try BackupWriter(store: store, now: backupTime).write(to: folder.path(name))
         return try BackupFixture.files(in: folder.path(name))
     }
 
-    @Test(arguments: StoreBackend.testable) func backupRestoreBackupGivesTheSameBundle(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func backupRestoreBackupGivesTheSameBundle(_ backend: BackendKind) throws {
         let original = try TestStore(backend)
         let store = try original.open()
         try BackupFixture.fill(store)
@@ -50,7 +50,7 @@ import Testing
         let manifest = try FixtureManifest(path: Repository.sample("gallery.json"))
         var exports: [[String]] = []
         var summaries: [String] = []
-        for backend in StoreBackend.allCases {
+        for backend in BackendKind.allCases {
             let testStore = try TestStore(backend)
             let store = try testStore.open()
             var seeder = Seeder(store: store)
@@ -81,7 +81,7 @@ import Testing
         #expect(try Self.export(back) == Self.export(original))
     }
 
-    @Test(arguments: StoreBackend.testable) func aFailedRunLeavesTheStoreAsItWas(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func aFailedRunLeavesTheStoreAsItWas(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
@@ -94,7 +94,7 @@ import Testing
         #expect(try store.schema(of: StoreScope().schemaScope).recordTypes["ToDoItem"]?.fields["notes"] == nil)
     }
 
-    @Test(arguments: StoreBackend.testable) func productionRefusesNewTypesAndSaveModesRefuseStaleRecords(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func productionRefusesNewTypesAndSaveModesRefuseStaleRecords(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
@@ -110,7 +110,7 @@ import Testing
         #expect(try store.write { try $0.record("Get apples", ofType: "ToDoItem", in: StoreScope()) }?.fields["title"] == .string("Get apples"))
     }
 
-    @Test(arguments: StoreBackend.testable) func manyRowsGoInBatchesAndChangedRowsReplaceTheirs(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func manyRowsGoInBatchesAndChangedRowsReplaceTheirs(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let count = PostgresPendingRows.batchSize * 2 + 500
@@ -129,7 +129,7 @@ import Testing
         #expect(changed.system.createdTimestamp == 0 && changed.system.modifiedTimestamp == 1)
     }
 
-    @Test(arguments: StoreBackend.testable) func readsInsideARunSeeItsOwnWrites(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func readsInsideARunSeeItsOwnWrites(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let scope = StoreScope()
@@ -152,7 +152,7 @@ import Testing
         #expect(try Self.export(store).count == 1)
     }
 
-    @Test(arguments: StoreBackend.testable) func lookupsSeeRowsSavedAfterTheyWereReadAhead(_ backend: StoreBackend) throws {
+    @Test(arguments: BackendKind.testable) func lookupsSeeRowsSavedAfterTheyWereReadAhead(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let scope = StoreScope()

@@ -118,13 +118,13 @@ struct CSVHeader {
 }
 
 /// How a CSV source is laid out, where the user says so.
-public struct CSVOptions: Sendable {
+package struct CSVOptions: Sendable {
     /// The delimiter; `nil` sniffs it from the first line among `,` `;` tab and `|`.
-    public var delimiter: UInt8?
+    package var delimiter: UInt8?
     /// Column names for a file without a header row (`--no-header --columns a,b,c`).
-    public var columns: [String]?
+    package var columns: [String]?
 
-    public init(delimiter: UInt8? = nil, columns: [String]? = nil) {
+    package init(delimiter: UInt8? = nil, columns: [String]? = nil) {
         self.delimiter = delimiter
         self.columns = columns
     }

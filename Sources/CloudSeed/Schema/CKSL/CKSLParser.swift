@@ -17,7 +17,7 @@
 /// grants to one role are merged. It adds the system fields a type leaves out.
 ///
 /// A recursive-descent parser without recursion: the grammar nests only `LIST<…>`, one level deep.
-public struct CKSLParser {
+package struct CKSLParser {
     private let source: CKSLSource
     private let tokens: [CKSLToken]
     private var index = 0
@@ -38,7 +38,7 @@ public struct CKSLParser {
     ///   Besides syntax, the parser refuses duplicate roles, types and fields, names that break the
     ///   identifier rules, a system field with another type, grants to roles no `CREATE ROLE` creates,
     ///   and options CloudKit does not allow (see ``SchemaDefinition/validate()``).
-    public static func parse(_ text: String, file: String = "-") throws -> SchemaDefinition {
+    package static func parse(_ text: String, file: String = "-") throws -> SchemaDefinition {
         let source = CKSLSource(text: text, file: file)
         var parser = CKSLParser(source: source, tokens: try CKSLLexer.tokens(of: source))
         return try parser.parseSchema()

@@ -25,9 +25,9 @@
 /// double-quoted. An export ends after the last `);` and its newline, and when the schema has roles,
 /// with one more newline: the one export with a role does (`robbiet480/Dispatch`), the others without
 /// roles do not.
-public enum CKSLPrinter {
+package enum CKSLPrinter {
     /// The CKSL text of `schema`.
-    public static func print(_ schema: SchemaDefinition) -> String {
+    package static func print(_ schema: SchemaDefinition) -> String {
         var output = "DEFINE SCHEMA\n"
         for role in schema.roles {
             output += "\n    CREATE ROLE \(CKSLName.spelling(role));\n"

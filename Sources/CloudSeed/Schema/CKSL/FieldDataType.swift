@@ -1,5 +1,5 @@
 /// A primitive type of the CloudKit Schema Language.
-public enum PrimitiveType: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+package enum PrimitiveType: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case asset = "ASSET"
     case bytes = "BYTES"
     case double = "DOUBLE"
@@ -11,19 +11,19 @@ public enum PrimitiveType: String, CaseIterable, Hashable, Sendable, CustomStrin
 
     /// The types `ENCRYPTED` may precede: all but `ASSET` (always encrypted) and `REFERENCE`
     /// (kept readable for the server).
-    public static let encryptable: [PrimitiveType] = [.bytes, .double, .int64, .location, .string, .timestamp]
+    package static let encryptable: [PrimitiveType] = [.bytes, .double, .int64, .location, .string, .timestamp]
 
     /// The CKSL keyword: `STRING`, `INT64`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// The type a `NUMBER` field is read as, given with `PREFERRED AS`.
-public enum PreferredNumberType: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+package enum PreferredNumberType: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case int64 = "INT64"
     case double = "DOUBLE"
 
     /// The CKSL keyword: `STRING`, `INT64`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// The data type of a field, without `ENCRYPTED` (see ``FieldDefinition/isEncrypted``).
@@ -32,7 +32,7 @@ public enum PreferredNumberType: String, CaseIterable, Hashable, Sendable, Custo
 /// FieldDataType.list(.string).description               // "LIST<STRING>"
 /// FieldDataType.number(preferred: .int64).description   // "NUMBER PREFERRED AS INT64"
 /// ```
-public enum FieldDataType: Hashable, Sendable, CustomStringConvertible {
+package enum FieldDataType: Hashable, Sendable, CustomStringConvertible {
     /// A primitive type: `STRING`, `INT64`, `ASSET`...
     case primitive(PrimitiveType)
     /// `NUMBER`, the type of a number field CloudKit created just in time, optionally with the type
@@ -42,24 +42,24 @@ public enum FieldDataType: Hashable, Sendable, CustomStringConvertible {
     case list(PrimitiveType)
 
     /// `.primitive(.asset)`; these shorthands make `.string` mean `.primitive(.string)`.
-    public static let asset = FieldDataType.primitive(.asset)
+    package static let asset = FieldDataType.primitive(.asset)
     /// `.primitive(.bytes)`.
-    public static let bytes = FieldDataType.primitive(.bytes)
+    package static let bytes = FieldDataType.primitive(.bytes)
     /// `.primitive(.double)`.
-    public static let double = FieldDataType.primitive(.double)
+    package static let double = FieldDataType.primitive(.double)
     /// `.primitive(.int64)`.
-    public static let int64 = FieldDataType.primitive(.int64)
+    package static let int64 = FieldDataType.primitive(.int64)
     /// `.primitive(.location)`.
-    public static let location = FieldDataType.primitive(.location)
+    package static let location = FieldDataType.primitive(.location)
     /// `.primitive(.reference)`.
-    public static let reference = FieldDataType.primitive(.reference)
+    package static let reference = FieldDataType.primitive(.reference)
     /// `.primitive(.string)`.
-    public static let string = FieldDataType.primitive(.string)
+    package static let string = FieldDataType.primitive(.string)
     /// `.primitive(.timestamp)`.
-    public static let timestamp = FieldDataType.primitive(.timestamp)
+    package static let timestamp = FieldDataType.primitive(.timestamp)
 
     /// The type as CKSL writes it: `STRING`, `NUMBER PREFERRED AS INT64`, `LIST<STRING>`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .primitive(let primitive): primitive.rawValue
         case .number(let preferred?): "NUMBER PREFERRED AS \(preferred)"

@@ -5,9 +5,9 @@
 ///     .declaration                                      // "STRING QUERYABLE SEARCHABLE"
 /// FieldDefinition(name: "secret", type: .string, isEncrypted: true).declaration   // "ENCRYPTED STRING"
 /// ```
-public struct FieldDefinition: Hashable, Sendable {
+package struct FieldDefinition: Hashable, Sendable {
     /// An index CloudKit maintains on a field, in the order cktool exports them.
-    public enum Option: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    package enum Option: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
         /// An index for equality lookups.
         case queryable = "QUERYABLE"
         /// A text search index; only for `STRING` and `LIST<STRING>` fields.
@@ -16,20 +16,20 @@ public struct FieldDefinition: Hashable, Sendable {
         case sortable = "SORTABLE"
 
         /// The CKSL keyword: `QUERYABLE`.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The field name: an identifier such as `title`, or a system field such as `___recordID`.
-    public var name: String
+    package var name: String
     /// The data type, without `ENCRYPTED`.
-    public var type: FieldDataType
+    package var type: FieldDataType
     /// Whether the field is declared `ENCRYPTED`.
-    public var isEncrypted: Bool
+    package var isEncrypted: Bool
     /// The index options.
-    public var options: Set<Option>
+    package var options: Set<Option>
 
     /// Creates a field.
-    public init(name: String, type: FieldDataType, isEncrypted: Bool = false, options: Set<Option> = []) {
+    package init(name: String, type: FieldDataType, isEncrypted: Bool = false, options: Set<Option> = []) {
         self.name = name
         self.type = type
         self.isEncrypted = isEncrypted
@@ -37,7 +37,7 @@ public struct FieldDefinition: Hashable, Sendable {
     }
 
     /// The six fields every record type has implicitly, without options, in byte order.
-    public static let systemFields: [FieldDefinition] = [
+    package static let systemFields: [FieldDefinition] = [
         FieldDefinition(name: "___createTime", type: .timestamp),
         FieldDefinition(name: "___createdBy", type: .reference),
         FieldDefinition(name: "___etag", type: .string),
@@ -47,27 +47,27 @@ public struct FieldDefinition: Hashable, Sendable {
     ]
 
     /// The system field called `name`, without options, or `nil` when `name` is not one.
-    public static func systemField(named name: String) -> FieldDefinition? {
+    package static func systemField(named name: String) -> FieldDefinition? {
         systemFields.first { $0.name == name }
     }
 
     /// Whether this is one of the six ``systemFields``.
-    public var isSystemField: Bool {
+    package var isSystemField: Bool {
         Self.systemField(named: name) != nil
     }
 
     /// The options in the order cktool prints them: `QUERYABLE`, `SEARCHABLE`, `SORTABLE`.
-    public var sortedOptions: [Option] {
+    package var sortedOptions: [Option] {
         Option.allCases.filter(options.contains)
     }
 
     /// The type as CKSL writes it, with `ENCRYPTED` when the field is encrypted: `ENCRYPTED STRING`.
-    public var typeDeclaration: String {
+    package var typeDeclaration: String {
         isEncrypted ? "ENCRYPTED \(type)" : type.description
     }
 
     /// Everything CKSL writes after the field name: `STRING QUERYABLE SEARCHABLE SORTABLE`.
-    public var declaration: String {
+    package var declaration: String {
         ([typeDeclaration] + sortedOptions.map(\.rawValue)).joined(separator: " ")
     }
 }

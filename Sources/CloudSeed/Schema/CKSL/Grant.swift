@@ -4,49 +4,49 @@
 /// Grant([.read, .create, .write], to: .icloud).description   // GRANT READ, CREATE, WRITE TO "_icloud"
 /// Grant([.write, .create], to: "moderator").description      // GRANT CREATE, WRITE TO moderator
 /// ```
-public struct Grant: Hashable, Sendable, CustomStringConvertible {
+package struct Grant: Hashable, Sendable, CustomStringConvertible {
     /// What a role may do with a type's records, in the order cktool prints them.
-    public enum Permission: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    package enum Permission: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
         case read = "READ"
         case create = "CREATE"
         case write = "WRITE"
 
         /// The CKSL keyword: `READ`.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// A role: one of the three system roles, or one created with `CREATE ROLE`.
     ///
     /// Roles sort as cktool prints their grants: `"_creator"`, `"_icloud"`, `"_world"`, then the others
     /// in byte order.
-    public struct Role: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    package struct Role: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
         /// The name, such as `_world`, `moderator` or `test role`.
-        public var name: String
+        package var name: String
 
         /// Creates the role called `name`.
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
 
         /// The role called `name`: `Grant([.read], to: "moderator")`.
-        public init(stringLiteral name: String) { self.name = name }
+        package init(stringLiteral name: String) { self.name = name }
 
         /// The user who created a record ("Creator" in the dashboard).
-        public static let creator = Role("_creator")
+        package static let creator = Role("_creator")
         /// Every authenticated iCloud user ("Authenticated" in the dashboard).
-        public static let icloud = Role("_icloud")
+        package static let icloud = Role("_icloud")
         /// Everyone ("World" in the dashboard).
-        public static let world = Role("_world")
+        package static let world = Role("_world")
         /// The roles every container has, in print order.
-        public static let systemRoles: [Role] = [.creator, .icloud, .world]
+        package static let systemRoles: [Role] = [.creator, .icloud, .world]
 
         /// Whether this is one of the ``systemRoles``.
-        public var isSystemRole: Bool { Self.systemRoles.contains(self) }
+        package var isSystemRole: Bool { Self.systemRoles.contains(self) }
 
         /// The name as CKSL writes it: system roles and names that are not plain identifiers in
         /// double quotes (`"_world"`, `"test role"`), others bare (`moderator`).
-        public var description: String { CKSLName.spelling(name) }
+        package var description: String { CKSLName.spelling(name) }
 
         /// Whether `a`'s grant prints before `b`'s.
-        public static func < (a: Role, b: Role) -> Bool {
+        package static func < (a: Role, b: Role) -> Bool {
             let rankA = systemRoles.firstIndex(of: a) ?? systemRoles.count
             let rankB = systemRoles.firstIndex(of: b) ?? systemRoles.count
             return rankA != rankB ? rankA < rankB : SchemaDefinition.byteOrder(a.name, b.name)
@@ -54,29 +54,29 @@ public struct Grant: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The permissions granted.
-    public var permissions: Set<Permission>
+    package var permissions: Set<Permission>
     /// The role they are granted to.
-    public var role: Role
+    package var role: Role
 
     /// Grants `permissions` to `role`.
-    public init(_ permissions: Set<Permission>, to role: Role) {
+    package init(_ permissions: Set<Permission>, to role: Role) {
         self.permissions = permissions
         self.role = role
     }
 
     /// The grants a type needs to be usable in the public database: `WRITE` to `"_creator"`, `CREATE`
     /// to `"_icloud"` and `READ` to `"_world"`.
-    public static let publicDatabaseDefaults: [Grant] = [
+    package static let publicDatabaseDefaults: [Grant] = [
         Grant([.write], to: .creator), Grant([.create], to: .icloud), Grant([.read], to: .world),
     ]
 
     /// The permissions in print order: `READ`, `CREATE`, `WRITE`.
-    public var sortedPermissions: [Permission] {
+    package var sortedPermissions: [Permission] {
         Permission.allCases.filter(permissions.contains)
     }
 
     /// The grant as CKSL writes it: `GRANT READ, WRITE TO "_creator"`.
-    public var description: String {
+    package var description: String {
         "GRANT \(sortedPermissions.map(\.rawValue).joined(separator: ", ")) TO \(role)"
     }
 }

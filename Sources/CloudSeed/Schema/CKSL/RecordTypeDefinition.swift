@@ -11,39 +11,39 @@
 /// artist.fields.count                       // 7: the six system fields and name
 /// artist.grants = Grant.publicDatabaseDefaults
 /// ```
-public struct RecordTypeDefinition: Hashable, Sendable {
+package struct RecordTypeDefinition: Hashable, Sendable {
     /// The type name, such as `Artist` or `CD_Artist`.
-    public var name: String
+    package var name: String
 
     /// Every field, system fields included, in byte order of their names.
-    public var fields: [FieldDefinition] {
+    package var fields: [FieldDefinition] {
         didSet { fields = Self.normalized(fields: fields) }
     }
 
     /// The grants, one per role, in canonical role order.
-    public var grants: [Grant] {
+    package var grants: [Grant] {
         didSet { grants = Self.normalized(grants: grants) }
     }
 
     /// Creates a record type; system fields that `fields` leaves out are added without options.
-    public init(name: String, fields: [FieldDefinition] = [], grants: [Grant] = []) {
+    package init(name: String, fields: [FieldDefinition] = [], grants: [Grant] = []) {
         self.name = name
         self.fields = Self.normalized(fields: fields)
         self.grants = Self.normalized(grants: grants)
     }
 
     /// The fields that are not system fields.
-    public var userFields: [FieldDefinition] {
+    package var userFields: [FieldDefinition] {
         fields.filter { !$0.isSystemField }
     }
 
     /// The field called `name`, if the type has one.
-    public func field(named name: String) -> FieldDefinition? {
+    package func field(named name: String) -> FieldDefinition? {
         fields.first { $0.name == name }
     }
 
     /// The permissions granted to `role`; empty when the type grants it nothing.
-    public func permissions(of role: Grant.Role) -> Set<Grant.Permission> {
+    package func permissions(of role: Grant.Role) -> Set<Grant.Permission> {
         grants.first { $0.role == role }?.permissions ?? []
     }
 

@@ -8,7 +8,7 @@
 /// + index Artwork.title QUERYABLE
 /// + grant Artwork READ TO "_world"
 /// ```
-public enum SchemaChange: Hashable, Sendable, CustomStringConvertible {
+package enum SchemaChange: Hashable, Sendable, CustomStringConvertible {
     case roleAdded(String)
     case roleRemoved(String)
     case recordTypeAdded(RecordTypeDefinition)
@@ -31,7 +31,7 @@ public enum SchemaChange: Hashable, Sendable, CustomStringConvertible {
     /// grant or a role, which loses no records. Removing a type or a field, changing a field's type and
     /// changing its encryption are not; the one type change allowed is giving a `NUMBER` its
     /// `PREFERRED AS` type, which may not change afterwards.
-    public var isAdditive: Bool {
+    package var isAdditive: Bool {
         switch self {
         case .roleAdded, .roleRemoved, .recordTypeAdded, .fieldAdded, .indexAdded, .indexRemoved,
             .grantAdded, .grantRemoved:
@@ -44,7 +44,7 @@ public enum SchemaChange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The change on one line: `+` added, `-` removed, `~` changed.
-    public var description: String {
+    package var description: String {
         switch self {
         case .roleAdded(let role): "+ role \(CKSLName.spelling(role))"
         case .roleRemoved(let role): "- role \(CKSLName.spelling(role))"

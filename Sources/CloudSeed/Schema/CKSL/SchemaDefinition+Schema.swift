@@ -12,7 +12,7 @@ extension SchemaDefinition {
     ///
     /// - Throws: ``CloudSeedError`` for a list of lists, which CKSL cannot write, and for a field named
     ///   like a system field with another type.
-    public init(_ schema: Schema) throws {
+    package init(_ schema: Schema) throws {
         let recordTypes = try schema.recordTypes.values.map { recordType in
             let fields = try recordType.fields.map { name, fieldType in
                 guard let type = FieldDataType(fieldType) else {
@@ -32,7 +32,7 @@ extension SchemaDefinition {
 extension Schema {
     /// The record types of `definition` with their user fields, typed as the store types values:
     /// `NUMBER` as `INT64` unless preferred as `DOUBLE`, encrypted fields as their plain type.
-    public init(_ definition: SchemaDefinition) {
+    package init(_ definition: SchemaDefinition) {
         var recordTypes: [String: RecordTypeSchema] = [:]
         for recordType in definition.recordTypes {
             let fields = recordType.userFields.map { ($0.name, $0.type.fieldType) }
@@ -45,7 +45,7 @@ extension Schema {
 
 extension FieldDataType {
     /// The CKSL type of a store field type, or `nil` for a list of lists.
-    public init?(_ fieldType: FieldType) {
+    package init?(_ fieldType: FieldType) {
         switch fieldType {
         case .list(let element):
             guard let primitive = PrimitiveType(element) else { return nil }
@@ -57,7 +57,7 @@ extension FieldDataType {
     }
 
     /// The type the store gives values of this field: `NUMBER` is `INT64` unless preferred as `DOUBLE`.
-    public var fieldType: FieldType {
+    package var fieldType: FieldType {
         switch self {
         case .primitive(let primitive): primitive.fieldType
         case .number(preferred: .double): .double
@@ -69,7 +69,7 @@ extension FieldDataType {
 
 extension PrimitiveType {
     /// The primitive CKSL type of a store field type, or `nil` for a list.
-    public init?(_ fieldType: FieldType) {
+    package init?(_ fieldType: FieldType) {
         switch fieldType {
         case .asset: self = .asset
         case .bytes: self = .bytes
@@ -84,7 +84,7 @@ extension PrimitiveType {
     }
 
     /// The store's field type for this primitive.
-    public var fieldType: FieldType {
+    package var fieldType: FieldType {
         switch self {
         case .asset: .asset
         case .bytes: .bytes

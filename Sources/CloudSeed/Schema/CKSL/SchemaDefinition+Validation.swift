@@ -4,9 +4,9 @@
 /// error: Artwork.photo: QUERYABLE: ASSET fields cannot be indexed
 /// warning: Artwork: lacks GRANT READ TO "_world", which a type needs in the public database
 /// ```
-public struct SchemaDiagnostic: Hashable, Sendable, CustomStringConvertible {
+package struct SchemaDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How bad a problem is.
-    public enum Severity: String, Hashable, Sendable {
+    package enum Severity: String, Hashable, Sendable {
         /// CloudKit would refuse the schema.
         case error
         /// CloudKit accepts the schema, but it may not do what you want.
@@ -14,21 +14,21 @@ public struct SchemaDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether CloudKit would refuse the schema.
-    public var severity: Severity
+    package var severity: Severity
     /// What the problem is about: `Artwork`, `Artwork.photo`, `role moderator`.
-    public var subject: String
+    package var subject: String
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity, _ subject: String, _ message: String) {
+    package init(_ severity: Severity, _ subject: String, _ message: String) {
         self.severity = severity
         self.subject = subject
         self.message = message
     }
 
     /// `error: Artwork.photo: QUERYABLE: ASSET fields cannot be indexed`.
-    public var description: String {
+    package var description: String {
         "\(severity.rawValue): \(subject): \(message)"
     }
 }
@@ -43,7 +43,7 @@ extension SchemaDefinition {
     /// the grant warning, as cktool exports it without `"_icloud"`.
     ///
     /// - Returns: The problems, errors and warnings in schema order; empty when there are none.
-    public func validate() -> [SchemaDiagnostic] {
+    package func validate() -> [SchemaDiagnostic] {
         var diagnostics: [SchemaDiagnostic] = []
         for role in roles {
             if role.hasPrefix("_") {

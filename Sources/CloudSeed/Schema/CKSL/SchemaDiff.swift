@@ -11,12 +11,12 @@
 /// Changes come in schema order: roles, then record types in byte order; within a type, fields in byte
 /// order (added or removed, type, encryption, indexes), then grants in role order. An added or removed
 /// type is one change; its fields and grants are not listed.
-public struct SchemaDiff: Hashable, Sendable, CustomStringConvertible {
+package struct SchemaDiff: Hashable, Sendable, CustomStringConvertible {
     /// The changes, in schema order.
-    public var changes: [SchemaChange]
+    package var changes: [SchemaChange]
 
     /// The changes from `old` to `new`.
-    public init(from old: SchemaDefinition, to new: SchemaDefinition) {
+    package init(from old: SchemaDefinition, to new: SchemaDefinition) {
         changes = Self.difference(old.roles, new.roles).map { added, role in added ? .roleAdded(role) : .roleRemoved(role) }
         let oldTypes = Dictionary(old.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         let newTypes = Dictionary(new.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
@@ -31,13 +31,13 @@ public struct SchemaDiff: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the schemas are the same.
-    public var isEmpty: Bool { changes.isEmpty }
+    package var isEmpty: Bool { changes.isEmpty }
 
     /// Whether production accepts every change (see ``SchemaChange/isAdditive``); true when there are none.
-    public var isAdditive: Bool { changes.allSatisfy(\.isAdditive) }
+    package var isAdditive: Bool { changes.allSatisfy(\.isAdditive) }
 
     /// One change per line, without a final newline; empty when there are no changes.
-    public var description: String {
+    package var description: String {
         changes.map(\.description).joined(separator: "\n")
     }
 

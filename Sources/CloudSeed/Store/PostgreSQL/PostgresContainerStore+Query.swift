@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs record queries as SQL on the indexed columns; values are always parameters.
 extension PostgresContainerStore {
-    public func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+    package func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
         try QueryAuthorization.check(query, against: schemaDefinition(of: scope.schemaScope))
         return try reading { try run(query, in: scope) }
     }

@@ -1,13 +1,13 @@
 /// Custom roles given to users, per container environment, in `cloudseed.role_members`.
 extension PostgresContainerStore {
-    public func roles(of user: String, in scope: SchemaScope) throws -> Set<String> {
+    package func roles(of user: String, in scope: SchemaScope) throws -> Set<String> {
         let rows = try connection.rows(
             "SELECT role FROM cloudseed.role_members WHERE container = $1 AND environment = $2 AND user_name = $3",
             [scope.container, scope.environment.rawValue, user])
         return Set(rows.compactMap { $0[0] })
     }
 
-    public func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
+    package func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
         guard try schemaDefinition(of: scope).roles.contains(role) else {
             throw CloudSeedError(
                 "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run cloudseed schema import")

@@ -1,7 +1,7 @@
 /// The schema definition of each container environment: kept as CKSL text in `cloudseed.schemas`,
 /// mirrored in `cloudseed.record_types` and `cloudseed.fields`, and applied as PostgreSQL indexes.
 extension PostgresContainerStore {
-    public func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition {
+    package func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition {
         try lock(scope)
         if let text = try connection.value(
             "SELECT ckdb FROM cloudseed.schemas WHERE container = $1 AND environment = $2", [scope.container, scope.environment.rawValue])

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A container store on a PostgreSQL server, for teams that share one development store across machines.
 ///
@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let store = try PostgresContainerStore(url: "postgres://seed@db.example.com/cloudseed")
 /// ```
-public final class PostgresContainerStore: ContainerStore {
+package final class PostgresContainerStore: StoreBackend {
     let connection: PostgresConnection
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     var layouts: [SchemaScope: [String: TypeLayout]] = [:]
@@ -82,7 +82,7 @@ public final class PostgresContainerStore: ContainerStore {
 
     /// Connects to the store at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`), creating
     /// its metadata tables in the schema `cloudseed` if the database has none yet.
-    public init(url: String) throws {
+    package init(url: String) throws {
         connection = try PostgresConnection(url: url)
         if try connection.value("SELECT to_regclass('cloudseed.meta')::text") == nil {
             // Two first runs at once: the lock makes the second wait and then find the tables made.
@@ -106,7 +106,7 @@ public final class PostgresContainerStore: ContainerStore {
         }
     }
 
-    public func schema(of scope: SchemaScope) throws -> Schema {
+    package func schema(of scope: SchemaScope) throws -> Schema {
         var schema = Schema()
         for (name, layout) in try typeLayouts(scope) {
             schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
@@ -174,7 +174,7 @@ public final class PostgresContainerStore: ContainerStore {
         return result
     }
 
-    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         layouts.removeAll()
         isWriting = true
         defer {
@@ -260,7 +260,7 @@ public final class PostgresContainerStore: ContainerStore {
             recordType: type, recordID: RecordID(recordName: row[0] ?? "", zoneID: zoneID), fields: fields, system: system)
     }
 
-    public func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
+    package func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
         try reading {
             guard let zone = try zoneKey(scope, create: false) else { return }
             let types = try typeLayouts(scope.schemaScope)
@@ -273,7 +273,7 @@ public final class PostgresContainerStore: ContainerStore {
         }
     }
 
-    public func inventory() throws -> StoreInventory {
+    package func inventory() throws -> StoreInventory {
         try reading {
             var zones: [StoreInventory.Zone] = []
             var schemas: [SchemaScope: Schema] = [:]
@@ -301,7 +301,7 @@ public final class PostgresContainerStore: ContainerStore {
         }
     }
 
-    public func assetContent(_ checksum: String) throws -> Data? {
+    package func assetContent(_ checksum: String) throws -> Data? {
         try connection.value("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap(PostgresValueCodec.bytes(hex:))
     }
 }

@@ -10,7 +10,7 @@ extension SQLiteContainerStore {
     /// differ, or with a column in an unexpected form, are handed to `record` as ``CloudRecord``s
     /// instead. Returns how many went that way.
     @discardableResult
-    public func forEachRecordCSVLine(
+    package func forEachRecordCSVLine(
         in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
         line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
     ) throws -> Int {

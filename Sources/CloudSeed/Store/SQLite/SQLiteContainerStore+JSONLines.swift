@@ -11,7 +11,7 @@ extension SQLiteContainerStore {
     /// ASSET, and any row holding a column in an unexpected form, goes the long way, through
     /// ``CloudKitJSON``. Returns how many rows went that way.
     @discardableResult
-    public func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
+    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
         try database.withMappedReads {
             guard let zone = try zoneKey(scope, create: false) else { return 0 }
             var longWay = 0

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs record queries as SQL on the indexed columns; values are always bound.
 extension SQLiteContainerStore {
-    public func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+    package func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
         try QueryAuthorization.check(query, against: schemaDefinition(of: scope.schemaScope))
         guard let layout = try typeLayouts(scope.schemaScope)[query.recordType], let zone = try zoneKey(scope, create: false) else {
             return []

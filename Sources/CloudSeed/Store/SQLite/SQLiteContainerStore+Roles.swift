@@ -1,13 +1,13 @@
 /// Custom roles given to users, per container environment, in `_cloudseed_role_members`.
 extension SQLiteContainerStore {
-    public func roles(of user: String, in scope: SchemaScope) throws -> Set<String> {
+    package func roles(of user: String, in scope: SchemaScope) throws -> Set<String> {
         let rows = try database.rows(
             "SELECT role FROM _cloudseed_role_members WHERE container = ? AND environment = ? AND user = ?",
             [.text(scope.container), .text(scope.environment.rawValue), .text(user)])
         return Set(rows.compactMap { if case .text(let role) = $0[0] { role } else { nil } })
     }
 
-    public func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
+    package func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
         guard try schemaDefinition(of: scope).roles.contains(role) else {
             throw CloudSeedError(
                 "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run cloudseed schema import")

@@ -1,7 +1,7 @@
 /// The schema definition of each container environment: kept as CKSL text in `_cloudseed_schemas`,
 /// mirrored in `_cloudseed_record_types` and `_cloudseed_fields`, and applied as SQLite indexes.
 extension SQLiteContainerStore {
-    public func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition {
+    package func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition {
         if case .text(let text)? = try database.rows(
             "SELECT ckdb FROM _cloudseed_schemas WHERE container = ? AND environment = ?",
             [.text(scope.container), .text(scope.environment.rawValue)]

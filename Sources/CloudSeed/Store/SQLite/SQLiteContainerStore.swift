@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 
 /// The embedded container store: one SQLite file a person can open with `sqlite3`.
 ///
 /// Each record type is a table named after it with a column per field; metadata tables hold the
 /// zones, the schema of each container environment and the assets (see `docs/STORE.md`).
-public final class SQLiteContainerStore: ContainerStore {
+package final class SQLiteContainerStore: StoreBackend {
     private(set) var database: SQLiteDatabase
     /// The file being created, until its first write (or the store's end) puts it in place.
     private var creation: StoreCreation?
@@ -117,7 +117,7 @@ public final class SQLiteContainerStore: ContainerStore {
 
     /// Opens the store at `path`, creating it if there is no file. A SQLite file that is not a
     /// cloudseed store is refused, not modified.
-    public init(path: String) throws {
+    package init(path: String) throws {
         creation = try StoreCreation.begin(path)
         let existed = creation == nil && FileManager.default.fileExists(atPath: path)
         do {
@@ -188,11 +188,11 @@ public final class SQLiteContainerStore: ContainerStore {
     }
 
     /// A store that lives in memory only, for commands that need no file.
-    public static func inMemory() throws -> SQLiteContainerStore {
+    package static func inMemory() throws -> SQLiteContainerStore {
         try SQLiteContainerStore(path: ":memory:")
     }
 
-    public func schema(of scope: SchemaScope) throws -> Schema {
+    package func schema(of scope: SchemaScope) throws -> Schema {
         var schema = Schema()
         for (name, layout) in try typeLayouts(scope) {
             schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
@@ -232,7 +232,7 @@ public final class SQLiteContainerStore: ContainerStore {
         return result
     }
 
-    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         defer {
             layouts.removeAll()
             zoneKeys.removeAll()
@@ -310,7 +310,7 @@ public final class SQLiteContainerStore: ContainerStore {
             recordType: type, recordID: RecordID(recordName: text(0), zoneID: zoneID), fields: fields, system: system)
     }
 
-    public func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
+    package func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
         try database.withMappedReads {
             guard let zone = try zoneKey(scope, create: false) else { return }
             let types = try typeLayouts(scope.schemaScope)
@@ -323,7 +323,7 @@ public final class SQLiteContainerStore: ContainerStore {
         }
     }
 
-    public func inventory() throws -> StoreInventory {
+    package func inventory() throws -> StoreInventory {
         var zones: [StoreInventory.Zone] = []
         var schemas: [SchemaScope: Schema] = [:]
         for row in try database.rows(
@@ -549,7 +549,7 @@ public final class SQLiteContainerStore: ContainerStore {
         return try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty
     }
 
-    public func assetContent(_ checksum: String) throws -> Data? {
+    package func assetContent(_ checksum: String) throws -> Data? {
         if case .blob(let data)? = try database.rows("SELECT content FROM _cloudseed_assets WHERE checksum = ?", [.text(checksum)]).first?.first {
             return data
         }

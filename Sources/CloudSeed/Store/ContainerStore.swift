@@ -1,0 +1,68 @@
+public import Foundation
+
+/// A container store: containers, their development and production environments, databases,
+/// zones and records, with a schema per container environment — in one SQLite file, or in a
+/// PostgreSQL database a team shares.
+///
+/// ```swift
+/// let store = try ContainerStore("cloudseed.sqlite")  // or "postgres://seed@localhost/cloudseed"
+/// try Seeder(store: store).run(FixtureManifest(path: "SampleData/gallery.json"))
+/// let artworks = try store.records(in: StoreScope(container: "iCloud.com.example.Gallery"), ofType: "Artwork")
+/// ```
+///
+/// ``Importer``, ``Seeder``, ``BackupWriter`` and ``Restorer`` write through it; a store is used
+/// from one thread at a time.
+public final class ContainerStore {
+    /// The SQLite or PostgreSQL store behind it.
+    package let backend: any StoreBackend
+
+    /// Opens the store `location` names, creating an empty one if there is none: a SQLite file's
+    /// path (or `sqlite:PATH`), or a PostgreSQL URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`),
+    /// as `--store` takes them.
+    public convenience init(_ location: String) throws {
+        self.init(backend: try StoreLocation(location).open())
+    }
+
+    package init(backend: any StoreBackend) {
+        self.backend = backend
+    }
+
+    /// An empty SQLite store in memory, gone with the value: for tests.
+    public static func inMemory() throws -> ContainerStore {
+        ContainerStore(backend: try SQLiteContainerStore.inMemory())
+    }
+
+    /// The records of a zone (or of one type in it), by record type then record name in byte order.
+    public func records(in scope: StoreScope, ofType recordType: String? = nil) throws -> [CloudRecord] {
+        var records: [CloudRecord] = []
+        try backend.forEachRecord(in: scope, recordType: recordType) { records.append($0) }
+        return records
+    }
+
+    /// Calls `body` with each record of a zone (or of one type in it), in ``records(in:ofType:)``'s
+    /// order, without holding them all.
+    public func forEachRecord(
+        in scope: StoreScope, ofType recordType: String? = nil, _ body: (CloudRecord) throws -> Void
+    ) throws {
+        try backend.forEachRecord(in: scope, recordType: recordType, body)
+    }
+
+    /// The records `query` selects, by CloudKit's rules: filters and sorts only on fields the
+    /// schema indexes for them, and in the public database only what the query's user may read.
+    public func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+        try backend.query(query, in: scope)
+    }
+
+    /// The schema of a container environment, as the CloudKit Schema Language writes it.
+    public func schema(
+        of container: String = StoreScope.defaultContainer, environment: ContainerEnvironment = .development
+    ) throws -> SchemaDefinition {
+        try backend.schemaDefinition(of: SchemaScope(container: container, environment: environment))
+    }
+
+    /// The bytes of the asset with this checksum, if the store holds them (assets imported as
+    /// metadata only have none).
+    public func assetContent(checksum: String) throws -> Data? {
+        try backend.assetContent(checksum)
+    }
+}
