@@ -51,8 +51,8 @@ public func errorMessages(_ body: () throws -> Void) -> [String] {
     do {
         try body()
         return []
-    } catch let failure as RunFailure {
-        return failure.errors.map(\.description)
+    } catch let error as CloudSeedError {
+        return error.allErrors.map(\.description)
     } catch {
         return ["\(error)"]
     }

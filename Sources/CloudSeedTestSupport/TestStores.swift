@@ -1,5 +1,5 @@
-public import CloudSeed
-public import Foundation
+package import CloudSeed
+import Foundation
 
 /// The backends store tests run against: SQLite always, PostgreSQL when
 /// `CLOUDSEED_TEST_POSTGRES_URL` names a server.
@@ -34,7 +34,7 @@ public final class TestPostgresDatabase: @unchecked Sendable {
 
     public init() throws {
         guard let server = TestPostgresServer.url, var components = URLComponents(string: server) else {
-            throw CloudSeedError(TestPostgresServer.skipReason)
+            throw CloudSeedError(.storeFailure, TestPostgresServer.skipReason)
         }
         admin = try PostgresConnection(url: server)
         name = "cloudseed_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")

@@ -25,13 +25,9 @@ struct CloudSeedCommand: ParsableCommand {
 func reportingErrors(writes: Bool = true, _ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let failure as RunFailure {
-        for error in failure.errors { printError(error.description) }
-        if failure.errors.count >= RunFailure.limit { printError("stopped after \(RunFailure.limit) errors") }
-        if writes { printError("nothing was written") }
-        throw ExitCode(1)
     } catch let error as CloudSeedError {
-        printError(error.description)
+        for error in error.allErrors { printError(error.description) }
+        if error.allErrors.count >= CloudSeedError.limit { printError("stopped after \(CloudSeedError.limit) errors") }
         if writes { printError("nothing was written") }
         throw ExitCode(1)
     }
@@ -48,7 +44,7 @@ struct OutputSink {
     init(path: String?) throws {
         if let path, path != "-" {
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw CloudSeedError("cannot write the output file; check the folder exists and is writable", at: SourcePosition(file: path))
+                throw CloudSeedError(.fileAccess, "cannot write the output file; check the folder exists and is writable", at: SourcePosition(file: path))
             }
             self.handle = handle
         } else {

@@ -52,7 +52,7 @@ struct StoreOptions: ParsableArguments {
 enum StoreFile {
     static func open(_ location: StoreLocation, mustExist: Bool) throws -> any StoreBackend {
         if mustExist, let path = location.path, !FileManager.default.fileExists(atPath: path) {
-            throw CloudSeedError("there is no store here; import or seed something first, or name the store with --store", at: SourcePosition(file: path))
+            throw CloudSeedError(.storeFailure, "there is no store here; import or seed something first, or name the store with --store", at: SourcePosition(file: path))
         }
         return try location.open()
     }

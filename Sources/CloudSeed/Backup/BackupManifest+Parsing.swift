@@ -8,11 +8,11 @@ extension BackupManifest {
         do {
             root = try parser.parseDocument()
         } catch let error as CloudSeedError {
-            throw CloudSeedError("the manifest is not valid JSON (\(error.message)); \(StrictObject.advice)", at: error.position)
+            throw CloudSeedError(.damagedBackup, "the manifest is not valid JSON (\(error.message)); \(StrictObject.advice)", at: error.position)
         }
         if let format = root.member("format"), case .scalar(.integer(let version), _) = format, version != Self.format {
             throw CloudSeedError(
-                "this backup has format \(version), which cloudseed 0.1 cannot read; restore it with the cloudseed that wrote it",
+                .damagedBackup, "this backup has format \(version), which cloudseed 0.1 cannot read; restore it with the cloudseed that wrote it",
                 at: format.position)
         }
         let object = try StrictObject(

@@ -52,7 +52,7 @@ public struct BackupWriter {
         let zones = try store.inventory().zones.filter { $0.container == container && $0.recordCounts.values.contains { $0 > 0 } }
         let definitions = try ContainerEnvironment.allCases.map { try store.schemaDefinition(of: SchemaScope(container: container, environment: $0)) }
         guard !zones.isEmpty || definitions.contains(where: { !$0.recordTypes.isEmpty || !$0.roles.isEmpty }) else {
-            throw CloudSeedError("the store holds no records or schema of \(container); name the container with --container (cloudseed inspect lists them)")
+            throw CloudSeedError(.invalidOption, "the store holds no records or schema of \(container); name the container with --container (cloudseed inspect lists them)")
         }
         var files: [BackupManifest.File] = []
         var environments: [BackupManifest.Environment] = []
@@ -82,7 +82,7 @@ public struct BackupWriter {
         for checksum in assets.sorted() {
             guard let content = try store.assetContent(checksum) else { continue }
             let damaged = CloudSeedError(
-                "the store's content of asset \(checksum) does not have that SHA-256; the store is damaged, so import the asset again")
+                .storeFailure, "the store's content of asset \(checksum) does not have that SHA-256; the store is damaged, so import the asset again")
             guard BackupLayout.isSHA256(checksum) else { throw damaged }
             let asset = try BundleFileWriter(folder: folder, path: BackupLayout.asset(checksum))
             try asset.write(content)

@@ -23,7 +23,7 @@ final class BundleFileWriter {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: file.path) {
             throw CloudSeedError(
-                "two names of the store differ only in case and meet in this file; back up to a case-sensitive file system",
+                .fileAccess, "two names of the store differ only in case and meet in this file; back up to a case-sensitive file system",
                 at: SourcePosition(file: file.path))
         }
         do {
@@ -72,7 +72,7 @@ final class BundleFileWriter {
     }
 
     private static func failure(_ file: URL) -> CloudSeedError {
-        CloudSeedError("cannot write this file of the backup; check that the disk has space and the folder is writable",
+        CloudSeedError(.fileAccess, "cannot write this file of the backup; check that the disk has space and the folder is writable",
                        at: SourcePosition(file: file.path))
     }
 }

@@ -18,12 +18,12 @@ struct FolderReplacement {
         let parent = target.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CloudSeedError("the folder that would hold the backup does not exist; create it first",
+            throw CloudSeedError(.fileAccess, "the folder that would hold the backup does not exist; create it first",
                                  at: SourcePosition(file: parent.path))
         }
         if fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, Self.isReplaceable(target) else {
-                throw CloudSeedError("exists and is not a cloudseed backup, so it was left alone; name a new folder with --out",
+                throw CloudSeedError(.fileAccess, "exists and is not a cloudseed backup, so it was left alone; name a new folder with --out",
                                      at: SourcePosition(file: path))
             }
         }
@@ -31,7 +31,7 @@ struct FolderReplacement {
         do {
             try fileManager.createDirectory(at: partial, withIntermediateDirectories: false)
         } catch {
-            throw CloudSeedError("cannot create a folder beside the backup; check that its folder is writable",
+            throw CloudSeedError(.fileAccess, "cannot create a folder beside the backup; check that its folder is writable",
                                  at: SourcePosition(file: partial.path))
         }
     }
@@ -64,7 +64,7 @@ struct FolderReplacement {
         do {
             try FileManager.default.moveItem(at: source, to: destination)
         } catch {
-            throw CloudSeedError("cannot rename the backup into place; check that its folder is writable",
+            throw CloudSeedError(.fileAccess, "cannot rename the backup into place; check that its folder is writable",
                                  at: SourcePosition(file: destination.path))
         }
     }

@@ -46,7 +46,7 @@ public struct Restorer {
         try store.write { transaction in
             if !merge, try store.inventory().zones.contains(where: { $0.container == container && $0.recordCounts.values.contains { $0 > 0 } }) {
                 throw CloudSeedError(
-                    "the store already holds records of \(container); restore into a new --store, or pass --merge to write the backup's records over them")
+                    .recordConflict, "the store already holds records of \(container); restore into a new --store, or pass --merge to write the backup's records over them")
             }
             var schemas: [ContainerEnvironment: Schema] = [:]
             for environment in manifest.environments.map(\.environment) {
@@ -71,7 +71,7 @@ public struct Restorer {
                     count += 1
                 }
                 guard count == file.count else {
-                    throw CloudSeedError("holds \(count) records but the manifest counts \(file.count); \(StrictObject.advice)",
+                    throw CloudSeedError(.damagedBackup, "holds \(count) records but the manifest counts \(file.count); \(StrictObject.advice)",
                                          at: SourcePosition(file: records.path))
                 }
             }
@@ -86,7 +86,7 @@ public struct Restorer {
                                _ transaction: any StoreTransaction) throws -> Schema {
         let path = BackupLayout.schema(environment)
         guard let text = String(validating: try Data(contentsOf: bundle.url(path)), as: UTF8.self) else {
-            throw CloudSeedError("the schema is not UTF-8 text; \(StrictObject.advice)", at: SourcePosition(file: bundle.displayPath(path)))
+            throw CloudSeedError(.damagedBackup, "the schema is not UTF-8 text; \(StrictObject.advice)", at: SourcePosition(file: bundle.displayPath(path)))
         }
         var definition = try CKSLParser.parse(text, file: bundle.displayPath(path))
         if merge { definition = try store.schemaDefinition(of: scope).merging(definition, from: bundle.displayPath(path)) }
@@ -102,7 +102,7 @@ public struct Restorer {
             let checksum = String(file.path.dropFirst("assets/".count))
             if let size = metadataOnly.removeValue(forKey: checksum), size != file.size {
                 throw CloudSeedError(
-                    "records give asset \(checksum) the size \(size), but its file has \(file.size) bytes; \(StrictObject.advice)",
+                    .damagedBackup, "records give asset \(checksum) the size \(size), but its file has \(file.size) bytes; \(StrictObject.advice)",
                     at: SourcePosition(file: bundle.displayPath(file.path)))
             }
             let content = try Data(contentsOf: bundle.url(file.path))
@@ -125,7 +125,7 @@ private struct RecordFileCheck {
 
     func check(_ record: CloudRecord, after previous: String?, at position: SourcePosition) throws {
         func refuse(_ message: String) -> CloudSeedError {
-            CloudSeedError("\(message); \(StrictObject.advice)", at: position)
+            CloudSeedError(.damagedBackup, "\(message); \(StrictObject.advice)", at: position)
         }
         guard record.recordType == recordType else {
             throw refuse("a record of type \(record.recordType) in the file of \(recordType) records")
@@ -158,7 +158,7 @@ private struct AssetSizes {
             try record.fields[name]!.forEachAsset { asset in
                 if let known = sizes[asset.fileChecksum], known != asset.size {
                     throw CloudSeedError(
-                        "asset \(asset.fileChecksum) has the size \(asset.size) here but \(known) in an earlier record; \(StrictObject.advice)",
+                        .damagedBackup, "asset \(asset.fileChecksum) has the size \(asset.size) here but \(known) in an earlier record; \(StrictObject.advice)",
                         at: position)
                 }
                 sizes[asset.fileChecksum] = asset.size

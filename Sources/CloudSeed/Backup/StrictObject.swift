@@ -78,7 +78,7 @@ struct StrictObject {
     }
 
     static func error(_ message: String, at position: SourcePosition) -> CloudSeedError {
-        CloudSeedError("\(message); \(advice)", at: position)
+        CloudSeedError(.damagedBackup, "\(message); \(advice)", at: position)
     }
 
     private static func kind(of node: DocumentNode) -> String {

@@ -7,7 +7,7 @@ extension FixtureManifest {
     /// Reads the manifest at `path`; `.yaml` and `.yml` files are YAML, others JSON.
     public init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw CloudSeedError("cannot read the manifest; check the path", at: SourcePosition(file: path))
+            throw CloudSeedError(.fileAccess, "cannot read the manifest; check the path", at: SourcePosition(file: path))
         }
         let isYAML = ["yaml", "yml"].contains((path as NSString).pathExtension.lowercased())
         let root: DocumentNode
@@ -52,7 +52,7 @@ extension FixtureSource {
         }
         var mapped: [String: FixtureField] = [:]
         if let node = fields["fields"] {
-            guard let members = node.members else { throw CloudSeedError("\"fields\" must be an object of field names", at: node.position) }
+            guard let members = node.members else { throw CloudSeedError(.malformedSource, "\"fields\" must be an object of field names", at: node.position) }
             for (name, value) in members { mapped[name] = try FixtureField(node: value) }
         }
         self.init(file: resolve(file), recordType: try fields.string("recordType"), recordName: try fields.string("recordName"), format: format, fields: mapped)
@@ -94,10 +94,10 @@ struct ManifestObject {
     private let members: [String: DocumentNode]
 
     init(_ node: DocumentNode, what: String, keys: Set<String>) throws {
-        guard let list = node.members else { throw CloudSeedError("\(what) must be an object", at: node.position) }
+        guard let list = node.members else { throw CloudSeedError(.malformedSource, "\(what) must be an object", at: node.position) }
         for (key, value) in list where !keys.contains(key) {
             throw CloudSeedError(
-                "unknown key \"\(key)\" in \(what); the keys are \(keys.sorted().joined(separator: ", "))", at: value.position)
+                .malformedSource, "unknown key \"\(key)\" in \(what); the keys are \(keys.sorted().joined(separator: ", "))", at: value.position)
         }
         self.node = node
         members = Dictionary(list.map { ($0.key, $0.node) }, uniquingKeysWith: { first, _ in first })
@@ -112,7 +112,7 @@ struct ManifestObject {
     }
 
     func error(_ key: String, _ rule: String) -> CloudSeedError {
-        CloudSeedError("\"\(key)\" \(rule)", at: members[key]?.position ?? node.position)
+        CloudSeedError(.malformedSource, "\"\(key)\" \(rule)", at: members[key]?.position ?? node.position)
     }
 }
 
@@ -123,9 +123,9 @@ enum YAMLDocument {
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw CloudSeedError("not valid YAML: \(error)", at: SourcePosition(file: file))
+            throw CloudSeedError(.malformedSource, "not valid YAML: \(error)", at: SourcePosition(file: file))
         }
-        guard let node else { throw CloudSeedError("the manifest is empty", at: SourcePosition(file: file, line: 1, column: 1)) }
+        guard let node else { throw CloudSeedError(.malformedSource, "the manifest is empty", at: SourcePosition(file: file, line: 1, column: 1)) }
         return convert(node, file: file)
     }
 

@@ -39,7 +39,8 @@ public struct Importer {
         self.now = now
     }
 
-    /// Imports `sources`; on any error nothing is written and the errors are thrown as ``RunFailure``.
+    /// Imports `sources`; on any error nothing is written and the errors are thrown as one ``CloudSeedError``, the
+    /// first with the rest as its ``CloudSeedError/furtherErrors``.
     ///
     /// With `dryRun` the whole import runs, so the counts are exact, and is then rolled back.
     public func run(_ sources: [SourceFile], dryRun: Bool = false) throws -> ImportSummary {
@@ -315,7 +316,7 @@ package struct SchemaChanges: Sendable {
             if known == nil {
                 if environment == .production {
                     try errors.record(CloudSeedError(
-                        "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
+                        .productionSchemaRefused, "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
                         at: recordType.firstRowPosition))
                     continue
                 }
@@ -324,7 +325,7 @@ package struct SchemaChanges: Sendable {
             for field in recordType.sortedFieldNames where known?.fields[field] == nil {
                 if environment == .production {
                     try errors.record(CloudSeedError(
-                        "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into --environment development, where fields are created just in time",
+                        .productionSchemaRefused, "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into --environment development, where fields are created just in time",
                         at: recordType.firstPositions[field]))
                     continue
                 }
@@ -340,16 +341,16 @@ enum ScopeValidation {
     static func validate(_ scope: StoreScope) throws {
         if scope.database == .public && scope.zoneID.zoneName != RecordZoneID.defaultZoneName {
             throw CloudSeedError(
-                "the public database has only the default zone; drop --zone \(scope.zoneID.zoneName) or use --database private")
+                .invalidOption, "the public database has only the default zone; drop --zone \(scope.zoneID.zoneName) or use --database private")
         }
         let zone = scope.zoneID.zoneName
         guard zone == RecordZoneID.defaultZoneName || IdentifierMapping.isValid(zone) else {
-            throw CloudSeedError("zone name '\(zone)' is not valid: zone names start with a letter and hold letters, digits and '_'")
+            throw CloudSeedError(.invalidOption, "zone name '\(zone)' is not valid: zone names start with a letter and hold letters, digits and '_'")
         }
         guard scope.container.hasPrefix("iCloud."), scope.container.count > 7,
             scope.container.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 })
         else {
-            throw CloudSeedError("container '\(scope.container)' is not a container identifier; use the form iCloud.com.example.App")
+            throw CloudSeedError(.invalidOption, "container '\(scope.container)' is not a container identifier; use the form iCloud.com.example.App")
         }
     }
 }

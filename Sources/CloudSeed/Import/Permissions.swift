@@ -21,7 +21,7 @@ struct Permissions {
         guard !Self.anyOf(held, holds: needed, on: type) else { return }
         let granted = type.grants.filter { $0.permissions.contains(needed) }.map(\.role.name).sorted()
         throw CloudSeedError(
-            "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
+            .permissionDenied, "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
                 + (granted.isEmpty ? "the schema grants \(needed.rawValue.uppercased()) to no role" : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (--user) or give the user a role with cloudseed role assign"))
     }
 

@@ -27,20 +27,20 @@ enum AssetLoader {
         let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.resolvingSymlinksInPath()
         guard allowOutside || !path.hasPrefix("/") else {
             throw CloudSeedError(
-                "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass --allow-outside-assets",
+                .invalidValue, "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass --allow-outside-assets",
                 at: position)
         }
         let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL.resolvingSymlinksInPath()
         guard allowOutside || url.path.hasPrefix(base.path + "/") else {
             throw CloudSeedError(
-                "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets",
+                .invalidValue, "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets",
                 at: position)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CloudSeedError("the asset file '\(path)' does not exist (looked in \(base.path)); fix the path", at: position)
+            throw CloudSeedError(.missingAsset, "the asset file '\(path)' does not exist (looked in \(base.path)); fix the path", at: position)
         }
         guard data.count <= maximumAssetSize else {
-            throw CloudSeedError("the asset file '\(path)' is \(data.count) bytes, over CloudKit's 50 MB limit", at: position)
+            throw CloudSeedError(.limitExceeded, "the asset file '\(path)' is \(data.count) bytes, over CloudKit's 50 MB limit", at: position)
         }
         let checksum = SHA256.hexDigest(of: data)
         contents[checksum] = data

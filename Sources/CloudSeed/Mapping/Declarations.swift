@@ -35,11 +35,11 @@ package struct ReferenceDeclaration: Hashable, Sendable {
             } else if IdentifierMapping.isValid(part) {
                 target = part
             } else {
-                throw CloudSeedError("--reference '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
+                throw CloudSeedError(.invalidOption, "--reference '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
             }
         }
         guard IdentifierMapping.isValid(field) else {
-            throw CloudSeedError("--reference '\(text)' needs a field name, as artist or Artwork.artist:Artist")
+            throw CloudSeedError(.invalidOption, "--reference '\(text)' needs a field name, as artist or Artwork.artist:Artist")
         }
     }
 }
@@ -59,12 +59,12 @@ package struct LocationDeclaration: Hashable, Sendable {
 
     package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
-            throw CloudSeedError("--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
+            throw CloudSeedError(.invalidOption, "--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }
         (recordType, field) = splitQualified(String(text[..<equals]))
         columns = text[text.index(after: equals)...].split(separator: ",").map(String.init)
         guard IdentifierMapping.isValid(field), (1...2).contains(columns.count) else {
-            throw CloudSeedError("--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
+            throw CloudSeedError(.invalidOption, "--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }
     }
 }

@@ -49,7 +49,7 @@ package enum IdentifierMapping {
         if isValid(given) { return given }
         guard !given.isEmpty, given.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0) })
         else {
-            throw CloudSeedError("the record type name '\(given)' is refused: \(rule); rename the type", at: position)
+            throw CloudSeedError(.invalidOption, "the record type name '\(given)' is refused: \(rule); rename the type", at: position)
         }
         return identifier(for: given)
     }

@@ -91,12 +91,12 @@ struct PlanDecisions {
                 switch problem {
                 case .template(let template, let position):
                     error = CloudSeedError(
-                        "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template", at: position)
+                        .invalidValue, "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template", at: position)
                 case .sharesName(let firstRow):
                     let first = wantedRows[type]?[firstRow] ?? nil
                     let second = wantedRows[type]?[row] ?? nil
                     error = CloudSeedError(
-                        "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
+                        .duplicateRecordName, "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
                         at: second?.position)
                 }
                 if options.skipBadRows { rowErrors[type, default: [:]][row] = [error] } else { try errors.record(error) }
@@ -186,7 +186,7 @@ struct PlanDecisions {
         if let stored = schema.fieldType(name, in: recordType) {
             if let override, override != stored {
                 throw CloudSeedError(
-                    "invalid attempt to set value type \(override.wireName) for field '\(name)' for type '\(recordType)', defined to be: \(stored.wireName); the store's schema already defines the field, so drop --field \(name):\(override.schemaName)",
+                    .invalidSchema, "invalid attempt to set value type \(override.wireName) for field '\(name)' for type '\(recordType)', defined to be: \(stored.wireName); the store's schema already defines the field, so drop --field \(name):\(override.schemaName)",
                     at: position)
             }
             let isReference = stored == .reference || stored == .list(.reference)

@@ -104,7 +104,7 @@ package struct RecordMapper {
 
     /// Pass two: reads every source again and calls `body` with each record, typed and named by
     /// `plan`. Assets are handed to `assets` once each, with their content where it was read from a
-    /// file. Errors are collected (up to ``RunFailure/limit``) and thrown at the end; after the first
+    /// file. Errors are collected (up to ``CloudSeedError/limit``) and thrown at the end; after the first
     /// one `body` is not called again.
     ///
     /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed before
@@ -136,7 +136,7 @@ package struct RecordMapper {
         func reject(_ row: PreparedRow, _ reasons: [CloudSeedError]) throws {
             try rejected(RejectedRow(recordType: row.recordType, position: row.position, errors: reasons))
             for child in row.children {
-                try reject(child.row, [CloudSeedError("its parent row (\(row.position)) was refused", at: child.row.position)])
+                try reject(child.row, [CloudSeedError(reasons[0].code, "its parent row (\(row.position)) was refused", at: child.row.position)])
             }
         }
         func typedValue(_ field: SourceField, _ plannedField: PlannedField) throws -> RecordValue {
@@ -171,14 +171,14 @@ package struct RecordMapper {
                 } catch let mismatch as ValueConverter.Mismatch {
                     rowErrors.append(FieldErrors.typeError(mismatch, field: field.key, recordType: row.recordType, planned: plannedField, at: field.position))
                 } catch let failure as ReferenceResolution.Failure {
-                    rowErrors.append(CloudSeedError(failure.message, at: field.position))
+                    rowErrors.append(CloudSeedError(failure.code, failure.message, at: field.position))
                 } catch let error as CloudSeedError {
                     rowErrors.append(error)
                 }
             }
             if size > RecordLimits.maximumRecordSize {
                 rowErrors.append(CloudSeedError(
-                    "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
+                    .limitExceeded, "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
                     at: row.position))
             }
             if !rowErrors.isEmpty {
@@ -605,7 +605,7 @@ enum FieldErrors {
         case .declared: message += "; fix the value or its declared type"
         case .inferred: message += "; fix the value"
         }
-        return CloudSeedError(message, at: position)
+        return CloudSeedError(.invalidValue, message, at: position)
     }
 }
 

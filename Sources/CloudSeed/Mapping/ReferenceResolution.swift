@@ -2,6 +2,7 @@
 /// plan's index of the target type; values that match nothing or more than one record are errors.
 enum ReferenceResolution {
     struct Failure: Error {
+        var code: CloudSeedError.Code
         var message: String
     }
 
@@ -17,12 +18,12 @@ enum ReferenceResolution {
             let matches = index.matches(text)
             if matches.count == 1 { return .string(matches.first!) }
             if matches.count > 1 {
-                throw Failure(message: "'\(text)' matches more than one \(target): \(matches.sorted().joined(separator: ", ")); make the value or the \(target) records unambiguous")
+                throw Failure(code: .duplicateRecordName, message: "'\(text)' matches more than one \(target): \(matches.sorted().joined(separator: ", ")); make the value or the \(target) records unambiguous")
             }
             if options.allowDangling { return .string(RecordNaming.recordName(from: text)) }
             let closest = index.closest(to: text)
             let suggestion = closest.isEmpty ? "there are no \(target) records" : "closest: \(closest.joined(separator: ", "))"
-            throw Failure(message: "no \(target) record matches '\(text)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record")
+            throw Failure(code: .unresolvedReference, message: "no \(target) record matches '\(text)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record")
         }
     }
 

@@ -156,7 +156,7 @@ struct RowPreparation {
         private mutating func claim(_ name: String, for key: String, at position: SourcePosition) throws {
             if let other = originalKeys[name] {
                 throw CloudSeedError(
-                    "the keys '\(other)' and '\(key)' both map to the field name '\(name)'; rename one of them", at: position)
+                    .malformedSource, "the keys '\(other)' and '\(key)' both map to the field name '\(name)'; rename one of them", at: position)
             }
             originalKeys[name] = key
         }
@@ -169,7 +169,7 @@ struct RowPreparation {
                 guard case .dictionary(let entries) = item else { continue }
                 if entries.contains(where: { $0.key == parentField }) {
                     throw CloudSeedError(
-                        "the keys '\(parentField)' and '\(parentField)' both map to the field name '\(parentField)'; rename one of them",
+                        .malformedSource, "the keys '\(parentField)' and '\(parentField)' both map to the field name '\(parentField)'; rename one of them",
                         at: flat.position)
                 }
                 var childFields = entries.map { SourceField(key: $0.key, value: $0.value, position: flat.position) }

@@ -223,7 +223,7 @@ struct TypeSurvey {
         if let type = declaredType {
             if let (other, earlier) = survey.declared, other != type {
                 throw CloudSeedError(
-                    "field '\(key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(earlier); make them agree",
+                    .invalidSchema, "field '\(key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(earlier); make them agree",
                     at: position)
             }
             survey.declared = (type, position)

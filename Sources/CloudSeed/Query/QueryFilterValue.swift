@@ -7,7 +7,7 @@ enum QueryFilterValue {
             return try converter.convert(.text(text), to: type, at: SourcePosition(file: "--filter"))
         } catch {
             throw CloudSeedError(
-                "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
+                .invalidOption, "Field '\(field)' has a value type of \(type.wireName) and cannot be queried using filter value type \(ValueConverter.valueType(of: .text(text))); give a \(type.schemaName) value")
         }
     }
 }

@@ -45,7 +45,7 @@ public struct QueryFilter: Hashable, Sendable {
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
         guard parts.count == 3, let comparator = Comparator(rawValue: parts[1].uppercased()) ?? (parts[1] == "==" ? .equals : nil) else {
             throw CloudSeedError(
-                "--filter '\(text)' needs FIELD OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'")
+                .invalidOption, "--filter '\(text)' needs FIELD OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'")
         }
         self.init(field: parts[0], comparator: comparator, value: parts[2])
     }
@@ -55,23 +55,23 @@ public struct QueryFilter: Hashable, Sendable {
 enum QueryAuthorization {
     static func check(_ query: RecordQuery, against definition: SchemaDefinition) throws {
         guard let recordType = definition.recordType(named: query.recordType) else {
-            throw CloudSeedError("Did not find record type: \(query.recordType); check the name with cloudseed inspect")
+            throw CloudSeedError(.unknownRecordType, "Did not find record type: \(query.recordType); check the name with cloudseed inspect")
         }
         func require(_ option: FieldDefinition.Option, _ field: String) throws {
             let name = field == "recordName" ? "___recordID" : field
             guard let definition = recordType.field(named: name) else {
-                throw CloudSeedError("Unknown field '\(field)' in record type \(query.recordType); check the name with cloudseed inspect")
+                throw CloudSeedError(.unknownField, "Unknown field '\(field)' in record type \(query.recordType); check the name with cloudseed inspect")
             }
             guard definition.options.contains(option) else {
                 throw CloudSeedError(
-                    "Field '\(name)' is not marked \(option.rawValue.lowercased()); add \(option.rawValue) to \(query.recordType).\(name) in the schema and run cloudseed schema import")
+                    .unsupportedQuery, "Field '\(name)' is not marked \(option.rawValue.lowercased()); add \(option.rawValue) to \(query.recordType).\(name) in the schema and run cloudseed schema import")
             }
         }
         for filter in query.filters { try require(filter.comparator.needsSortable ? .sortable : .queryable, filter.field) }
         if let sort = query.sort { try require(.sortable, sort.field) }
         if query.search != nil, !recordType.fields.contains(where: { $0.options.contains(.searchable) }) {
             throw CloudSeedError(
-                "Type \(query.recordType) has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")
+                .unsupportedQuery, "Type \(query.recordType) has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")
         }
         if query.filters.isEmpty, query.search == nil { try require(.queryable, "___recordID") }
     }

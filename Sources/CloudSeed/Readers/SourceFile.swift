@@ -60,10 +60,10 @@ public final class SourceFile: Sendable {
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CloudSeedError("no such file; check the path", at: SourcePosition(file: path))
+                throw CloudSeedError(.fileAccess, "no such file; check the path", at: SourcePosition(file: path))
             }
             guard !isDirectory.boolValue else {
-                throw CloudSeedError("is a folder; name the files inside it", at: SourcePosition(file: path))
+                throw CloudSeedError(.fileAccess, "is a folder; name the files inside it", at: SourcePosition(file: path))
             }
         }
         let head = try Self.head(of: readPath, display: path)
@@ -84,7 +84,7 @@ public final class SourceFile: Sendable {
 
     private static func head(of path: String, display: String) throws -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CloudSeedError("cannot be read; check its permissions", at: SourcePosition(file: display))
+            throw CloudSeedError(.fileAccess, "cannot be read; check its permissions", at: SourcePosition(file: display))
         }
         defer { try? handle.close() }
         return Array(handle.readData(ofLength: 4096))
@@ -93,7 +93,7 @@ public final class SourceFile: Sendable {
     private static func temporaryCopy(of data: Data) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cloudseed-\(UUID().uuidString)").path
         guard FileManager.default.createFile(atPath: path, contents: data) else {
-            throw CloudSeedError("cannot write a temporary copy of standard input in \(FileManager.default.temporaryDirectory.path)")
+            throw CloudSeedError(.fileAccess, "cannot write a temporary copy of standard input in \(FileManager.default.temporaryDirectory.path)")
         }
         return path
     }
@@ -109,7 +109,7 @@ public final class SourceFile: Sendable {
             return nil
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data.dropFirst(2), encoding: encoding) else {
-            throw CloudSeedError("the file starts with a UTF-16 byte-order mark but is not valid UTF-16", at: SourcePosition(file: display))
+            throw CloudSeedError(.invalidValue, "the file starts with a UTF-16 byte-order mark but is not valid UTF-16", at: SourcePosition(file: display))
         }
         return try temporaryCopy(of: Data(text.utf8))
     }

@@ -140,18 +140,82 @@ final class Names: @unchecked Sendable {
 
 /// An error a user can cause: what is wrong, where, and what to do about it.
 ///
-/// Printed as `FILE:LINE:COLUMN: what is wrong; what to do`.
+/// Printed as `FILE:LINE:COLUMN: what is wrong; what to do`. A run that stops on several errors
+/// throws the first, with the rest in ``furtherErrors``.
 public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure, for callers that handle some kinds: `catch let error as CloudSeedError where error.code == .unresolvedReference`.
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        /// A source, manifest or schema file is not well-formed in its format: JSON, CSV, property list, YAML, CKSL.
+        case malformedSource
+        /// A value does not fit: a number out of range, a date outside 0001–9999, text that is not UTF-8, a value of another type than its field's, a cell a store cannot hold.
+        case invalidValue
+        /// A file or folder cannot be found, read or written.
+        case fileAccess
+        /// An option or argument is not valid: --field, --reference, --location, --name-template, a filter, a container, zone or record type name.
+        case invalidOption
+        /// A reference names a record neither the run nor the store has.
+        case unresolvedReference
+        /// A record type is not in the store or schema.
+        case unknownRecordType
+        /// A field is not in its record type.
+        case unknownField
+        /// Production refuses a schema change: a new record type or field, or one that loses what production has.
+        case productionSchemaRefused
+        /// Two records of a run would get the same name, or a name is ambiguous.
+        case duplicateRecordName
+        /// A record exists where the save mode only creates, or changed since it was read.
+        case recordConflict
+        /// Over CloudKit's limits: 1 MB of fields, 50 MB an asset, nesting too deep.
+        case limitExceeded
+        /// A query needs an index or comparator the field does not have.
+        case unsupportedQuery
+        /// A schema is not valid: CKSL validation, a field's type change.
+        case invalidSchema
+        /// A backup bundle is damaged, incomplete or not a backup.
+        case damagedBackup
+        /// The store failed or is unusable: a SQLite or PostgreSQL error, another store format, no store where one must exist.
+        case storeFailure
+        /// The public database's grants do not let the user do it.
+        case permissionDenied
+        /// An asset file or its bytes are missing.
+        case missingAsset
+    }
+
+    /// How many errors a run reports before it stops.
+    public static let limit = 20
+
+    public var code: Code
     public var position: SourcePosition?
     public var message: String
+    /// When a run stopped on several errors, this error is the first and these the rest, at most ``limit`` in all.
+    public var furtherErrors: [CloudSeedError] = []
 
-    public init(_ message: String, at position: SourcePosition? = nil) {
+    public init(_ code: Code, _ message: String, at position: SourcePosition? = nil) {
+        self.code = code
         self.message = message
         self.position = position
     }
 
-    /// `FILE:LINE:COLUMN: message`, with the key path of a JSON or plist row after the message.
-    public var description: String {
+    /// The errors a run stopped on, as one error: the first, with the rest as its ``furtherErrors``.
+    package init(collecting errors: [CloudSeedError]) {
+        precondition(!errors.isEmpty, "a run stops on at least one error")
+        self = errors[0]
+        furtherErrors = Array(errors.dropFirst())
+    }
+
+    /// This error without its ``furtherErrors``, then each of them: every error the run stopped on.
+    public var allErrors: [CloudSeedError] {
+        var first = self
+        first.furtherErrors = []
+        return [first] + furtherErrors
+    }
+
+    /// `FILE:LINE:COLUMN: message`, with the key path of a JSON or plist row after the message; one
+    /// line for each of ``allErrors``.
+    public var description: String { allErrors.map(\.line).joined(separator: "\n") }
+
+    /// This error's own line.
+    private var line: String {
         guard let position else { return message }
         if position.line != nil, let keyPath = position.keyPath, !keyPath.isEmpty {
             return "\(position): \(message) (at \(keyPath))"
@@ -160,31 +224,18 @@ public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible
     }
 }
 
-/// A run that stopped on errors; nothing of it was written.
-public struct RunFailure: Error, Sendable, CustomStringConvertible {
-    /// The errors found, at most ``RunFailure/limit``.
-    public var errors: [CloudSeedError]
-
-    /// How many errors a run reports before it stops.
-    public static let limit = 20
-
-    public init(_ errors: [CloudSeedError]) { self.errors = errors }
-
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
-}
-
-/// Collects the errors of a run up to ``RunFailure/limit``, then stops it.
+/// Collects the errors of a run up to ``CloudSeedError/limit``, then stops it.
 struct ErrorCollector {
     private(set) var errors: [CloudSeedError] = []
 
     /// Records an error; throws the whole list once the limit is reached.
     mutating func record(_ error: CloudSeedError) throws {
         errors.append(error)
-        if errors.count >= RunFailure.limit { throw RunFailure(errors) }
+        if errors.count >= CloudSeedError.limit { throw CloudSeedError(collecting: errors) }
     }
 
     /// Throws the collected errors, if any.
     func throwIfAny() throws {
-        if !errors.isEmpty { throw RunFailure(errors) }
+        if !errors.isEmpty { throw CloudSeedError(collecting: errors) }
     }
 }

@@ -11,7 +11,7 @@ package struct AssetExporter {
         do {
             try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
         } catch {
-            throw CloudSeedError("cannot create the assets folder; check the path and its permissions", at: SourcePosition(file: folder))
+            throw CloudSeedError(.fileAccess, "cannot create the assets folder; check the path and its permissions", at: SourcePosition(file: folder))
         }
     }
 

@@ -33,7 +33,7 @@ package final class CSVExporter {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CloudSeedError("cannot create the export folder; check the path", at: SourcePosition(file: folder))
+                throw CloudSeedError(.fileAccess, "cannot create the export folder; check the path", at: SourcePosition(file: folder))
             }
         }
     }
@@ -81,7 +81,7 @@ package final class CSVExporter {
         if files[recordType] == nil {
             let path = folder.appendingPathComponent("\(recordType).csv").path
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw CloudSeedError("cannot write the export file", at: SourcePosition(file: path))
+                throw CloudSeedError(.fileAccess, "cannot write the export file", at: SourcePosition(file: path))
             }
             files[recordType] = handle
         }

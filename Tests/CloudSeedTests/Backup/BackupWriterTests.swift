@@ -30,7 +30,7 @@ import Testing
         func inventory() throws -> StoreInventory { try base.inventory() }
         func roles(of user: String, in scope: SchemaScope) throws -> Set<String> { try base.roles(of: user, in: scope) }
         func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws { try base.assignRole(role, to: user, in: scope) }
-        func assetContent(_ checksum: String) throws -> Data? { throw CloudSeedError("the disk went away") }
+        func assetContent(_ checksum: String) throws -> Data? { throw CloudSeedError(.storeFailure, "the disk went away") }
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {

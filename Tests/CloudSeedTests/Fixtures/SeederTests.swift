@@ -68,12 +68,12 @@ import Testing
     @Test func unknownKeysAreErrorsAtTheirLine() throws {
         let json = try folder.write("bad.json", "{\"sources\": [{\"file\": \"a.csv\", \"recordTyp\": \"Item\"}]}")
         #expect(throws: CloudSeedError(
-            "unknown key \"recordTyp\" in a source; the keys are fields, file, format, recordName, recordType", at: SourcePosition(file: json, line: 1, column: 45))) {
+            .malformedSource, "unknown key \"recordTyp\" in a source; the keys are fields, file, format, recordName, recordType", at: SourcePosition(file: json, line: 1, column: 45))) {
             _ = try FixtureManifest(path: json)
         }
         let yaml = try folder.write("bad.yaml", "sources:\n  - file: a.csv\n    colour: red\n")
         #expect(throws: CloudSeedError(
-            "unknown key \"colour\" in a source; the keys are fields, file, format, recordName, recordType", at: SourcePosition(file: yaml, line: 3, column: 13))) {
+            .malformedSource, "unknown key \"colour\" in a source; the keys are fields, file, format, recordName, recordType", at: SourcePosition(file: yaml, line: 3, column: 13))) {
             _ = try FixtureManifest(path: yaml)
         }
     }

@@ -19,7 +19,7 @@ import Testing
 
     @Test func justInTimeTypesLetOnlyTheCreatorChangeARecord() throws {
         _ = try importing("recordName,text\np1,Hello\n", as: "_alice")
-        #expect(throws: RunFailure.self) { _ = try importing("recordName,text\np1,Hijacked\n", as: "_bob") }
+        #expect(throws: CloudSeedError.self) { _ = try importing("recordName,text\np1,Hijacked\n", as: "_bob") }
         #expect(try importing("recordName,text\np2,Mine\n", as: "_bob").counts.map(\.created) == [1])
         #expect(try importing("recordName,text\np1,Edited\n", as: "_alice").counts.map(\.updated) == [1])
     }
@@ -49,10 +49,10 @@ import Testing
         post.grants.append(Grant([.write], to: "moderator"))
         definition.recordTypes.append(post)
         try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
-        #expect(throws: CloudSeedError("the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run cloudseed schema import")) {
+        #expect(throws: CloudSeedError(.invalidOption, "the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run cloudseed schema import")) {
             try store.assignRole("admin", to: "_carol", in: StoreScope().schemaScope)
         }
-        #expect(throws: RunFailure.self) { _ = try importing("recordName,text\np1,Moderated\n", as: "_carol") }
+        #expect(throws: CloudSeedError.self) { _ = try importing("recordName,text\np1,Moderated\n", as: "_carol") }
         try store.assignRole("moderator", to: "_carol", in: StoreScope().schemaScope)
         #expect(try importing("recordName,text\np1,Moderated\n", as: "_carol").counts.map(\.updated) == [1])
     }

@@ -32,7 +32,8 @@ import Testing
 
     @Test func createRefusesExistingRecordsAndWritesNothing() throws {
         let path = folder.path("more/Note.csv")
-        #expect(throws: RunFailure.self) { _ = try run("recordName,title\na,Again\nc,New\n", mode: .create) }
+        let exists = #expect(throws: CloudSeedError.self) { _ = try run("recordName,title\na,Again\nc,New\n", mode: .create) }
+        #expect(exists?.code == .recordConflict)
         #expect(try note("c") == nil)
         let (summary, rejected) = try run("recordName,title\na,Again\nc,New\n", mode: .create, partial: true)
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Note", created: 1, refused: 1)])
@@ -45,7 +46,8 @@ import Testing
         let tag = try #require(try note("a")).system.changeTag
         let (summary, _) = try run("recordName,recordChangeTag,title\na,\(tag),Fresh\n", mode: .updateIfUnchanged)
         #expect(summary.counts.map(\.updated) == [1])
-        #expect(throws: RunFailure.self) { _ = try run("recordName,recordChangeTag,title\na,\(tag),Stale\n", mode: .updateIfUnchanged) }
+        let stale = #expect(throws: CloudSeedError.self) { _ = try run("recordName,recordChangeTag,title\na,\(tag),Stale\n", mode: .updateIfUnchanged) }
+        #expect(stale?.code == .recordConflict)
         #expect(try note("a")?.fields["title"] == .string("Fresh"))
     }
 
@@ -60,7 +62,7 @@ import Testing
         let rows = (1...10_000).map { $0 == 7 || $0 == 500 || $0 == 9_999 ? "r\($0),x\($0)" : "r\($0),\($0)" }
         let csv = try folder.write("Count.csv", "recordName,value\n" + rows.joined(separator: "\n") + "\n")
         var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "value", type: .int64)])
-        #expect(throws: RunFailure.self) { _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: csv)]) }
+        #expect(throws: CloudSeedError.self) { _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: csv)]) }
         options.skipBadRows = true
         var importer = Importer(store: store, scope: StoreScope(), options: options)
         var rejected: [String] = []

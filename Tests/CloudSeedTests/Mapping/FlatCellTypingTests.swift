@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func valuesTypedByTheirBytesAreTheValuesTheirTextsConvertTo() throws {
-        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError("no assets here", at: position) }, recordName: { $0 })
+        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) }, recordName: { $0 })
         let position = SourcePosition(file: "t.csv", line: 2, column: 1)
         let texts = [
             "", "0", "-0", "007", "42", "-17", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1.5", "-0.25", "1e3",
@@ -233,7 +233,7 @@ import Testing
         let source = try SourceFile(path: folder.write("artworks.csv", "title,latitude,longitude\nA,1,2\n"))
         let options = MappingOptions()
         let plan = try RecordMapper(options: options, schema: Schema()).survey([source])
-        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError("no assets here", at: position) }, recordName: RecordNaming.recordName(from:))
+        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) }, recordName: RecordNaming.recordName(from:))
         let typing = FlatRowTyping(plan: plan, options: options, converter: converter, types: ["Artwork"])
         func header(_ names: String...) -> CSVHeader { CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) }) }
         let plain = try #require(FlatCellTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))

@@ -259,8 +259,8 @@ import Testing
             do {
                 _ = try importer.run([SourceFile(path: path)])
                 messages.append([])
-            } catch let failure as RunFailure {
-                messages.append(failure.errors.map(\.description))
+            } catch let error as CloudSeedError {
+                messages.append(error.allErrors.map(\.description))
             }
         }
         #expect(messages[0] == messages[2])

@@ -57,9 +57,7 @@ import Testing
             _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])
             Issue.record("\(name) imported")
         } catch let error as CloudSeedError {
-            #expect(error.description == message.replacingOccurrences(of: name, with: path, options: .anchored))
-        } catch let failure as RunFailure {
-            #expect(failure.errors.map(\.description) == [message.replacingOccurrences(of: name, with: path, options: .anchored)])
+            #expect(error.allErrors.map(\.description) == [message.replacingOccurrences(of: name, with: path, options: .anchored)])
         }
         #expect(try store.inventory().zones.map(\.recordCounts) == before)
         #expect(try store.schema(of: StoreScope().schemaScope).recordTypes.keys.sorted() == ["ToDoItem"])
@@ -72,6 +70,9 @@ import Testing
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
         var options = MappingOptions()
         options.fieldTypes = [FieldTypeOverride(field: "body", type: .string)]
-        #expect(throws: RunFailure.self) { _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: path)]) }
+        let error = #expect(throws: CloudSeedError.self) {
+            _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: path)])
+        }
+        #expect(error?.code == .limitExceeded)
     }
 }

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func namesTheByteOffsetOfInvalidUTF8() {
-        #expect(throws: CloudSeedError("the field is not valid UTF-8 at byte offset 7; re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
+        #expect(throws: CloudSeedError(.invalidValue, "the field is not valid UTF-8 at byte offset 7; re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
             try rows(bytes: Array("name\nab".utf8) + [0xC3, 0x28, 0x0A], format: .csv)
         }
     }

@@ -39,7 +39,7 @@ import Testing
             == "x.csv:2:13: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")")
         for (prefix, quote) in [("", ""), ("\"", "\"")] {
             let offset = 15 + prefix.utf8.count
-            #expect(throws: CloudSeedError("the field is not valid UTF-8 at byte offset \(offset); re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
+            #expect(throws: CloudSeedError(.invalidValue, "the field is not valid UTF-8 at byte offset \(offset); re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
                 try rows(bytes: Array("name\n\(prefix)abcdefghij".utf8) + [0xC3, 0x28] + Array("klmnop\(quote)\n".utf8), format: .csv)
             }
         }

@@ -115,7 +115,7 @@ import Testing
         let bytes = Self.handMadeRows(text: [0x00, 0xE9, 0xD8, 0x00, 0x00, 0x41])
         #expect(String(decoding: [0x00E9, 0xD800, 0x0041] as [UInt16], as: UTF16.self) == "é\u{FFFD}A")
         #expect(throws: CloudSeedError(
-            "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+            .malformedSource, "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
             at: SourcePosition(file: "test", keyPath: "[0].list[1]"))) {
             try rows(bytes: bytes, format: .propertyList)
         }
@@ -139,7 +139,7 @@ import Testing
         let offsetTable = bytes.count
         bytes += [0x08]
         bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
-        #expect(throws: CloudSeedError("damaged binary property list: object 0 contains itself (a cycle)", at: SourcePosition(file: "test", keyPath: "[0]"))) {
+        #expect(throws: CloudSeedError(.malformedSource, "damaged binary property list: object 0 contains itself (a cycle)", at: SourcePosition(file: "test", keyPath: "[0]"))) {
             try rows(bytes: bytes, format: .propertyList)
         }
     }
@@ -149,7 +149,7 @@ import Testing
             fromPropertyList: ["$archiver": "NSKeyedArchiver", "$objects": ["$null"], "$top": [:] as [String: Any], "$version": 100000],
             format: .binary, options: 0)
         #expect(readError(String(decoding: archive, as: UTF8.self), format: .propertyList) != nil)
-        #expect(throws: CloudSeedError("this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first", at: SourcePosition(file: "test", keyPath: "top level"))) {
+        #expect(throws: CloudSeedError(.malformedSource, "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first", at: SourcePosition(file: "test", keyPath: "top level"))) {
             try rows(bytes: Array(archive), format: .propertyList)
         }
     }

@@ -38,6 +38,6 @@ import Testing
     ])
     func refusesWhatCKSLCannotWrite(field: String, type: FieldType, message: String) {
         let schema = Schema(recordTypes: ["Artist": RecordTypeSchema(name: "Artist", fields: [field: type])])
-        #expect(throws: CloudSeedError(message)) { try SchemaDefinition(schema) }
+        #expect(throws: CloudSeedError(.invalidSchema, message)) { try SchemaDefinition(schema) }
     }
 }

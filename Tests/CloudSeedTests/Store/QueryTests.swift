@@ -42,7 +42,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func refusesFieldsWithoutTheirIndex(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: ("title", true))
-        #expect(throws: CloudSeedError("Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import")) {
+        #expect(throws: CloudSeedError(.unsupportedQuery, "Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import")) {
             try gallery.store.query(query, in: StoreScope())
         }
         try gallery.indexed(["price": "SORTABLE", "title": "SORTABLE"])
@@ -69,7 +69,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func searchesSearchableText(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", search: "harbor")
-        #expect(throws: CloudSeedError("Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")) {
+        #expect(throws: CloudSeedError(.unsupportedQuery, "Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")) {
             try gallery.store.query(query, in: StoreScope())
         }
         try gallery.indexed(["title": "SEARCHABLE"])
@@ -83,7 +83,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func valuesMustFitTheFieldType(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["price": "SORTABLE"])
-        #expect(throws: CloudSeedError("Field 'price' has a value type of DOUBLE and cannot be queried using filter value type STRING; give a DOUBLE value")) {
+        #expect(throws: CloudSeedError(.invalidOption, "Field 'price' has a value type of DOUBLE and cannot be queried using filter value type STRING; give a DOUBLE value")) {
             try gallery.store.query(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > cheap")]), in: StoreScope())
         }
     }

@@ -58,7 +58,7 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
         let scope = StoreScope()
-        #expect(throws: CloudSeedError("two records of type Note were given the same record name in one run; give them distinct names")) {
+        #expect(throws: CloudSeedError(.duplicateRecordName, "two records of type Note were given the same record name in one run; give them distinct names")) {
             try store.write { transaction in
                 try transaction.createRecordType("Note", in: scope.schemaScope)
                 #expect(try transaction.deferNameIndex(ofType: "Note", in: scope.schemaScope))
@@ -75,7 +75,7 @@ import Testing
         let path = folder.path("other.sqlite")
         try SQLiteDatabase(path: path).execute("CREATE TABLE notes (body TEXT)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: CloudSeedError("this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store", at: SourcePosition(file: path))) {
+        #expect(throws: CloudSeedError(.storeFailure, "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store", at: SourcePosition(file: path))) {
             _ = try SQLiteContainerStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -98,7 +98,7 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
         let scope = StoreScope(zoneID: RecordZoneID(zoneName: "Work"))
-        #expect(throws: CloudSeedError("the public database has only the default zone; drop --zone Work or use --database private")) {
+        #expect(throws: CloudSeedError(.invalidOption, "the public database has only the default zone; drop --zone Work or use --database private")) {
             _ = try Importer(store: store, scope: scope).run([])
         }
     }

@@ -87,7 +87,7 @@ import Testing
         _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
         let before = try Self.export(store)
         let bad = try testStore.folder.write("ToDoItem.csv", "title,isCompleted,notes\nGet apples,1,new\nNew item,maybe,x\n")
-        #expect(throws: RunFailure.self) {
+        #expect(throws: CloudSeedError.self) {
             _ = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: bad)])
         }
         #expect(try Self.export(store) == before)
@@ -106,7 +106,7 @@ import Testing
         let stale = try testStore.folder.write("ToDoItem.jsonl", #"{"recordName":"Get apples","recordType":"ToDoItem","recordChangeTag":"zz","fields":{"title":{"value":"Get pears","type":"STRING"}}}"#)
         var importer = Importer(store: store, scope: StoreScope(), now: 1)
         importer.mode = .updateIfUnchanged
-        #expect(throws: RunFailure.self) { _ = try importer.run([SourceFile(path: stale)]) }
+        #expect(throws: CloudSeedError.self) { _ = try importer.run([SourceFile(path: stale)]) }
         #expect(try store.write { try $0.record("Get apples", ofType: "ToDoItem", in: StoreScope()) }?.fields["title"] == .string("Get apples"))
     }
 

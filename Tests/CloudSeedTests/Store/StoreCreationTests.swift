@@ -41,10 +41,10 @@ import Testing
         let folder = try TemporaryFolder()
         do {
             let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-            #expect(throws: CloudSeedError("refused")) {
+            #expect(throws: CloudSeedError(.storeFailure, "refused")) {
                 try store.write { transaction in
                     try transaction.createRecordType("Note", in: StoreScope().schemaScope)
-                    throw CloudSeedError("refused")
+                    throw CloudSeedError(.storeFailure, "refused")
                 }
             }
         }
@@ -67,7 +67,7 @@ import Testing
         let first = try SQLiteContainerStore(path: path)
         // It would wait for the lock this process holds: refused rather than left to wait for itself.
         #expect(throws: CloudSeedError(
-            "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
+            .storeFailure, "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
             at: SourcePosition(file: path))) {
             _ = try SQLiteContainerStore(path: path)
         }
@@ -81,7 +81,7 @@ import Testing
         let store = try SQLiteContainerStore(path: path)
         _ = try folder.write("store.sqlite", "someone else's")
         #expect(throws: CloudSeedError(
-            "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+            .storeFailure, "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
             at: SourcePosition(file: path))) {
             try store.write { transaction in try transaction.createRecordType("Note", in: StoreScope().schemaScope) }
         }

@@ -30,7 +30,7 @@ struct CSVReader: SourceReader {
             headerCells = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
         } else {
             guard try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped) != nil else {
-                throw CloudSeedError("the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
+                throw CloudSeedError(.malformedSource, "the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
             }
             headerCells = scanner.lend(cells, unescaped) { $0.textCells }
         }
@@ -40,7 +40,7 @@ struct CSVReader: SourceReader {
             if cells.count == 1, cells[0].range.isEmpty { continue }
             if cells.count > header.columns.count {
                 let error = CloudSeedError(
-                    "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
+                    .malformedSource, "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
                     at: scanner.position(of: cells[header.columns.count]))
                 guard let badRow else { throw error }
                 try badRow(error)
@@ -63,11 +63,11 @@ struct CSVReader: SourceReader {
         var seen: [String: SourcePosition] = [:]
         for cell in header {
             if cell.text.isEmpty {
-                throw CloudSeedError("empty column name in the header row; name every column", at: cell.position)
+                throw CloudSeedError(.malformedSource, "empty column name in the header row; name every column", at: cell.position)
             }
             if let first = seen[cell.text] {
                 throw CloudSeedError(
-                    "duplicate column name '\(cell.text)' (first at column \(first.column ?? 0)); rename one of them",
+                    .malformedSource, "duplicate column name '\(cell.text)' (first at column \(first.column ?? 0)); rename one of them",
                     at: cell.position)
             }
             seen[cell.text] = cell.position
@@ -112,7 +112,7 @@ struct CSVHeader {
         do {
             return try parser.parseDocument().plainValue
         } catch let error as CloudSeedError {
-            throw CloudSeedError("the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
+            throw CloudSeedError(error.code, "the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
         }
     }
 }
@@ -221,7 +221,7 @@ struct CSVScanner {
                     guard let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D else { break }
                     if byte == 0x22 {
                         throw CloudSeedError(
-                            "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
+                            .malformedSource, "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
                             at: position)
                     }
                     if byte >= 0x80 { isASCII = false }
@@ -237,7 +237,7 @@ struct CSVScanner {
             }
             if next != 0x0A, next != 0x0D {
                 throw CloudSeedError(
-                    "unexpected text after a closing quote; expected the delimiter or the end of the line", at: position)
+                    .malformedSource, "unexpected text after a closing quote; expected the delimiter or the end of the line", at: position)
             }
             if next == 0x0D { index += 1 }
             if byte(at: index) == 0x0A { index += 1 }
@@ -283,7 +283,7 @@ struct CSVScanner {
         while true {
             index = plainRunEnd(from: index, stoppingAt: (0x22, 0x0A, 0x22, 0x22), isASCII: &isASCII)
             guard let byte = byte(at: index) else {
-                throw CloudSeedError("unterminated quoted field; add the closing quote", at: start)
+                throw CloudSeedError(.malformedSource, "unterminated quoted field; add the closing quote", at: start)
             }
             if byte == 0x22 {
                 appendUnescaped(runStart..<index, to: &unescaped)
@@ -328,6 +328,6 @@ struct CSVScanner {
     private static func checkUTF8(_ bytes: ArraySlice<UInt8>, at position: @autoclosure () -> SourcePosition, offset: Int? = nil) throws {
         guard let bad = bytes.withUnsafeBufferPointer(UTF8Validation.firstInvalidOffset) else { return }
         let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
-        throw CloudSeedError("the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position())
+        throw CloudSeedError(.invalidValue, "the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position())
     }
 }

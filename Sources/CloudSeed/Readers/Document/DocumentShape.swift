@@ -23,7 +23,7 @@ enum DocumentShape {
         case .scalar:
             let node = try cursor.readValue()
             throw CloudSeedError(
-                "expected an array of records or an object at the top of the document, found \(describe(node))",
+                .malformedSource, "expected an array of records or an object at the top of the document, found \(describe(node))",
                 at: node.position)
         }
         try cursor.finish()
@@ -122,7 +122,7 @@ enum DocumentShape {
     /// One row from an element node.
     static func row(from node: DocumentNode, recordType: String?, recordName: String?, keyPath: String) throws -> SourceRow {
         guard let members = node.members else {
-            throw CloudSeedError("expected an object (one record), found \(describe(node))", at: node.position)
+            throw CloudSeedError(.malformedSource, "expected an object (one record), found \(describe(node))", at: node.position)
         }
         var position = node.position
         if !keyPath.isEmpty { position.keyPath = keyPath }
@@ -155,14 +155,14 @@ enum DocumentShape {
     private static func cloudKitField(key: String, node: DocumentNode) throws -> SourceField {
         guard let value = node.member("value") else {
             throw CloudSeedError(
-                "field '\(key)' of a CloudKit record needs a dictionary {\"value\": ..., \"type\": ...}",
+                .malformedSource, "field '\(key)' of a CloudKit record needs a dictionary {\"value\": ..., \"type\": ...}",
                 at: node.position)
         }
         var declared: FieldType?
         if let typeName = node.member("type")?.stringValue, typeName != "LIST" {
             guard let type = FieldType(name: typeName) else {
                 throw CloudSeedError(
-                    "unknown field type '\(typeName)' for field '\(key)'; use one of STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSETID or a list such as STRING_LIST",
+                    .malformedSource, "unknown field type '\(typeName)' for field '\(key)'; use one of STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSETID or a list such as STRING_LIST",
                     at: node.member("type")?.position ?? node.position)
             }
             declared = type

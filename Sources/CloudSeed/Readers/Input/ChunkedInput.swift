@@ -21,7 +21,7 @@ struct ChunkedInput {
     init(path: String, meter: ProgressMeter? = nil) throws {
         self.meter = meter
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CloudSeedError("cannot be read; check that it exists and its permissions", at: SourcePosition(file: path))
+            throw CloudSeedError(.fileAccess, "cannot be read; check that it exists and its permissions", at: SourcePosition(file: path))
         }
         self.handle = handle
         buffer = []

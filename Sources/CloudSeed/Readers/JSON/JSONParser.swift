@@ -46,7 +46,7 @@ struct JSONParser: DocumentCursor {
     }
 
     private func error(_ message: String) -> CloudSeedError {
-        CloudSeedError(message, at: position)
+        CloudSeedError(.malformedSource, message, at: position)
     }
 
     private mutating func describeCurrent() -> String {
@@ -405,14 +405,14 @@ struct JSONParser: DocumentCursor {
     /// Adds `key` (at `position`) to an object's `keys`, refusing it if they have it already.
     private func claim(_ key: String, at position: SourcePosition, in keys: inout DistinctKeys) throws {
         guard keys.insert(key) else {
-            throw CloudSeedError("duplicate key \"\(key)\" in one object; keep one of them", at: position)
+            throw CloudSeedError(.malformedSource, "duplicate key \"\(key)\" in one object; keep one of them", at: position)
         }
     }
 
     private mutating func enter() throws {
         depth += 1
         if depth > JSONParser.maximumDepth {
-            throw error("nesting deeper than \(JSONParser.maximumDepth) levels; flatten the document")
+            throw CloudSeedError(.limitExceeded, "nesting deeper than \(JSONParser.maximumDepth) levels; flatten the document", at: position)
         }
     }
 
@@ -460,7 +460,7 @@ struct JSONParser: DocumentCursor {
         let integerDigits = digits(&self)
         guard integerDigits > 0 else { throw error("unexpected \(describeCurrent()); expected a digit") }
         if integerDigits > 1, input.buffer[integerStart] == UInt8(ascii: "0") {
-            throw CloudSeedError("a JSON number cannot start with 0; quote it to keep it as text", at: startPosition)
+            throw CloudSeedError(.malformedSource, "a JSON number cannot start with 0; quote it to keep it as text", at: startPosition)
         }
         if current() == UInt8(ascii: ".") {
             isInteger = false
@@ -482,10 +482,10 @@ struct JSONParser: DocumentCursor {
         if let value { return value }
         let literal = String(decoding: input.buffer[start..<index], as: UTF8.self)
         if isInteger {
-            throw CloudSeedError("the integer \(literal) is outside the 64-bit range; quote it to keep it as text", at: startPosition)
+            throw CloudSeedError(.invalidValue, "the integer \(literal) is outside the 64-bit range; quote it to keep it as text", at: startPosition)
         }
         throw CloudSeedError(
-            "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text", at: startPosition)
+            .invalidValue, "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text", at: startPosition)
     }
 
     private mutating func parseString() throws -> String {
@@ -499,7 +499,7 @@ struct JSONParser: DocumentCursor {
         while true {
             index = input.buffer.withUnsafeBufferPointer { JSONStringRun.end(in: $0, from: index, isASCII: &isASCII) }
             guard let byte = current() else {
-                throw CloudSeedError("unterminated string; add the closing '\"'", at: startPosition)
+                throw CloudSeedError(.malformedSource, "unterminated string; add the closing '\"'", at: startPosition)
             }
             if byte == UInt8(ascii: "\"") {
                 let text: String?
@@ -511,7 +511,7 @@ struct JSONParser: DocumentCursor {
                 }
                 index += 1
                 guard let text else {
-                    throw CloudSeedError("the string is not valid UTF-8; re-save the file as UTF-8", at: startPosition)
+                    throw CloudSeedError(.invalidValue, "the string is not valid UTF-8; re-save the file as UTF-8", at: startPosition)
                 }
                 return text
             }

@@ -28,7 +28,7 @@ struct BinaryPropertyListCursor: DocumentCursor {
     }
 
     private func current() throws -> (object: Int, path: String, depth: Int) {
-        guard let pending else { throw CloudSeedError("internal: no value at this point of the document") }
+        guard let pending else { throw CloudSeedError(.malformedSource, "internal: no value at this point of the document") }
         return pending
     }
 

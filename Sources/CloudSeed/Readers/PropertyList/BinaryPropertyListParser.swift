@@ -40,8 +40,8 @@ struct BinaryPropertyListParser {
     }
 
     /// `path` is worked out only here, when something is wrong: values read as plain values carry no path.
-    func error(_ message: String, _ path: @autoclosure () -> String = "") -> CloudSeedError {
-        CloudSeedError("damaged binary property list: \(message)", at: position(path()))
+    func error(_ message: String, _ path: @autoclosure () -> String = "", code: CloudSeedError.Code = .malformedSource) -> CloudSeedError {
+        CloudSeedError(code, "damaged binary property list: \(message)", at: position(path()))
     }
 
     /// Where the value at `path` is (the top level when `path` is empty).
@@ -115,7 +115,7 @@ struct BinaryPropertyListParser {
     @inline(__always)
     func header(of index: Int, path: @autoclosure () -> String, depth: Int, checkingCycles: Bool = true) throws -> (marker: UInt8, start: Int) {
         guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path()) }
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path()) }
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path(), code: .limitExceeded) }
         guard !checkingCycles || !visiting.contains(index) else { throw cycle(index, path()) }
         let start = try offset(of: index, path: path())
         return (bytes[start], start)
@@ -142,7 +142,7 @@ struct BinaryPropertyListParser {
             // The same key objects as a dictionary before at this depth (the records of a file
             // written by `plistlib` or Foundation): already read and checked; the checks that
             // depend on where the dictionary is, again.
-            guard depth + 1 <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path()) }
+            guard depth + 1 <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path(), code: .limitExceeded) }
             try spend(count, at: path())
             return last.keys
         }
@@ -156,7 +156,7 @@ struct BinaryPropertyListParser {
         }
         if keys.contains("$archiver"), keys.contains("$objects") {
             throw CloudSeedError(
-                "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
+                .malformedSource, "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
                 at: position(path()))
         }
         if depth >= recentKeys.count { recentKeys += Array(repeating: [], count: depth + 1 - recentKeys.count) }
@@ -170,7 +170,7 @@ struct BinaryPropertyListParser {
     private mutating func keyText(_ index: Int, path: String, depth: Int) throws -> String {
         if let known = keyTexts[index] {
             // The checks ``header(of:path:depth:)`` makes that can differ from the first time.
-            guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path) }
+            guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path, code: .limitExceeded) }
             try spend(at: path)
             return known
         }
@@ -304,7 +304,7 @@ struct BinaryPropertyListParser {
     @inline(__always)
     private mutating func spend(_ values: Int = 1, at path: @autoclosure () -> String) throws {
         budget -= values
-        guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path()) }
+        guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path(), code: .limitExceeded) }
     }
 
     /// The value of a scalar object (anything but an array or a dictionary) whose marker is at `start`.
@@ -324,7 +324,7 @@ struct BinaryPropertyListParser {
                 let high = readUInt(at: start + 1, size: 8)
                 let value = Int64(bitPattern: readUInt(at: start + 9, size: 8))
                 guard (high == 0 && value >= 0) || (high == .max && value < 0) else {
-                    throw error("an integer beyond 64 bits", path())
+                    throw error("an integer beyond 64 bits", path(), code: .invalidValue)
                 }
                 return .integer(value)
             }
@@ -341,14 +341,14 @@ struct BinaryPropertyListParser {
                 case 8: Double(bitPattern: raw)
                 default: throw error("a real of \(size) bytes", path())
                 }
-            guard value.isFinite else { throw error("a real that is not a finite number", path()) }
+            guard value.isFinite else { throw error("a real that is not a finite number", path(), code: .invalidValue) }
             return .real(value)
         case 0x3:
             try checkRange(start + 1, 8, path: path())
             let seconds = Double(bitPattern: readUInt(at: start + 1, size: 8)) + Self.referenceDateOffset
             let milliseconds = (seconds * 1000).rounded()
             guard milliseconds.isFinite, let value = Int64(exactly: milliseconds), Timestamp.range.contains(value) else {
-                throw error("a date outside the years 1 to 9999", path())
+                throw error("a date outside the years 1 to 9999", path(), code: .invalidValue)
             }
             return .date(value)
         case 0x4:
@@ -365,7 +365,7 @@ struct BinaryPropertyListParser {
             return .string(Self.string(utf16BigEndian: bytes[content..<content + 2 * count]))
         case 0x8:
             throw CloudSeedError(
-                "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+                .malformedSource, "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
                 at: position(path()))
         default:
             throw error("unknown marker 0x\(String(marker, radix: 16))", path())

@@ -27,7 +27,7 @@ struct OpenStepPropertyListParser {
 
     private var position: SourcePosition { origin.at(line: line, column: index - lineStart + 1) }
 
-    private func error(_ message: String) -> CloudSeedError { CloudSeedError(message, at: position) }
+    private func error(_ message: String) -> CloudSeedError { CloudSeedError(.malformedSource, message, at: position) }
 
     mutating func parse() throws -> DocumentNode {
         let root = try value()
@@ -55,7 +55,7 @@ struct OpenStepPropertyListParser {
                 let start = position
                 index += 2
                 while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { advance() }
-                guard index + 1 < bytes.count else { throw CloudSeedError("unterminated /* comment", at: start) }
+                guard index + 1 < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated /* comment", at: start) }
                 index += 2
             } else {
                 return
@@ -81,7 +81,7 @@ struct OpenStepPropertyListParser {
 
     private mutating func enter() throws {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard depth <= Self.maximumDepth else { throw CloudSeedError(.limitExceeded, "nesting deeper than \(Self.maximumDepth) levels", at: position) }
     }
 
     private mutating func dictionary(_ start: SourcePosition) throws -> DocumentNode {
@@ -91,15 +91,15 @@ struct OpenStepPropertyListParser {
         var keys = Set<String>()
         while true {
             try skipTrivia()
-            guard index < bytes.count else { throw CloudSeedError("unterminated dictionary; add '}'", at: start) }
+            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated dictionary; add '}'", at: start) }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
                 return .object(members, start)
             }
             let keyPosition = position
-            guard case .scalar(.string(let key), _) = try value() else { throw CloudSeedError("a dictionary key must be a string", at: keyPosition) }
-            guard keys.insert(key).inserted else { throw CloudSeedError("duplicate key \"\(key)\"; keep one of them", at: keyPosition) }
+            guard case .scalar(.string(let key), _) = try value() else { throw CloudSeedError(.malformedSource, "a dictionary key must be a string", at: keyPosition) }
+            guard keys.insert(key).inserted else { throw CloudSeedError(.malformedSource, "duplicate key \"\(key)\"; keep one of them", at: keyPosition) }
             try skipTrivia()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { throw error("expected '=' after the key") }
             index += 1
@@ -116,7 +116,7 @@ struct OpenStepPropertyListParser {
         var items: [DocumentNode] = []
         while true {
             try skipTrivia()
-            guard index < bytes.count else { throw CloudSeedError("unterminated array; add ')'", at: start) }
+            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated array; add ')'", at: start) }
             if bytes[index] == UInt8(ascii: ")") {
                 index += 1
                 depth -= 1
@@ -124,7 +124,7 @@ struct OpenStepPropertyListParser {
             }
             items.append(try value())
             try skipTrivia()
-            guard index < bytes.count else { throw CloudSeedError("unterminated array; add ')'", at: start) }
+            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated array; add ')'", at: start) }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] != UInt8(ascii: ")") {
@@ -152,12 +152,12 @@ struct OpenStepPropertyListParser {
         index += 1
         var result: [UInt8] = []
         while true {
-            guard index < bytes.count else { throw CloudSeedError("unterminated string; add the closing quote", at: start) }
+            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated string; add the closing quote", at: start) }
             let byte = bytes[index]
             if byte == quote {
                 index += 1
                 guard let text = String(validating: result, as: UTF8.self) else {
-                    throw CloudSeedError("the string is not valid UTF-8", at: start)
+                    throw CloudSeedError(.invalidValue, "the string is not valid UTF-8", at: start)
                 }
                 return text
             }
@@ -190,11 +190,11 @@ struct OpenStepPropertyListParser {
         var result: [UInt8] = []
         var high: UInt8?
         while true {
-            guard index < bytes.count else { throw CloudSeedError("unterminated data; add '>'", at: start) }
+            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated data; add '>'", at: start) }
             let byte = bytes[index]
             index += 1
             if byte == UInt8(ascii: ">") {
-                guard high == nil else { throw CloudSeedError("data holds an odd number of hexadecimal digits", at: start) }
+                guard high == nil else { throw CloudSeedError(.malformedSource, "data holds an odd number of hexadecimal digits", at: start) }
                 return result
             }
             if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D { continue }

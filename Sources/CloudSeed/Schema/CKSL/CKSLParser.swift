@@ -81,7 +81,7 @@ package struct CKSLParser {
             }
         }
         for (role, token) in grantedRoles where !role.isSystemRole && roles[role.name] == nil {
-            throw failure(expected: Self.roleExpectation, at: token)
+            throw failure(.invalidSchema, expected: Self.roleExpectation, at: token)
         }
         return SchemaDefinition(roles: Array(roles.keys), recordTypes: recordTypes.values.map(\.definition))
     }
@@ -151,7 +151,7 @@ package struct CKSLParser {
         if let system = FieldDefinition.systemField(named: name), system.type != type || isEncrypted {
             let found = FieldDefinition(name: name, type: type, isEncrypted: isEncrypted).typeDeclaration
             throw failure(
-                expected: system.type.description, found: found,
+                .invalidSchema, expected: system.type.description, found: found,
                 reason: "the type of the system field \(CKSLName.spelling(name)) cannot change", at: typeToken)
         }
         var options: Set<FieldDefinition.Option> = []
@@ -164,7 +164,7 @@ package struct CKSLParser {
             }
             if options.contains(option) { throw failure(expected: expectation, reason: "\(option) is already given") }
             if let reason = FieldDefinition.rejection(of: option, type: type, isEncrypted: isEncrypted) {
-                throw failure(expected: expectation, reason: reason)
+                throw failure(.invalidSchema, expected: expectation, reason: reason)
             }
             options.insert(option)
             advance()
@@ -225,7 +225,7 @@ package struct CKSLParser {
             break
         case .quoted where current.text.hasPrefix("_"):
             let names = FieldDefinition.systemFields.map { CKSLName.spelling($0.name) }
-            throw failure(expected: expectation, reason: "the system fields are \(Self.listing(names, conjunction: "and"))")
+            throw failure(.invalidSchema, expected: expectation, reason: "the system fields are \(Self.listing(names, conjunction: "and"))")
         case .quoted:
             try checkIdentifier(expected: expectation)
         default:
@@ -259,9 +259,9 @@ package struct CKSLParser {
         case .quoted where !declaring && Grant.Role(current.text).isSystemRole:
             break
         case .quoted where current.text.hasPrefix("_"):
-            throw failure(expected: expectation, reason: declaring ? system : nil)
+            throw failure(.invalidSchema, expected: expectation, reason: declaring ? system : nil)
         case .quoted where !CKSLName.isQuotableRoleName(current.text):
-            throw failure(expected: expectation, reason: CKSLName.roleNameRule)
+            throw failure(.invalidSchema, expected: expectation, reason: CKSLName.roleNameRule)
         case .quoted:
             break
         default:
@@ -274,7 +274,7 @@ package struct CKSLParser {
 
     /// Checks a bare word used as a name: not a system name, not a reserved word, an identifier.
     private func checkBareName(expected: String, system: String) throws {
-        if current.text.hasPrefix("_") { throw failure(expected: expected, reason: system) }
+        if current.text.hasPrefix("_") { throw failure(.invalidSchema, expected: expected, reason: system) }
         if CKSLName.isReserved(current.text) {
             throw failure(expected: expected, reason: "\(current.text) is a reserved word and must be double-quoted")
         }
@@ -285,7 +285,7 @@ package struct CKSLParser {
         guard let problem = CKSLName.identifierProblem(current.text) else { return }
         let length = current.text.unicodeScalars.count
         let found = length > CKSLName.maximumLength ? "a name of \(length) characters" : nil
-        throw failure(expected: expected, found: found, reason: problem)
+        throw failure(.invalidSchema, expected: expected, found: found, reason: problem)
     }
 
     // MARK: Tokens and errors
@@ -311,15 +311,18 @@ package struct CKSLParser {
         advance()
     }
 
-    /// `expected X, found Y; reason` at `token` (the current one by default), with the source line and a caret.
-    private func failure(expected: String, found: String? = nil, reason: String? = nil, at token: CKSLToken? = nil) -> CloudSeedError {
+    /// `expected X, found Y; reason` at `token` (the current one by default), with the source line and a caret;
+    /// `code` is ``CloudSeedError/Code/invalidSchema`` where the text is well-formed but breaks one of CloudKit's rules.
+    private func failure(
+        _ code: CloudSeedError.Code = .malformedSource, expected: String, found: String? = nil, reason: String? = nil, at token: CKSLToken? = nil
+    ) -> CloudSeedError {
         let token = token ?? current
         let message = "expected \(expected), found \(found ?? token.found)" + (reason.map { "; \($0)" } ?? "")
-        return source.error(message, at: token.start)
+        return source.error(code, message, at: token.start)
     }
 
     private func duplicate(_ what: String, at token: CKSLToken, first: CKSLToken) -> CloudSeedError {
-        source.error("duplicate \(what), first declared at \(source.position(first.start))", at: token.start)
+        source.error(.malformedSource, "duplicate \(what), first declared at \(source.position(first.start))", at: token.start)
     }
 
     /// `A`, `A or B`, `A, B or C`.

@@ -29,8 +29,8 @@ struct CKSLSource {
     }
 
     /// An error at `location` whose description is `FILE:LINE:COLUMN: message`, the source line and a caret.
-    func error(_ message: String, at location: CKSLLocation) -> CloudSeedError {
-        CloudSeedError(message + "\n" + snippet(at: location), at: position(location))
+    func error(_ code: CloudSeedError.Code, _ message: String, at location: CKSLLocation) -> CloudSeedError {
+        CloudSeedError(code, message + "\n" + snippet(at: location), at: position(location))
     }
 
     /// The source line of `location`, then a line with a caret under its column; tabs before the

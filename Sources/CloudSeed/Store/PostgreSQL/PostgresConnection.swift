@@ -30,19 +30,19 @@ package final class PostgresConnection: @unchecked Sendable {
     package init(url: String) throws {
         location = PostgresConnection.redacted(url)
         guard let handle = PQconnectdb(url) else {
-            throw CloudSeedError("cannot connect to the PostgreSQL store at \(location): out of memory")
+            throw CloudSeedError(.storeFailure, "cannot connect to the PostgreSQL store at \(location): out of memory")
         }
         self.handle = handle
         background.setSpecific(key: Self.backgroundKey, value: true)
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             throw CloudSeedError(
-                "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right")
+                .storeFailure, "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right")
         }
         let version = PQserverVersion(handle)
         guard version >= Self.oldestServer else {
             throw CloudSeedError(
-                "the PostgreSQL server at \(location) runs version \(version / 10_000); cloudseed needs 14 or later (for generated search columns and row range scans), so upgrade it or use a SQLite store")
+                .storeFailure, "the PostgreSQL server at \(location) runs version \(version / 10_000); cloudseed needs 14 or later (for generated search columns and row range scans), so upgrade it or use a SQLite store")
         }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         try execute("SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO'; SET extra_float_digits = 1")
@@ -221,7 +221,7 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     package func storeError(_ message: String) -> CloudSeedError {
-        CloudSeedError("PostgreSQL store error: \(message)", at: SourcePosition(file: location))
+        CloudSeedError(.storeFailure, "PostgreSQL store error: \(message)", at: SourcePosition(file: location))
     }
 
     private func run(_ sql: String, _ parameters: [String?], prepare: Bool = true) throws -> OpaquePointer? {

@@ -105,7 +105,7 @@ extension PostgresContainerStore {
     private func insertTarget(_ recordType: String, fieldNames: [String], in scope: StoreScope) throws -> InsertTarget {
         if let target = lastInsertTarget, target.holds(recordType, scope, fieldNames) { return target }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: true)
-        else { throw CloudSeedError("record type \(recordType) is not in the schema") }
+        else { throw CloudSeedError(.unknownRecordType, "record type \(recordType) is not in the schema") }
         let target = InsertTarget(
             recordType: recordType, scope: scope, layout: layout, zone: zone, fieldNames: fieldNames,
             keysDeferred: deferredKeys[layout.qualifiedTable] != nil)

@@ -52,7 +52,7 @@ extension PostgresContainerStore {
                     try connection.execute("ALTER TABLE \(keys.table) \(keys.additions.joined(separator: ", "))")
                 } catch where connection.lastSQLState == "23505" {
                     throw CloudSeedError(
-                        "two records of type \(keys.recordType) were given the same record name in one run; give them distinct names")
+                        .duplicateRecordName, "two records of type \(keys.recordType) were given the same record name in one run; give them distinct names")
                 }
             }
         }

@@ -26,11 +26,11 @@ extension PostgresContainerStore {
             case .near:
                 let parts = filter.value.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard parts.count == 3, type == .location, let index = names.firstIndex(of: filter.field) else {
-                    throw CloudSeedError("NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
+                    throw CloudSeedError(.invalidOption, "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
                 }
                 nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
             case .contains:
-                guard case .list(let element) = type else { throw CloudSeedError("CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
+                guard case .list(let element) = type else { throw CloudSeedError(.unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
                 let value = try QueryFilterValue.typed(filter.value, as: element, field: filter.field)
                 sql += " AND \(column) @> \(parameter("[" + SQLiteValueCodec.jsonElement(value) + "]"))::jsonb"
             case .in:
@@ -74,7 +74,7 @@ extension PostgresContainerStore {
     private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
         if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
         if field.hasPrefix("___") { return PostgresLayout.quoted(field) }
-        guard let column = layout.fields[field]?.column else { throw CloudSeedError("Unknown field '\(field)'") }
+        guard let column = layout.fields[field]?.column else { throw CloudSeedError(.unknownField, "Unknown field '\(field)'") }
         return PostgresLayout.quoted(column)
     }
 }

@@ -22,7 +22,7 @@ extension PostgresContainerStore {
     func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
         try flushPendingRows()
         guard let layout = try typeLayouts(scope)[recordType] else {
-            throw CloudSeedError("record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+            throw CloudSeedError(.unknownRecordType, "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
         }
         let sqlType = PostgresValueCodec.sqlType(for: type)
         let existing = try connection.rows("""
@@ -91,7 +91,7 @@ extension PostgresContainerStore {
     func save(_ record: CloudRecord, in scope: StoreScope) throws {
         guard let layout = try typeLayouts(scope.schemaScope)[record.recordType],
             let zone = try zoneKey(scope, create: true)
-        else { throw CloudSeedError("record type \(record.recordType) is not in the schema") }
+        else { throw CloudSeedError(.unknownRecordType, "record type \(record.recordType) is not in the schema") }
         let system = record.system
         var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count, reusing: &rowMemory)
         defer { row.giveBack(to: &rowMemory) }

@@ -101,7 +101,7 @@ package final class PostgresContainerStore: StoreBackend {
         }
         guard format == PostgresLayout.formatVersion else {
             throw CloudSeedError(
-                "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",
+                .storeFailure, "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",
                 at: SourcePosition(file: connection.location))
         }
     }

@@ -67,12 +67,12 @@ enum PostgresValueCodec {
 
     /// The refusal of a text holding U+0000, which neither `text` nor `jsonb` can keep.
     static var nulError: CloudSeedError {
-        CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
+        CloudSeedError(.invalidValue, "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
     }
 
     /// The refusal of a timestamp outside the years a store keeps.
     static func outOfRange(_ milliseconds: Int64) -> CloudSeedError {
-        CloudSeedError("the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
+        CloudSeedError(.invalidValue, "the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
     }
 
     /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
@@ -98,7 +98,7 @@ enum PostgresValueCodec {
         case .reference, .asset, .list:
             return try SQLiteValueCodec.decode(.text(text), as: type, assetSizes: assetSizes)
         }
-        throw CloudSeedError("the store holds a value that is not a \(type.schemaName): \(text)")
+        throw CloudSeedError(.storeFailure, "the store holds a value that is not a \(type.schemaName): \(text)")
     }
 
     /// A location's column elements: latitude, longitude, altitude, horizontal accuracy, vertical

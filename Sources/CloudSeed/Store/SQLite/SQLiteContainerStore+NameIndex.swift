@@ -33,7 +33,7 @@ extension SQLiteContainerStore {
             do {
                 try database.execute(SQLiteLayout.createNameIndex(table))
             } catch let error as CloudSeedError where error.message.contains("UNIQUE") {
-                throw CloudSeedError("two records of type \(table) were given the same record name in one run; give them distinct names")
+                throw CloudSeedError(.duplicateRecordName, "two records of type \(table) were given the same record name in one run; give them distinct names")
             }
         }
         deferredNameIndexes.removeAll()

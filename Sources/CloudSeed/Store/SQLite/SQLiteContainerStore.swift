@@ -130,7 +130,7 @@ package final class SQLiteContainerStore: StoreBackend {
             let tables = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.isEmpty || tables.contains([.text("_cloudseed_meta")]) else {
                 throw CloudSeedError(
-                    "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
+                    .storeFailure, "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
                     at: SourcePosition(file: path))
             }
         }
@@ -152,7 +152,7 @@ package final class SQLiteContainerStore: StoreBackend {
         let format = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'format'")
         guard format == [[.text(SQLiteLayout.formatVersion)]] else {
             throw CloudSeedError(
-                "this store was written by another version of cloudseed (format \(format)); use that version",
+                .storeFailure, "this store was written by another version of cloudseed (format \(format)); use that version",
                 at: SourcePosition(file: path))
         }
     }
@@ -370,7 +370,7 @@ package final class SQLiteContainerStore: StoreBackend {
     /// Adds a field, reusing its column when another environment made it with the same SQL type.
     func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
         guard let layout = try typeLayouts(scope)[recordType] else {
-            throw CloudSeedError("record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+            throw CloudSeedError(.unknownRecordType, "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
         }
         let sqlType = SQLiteValueCodec.columnType(for: type)
         let existing = try database.rows("SELECT name, type FROM pragma_table_info(?)", [.text(layout.table)])
@@ -523,7 +523,7 @@ package final class SQLiteContainerStore: StoreBackend {
             return last
         }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: true)
-        else { throw CloudSeedError("record type \(recordType) is not in the schema") }
+        else { throw CloudSeedError(.unknownRecordType, "record type \(recordType) is not in the schema") }
         let insert = try database.statement(layout.insert)
         // A table whose name index is still to be built has no index to meet a name in (nor, where
         // SQLite refuses the statement, a table some other tool made without it).

@@ -25,7 +25,7 @@ final class SQLiteDatabase {
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw CloudSeedError("cannot open the store: \(message); check the path and its permissions", at: SourcePosition(file: path))
+            throw CloudSeedError(.storeFailure, "cannot open the store: \(message); check the path and its permissions", at: SourcePosition(file: path))
         }
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     }
@@ -151,7 +151,7 @@ final class SQLiteDatabase {
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
     func storeError(_ message: String) -> CloudSeedError {
-        CloudSeedError("store error: \(message)", at: SourcePosition(file: path))
+        CloudSeedError(.storeFailure, "store error: \(message)", at: SourcePosition(file: path))
     }
 }
 

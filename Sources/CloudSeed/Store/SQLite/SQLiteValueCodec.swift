@@ -129,7 +129,7 @@ enum SQLiteValueCodec {
             }
         default: break
         }
-        throw CloudSeedError("the store holds a value that is not a \(type.schemaName): \(column)")
+        throw CloudSeedError(.storeFailure, "the store holds a value that is not a \(type.schemaName): \(column)")
     }
 
     private static func decode(json: PlainValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {

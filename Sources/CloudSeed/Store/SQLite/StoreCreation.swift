@@ -42,7 +42,7 @@ final class StoreCreation {
         let lockPath = hidden + ".lock"
         guard claimInProcess(lockPath) else {
             throw CloudSeedError(
-                "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
+                .storeFailure, "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
                 at: SourcePosition(file: path))
         }
         while true {
@@ -91,11 +91,11 @@ final class StoreCreation {
         removeSideFiles()
         guard failure == EEXIST || FileManager.default.fileExists(atPath: path) else {
             throw CloudSeedError(
-                "cannot put the new store in place (\(String(cString: strerror(failure)))), so nothing was written; check the folder and its permissions",
+                .fileAccess, "cannot put the new store in place (\(String(cString: strerror(failure)))), so nothing was written; check the folder and its permissions",
                 at: SourcePosition(file: path))
         }
         throw CloudSeedError(
-            "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+            .storeFailure, "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
             at: SourcePosition(file: path))
     }
 

@@ -34,10 +34,10 @@ import Testing
     }
 
     @Test func textWithNULIsRefusedWithWhatToDo() {
-        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+        #expect(throws: CloudSeedError(.invalidValue, "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
             _ = try PostgresValueCodec.encode(.string("a\u{0}b"))
         }
-        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+        #expect(throws: CloudSeedError(.invalidValue, "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
             _ = try PostgresValueCodec.encode(.list(.string, [.string("ok"), .string("\u{0}")]))
         }
     }
@@ -45,13 +45,13 @@ import Testing
     @Test func binaryRowsRefuseNULAndTimestampsBeyondTheYearsAStoreKeeps() throws {
         var memory: [UInt8] = [9, 9, 9]  // a buffer reused from an earlier row: emptied first
         var row = PostgresBinaryRow(fieldCount: 3, reusing: &memory)
-        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+        #expect(throws: CloudSeedError(.invalidValue, "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
             try row.appendValue(.string("a\u{0}b"))
         }
-        #expect(throws: CloudSeedError("PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
+        #expect(throws: CloudSeedError(.invalidValue, "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")) {
             try row.appendValue(.list(.string, [.string("ok"), .string("\u{0}")]))
         }
-        #expect(throws: CloudSeedError("the timestamp 253402300800000 ms is outside the years 0001 to 9999 a store keeps")) {
+        #expect(throws: CloudSeedError(.invalidValue, "the timestamp 253402300800000 ms is outside the years 0001 to 9999 a store keeps")) {
             try row.appendValue(.timestamp(253_402_300_800_000))
         }
         // What went in before is exactly the count: a field count of 3, big-endian.
@@ -163,7 +163,7 @@ import Testing
         let testStore = try TestStore(.postgres)
         let store = try PostgresContainerStore(url: testStore.location)
         let scope = StoreScope()
-        #expect(throws: CloudSeedError("two records of type Note were given the same record name in one run; give them distinct names")) {
+        #expect(throws: CloudSeedError(.duplicateRecordName, "two records of type Note were given the same record name in one run; give them distinct names")) {
             try store.write { transaction in
                 try transaction.createRecordType("Note", in: scope.schemaScope)
                 try transaction.createRecordType("Other", in: scope.schemaScope)
@@ -216,7 +216,7 @@ import Testing
     func storesOfAnotherFormatAreRefused() throws {
         let testStore = try TestStore(.postgres)
         try PostgresContainerStore(url: testStore.location).connection.execute("UPDATE cloudseed.meta SET value = '3' WHERE key = 'format'")
-        #expect(throws: CloudSeedError("this store was written by another version of cloudseed (format 3); use that version", at: SourcePosition(file: testStore.location))) {
+        #expect(throws: CloudSeedError(.storeFailure, "this store was written by another version of cloudseed (format 3); use that version", at: SourcePosition(file: testStore.location))) {
             _ = try PostgresContainerStore(url: testStore.location)
         }
     }
