@@ -127,14 +127,13 @@ struct ImportCommand: ParsableCommand {
                 importer.mode = mode
                 importer.partial = partial
                 let rejectsFile = try rejects.map { try OutputSink(path: $0) }
-                importer.rejected = { row in
+                let summary = try importer.run(sources, dryRun: dryRun) { row in
                     guard let rejectsFile else {
                         for error in row.errors { FileHandle.standardError.write(Data("refused: \(error)\n".utf8)) }
                         return
                     }
                     for line in row.jsonLines { rejectsFile.write(line + "\n") }
                 }
-                let summary = try importer.run(sources, dryRun: dryRun)
                 progress?.finish()
                 print(json ? summary.json : summary.text, terminator: "")
             }

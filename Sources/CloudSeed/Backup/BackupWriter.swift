@@ -12,8 +12,10 @@ public import Foundation
 /// The store is read in one transaction, so a concurrent import cannot change it half-way. The
 /// bundle is written beside its folder and renamed into place when complete (``FolderReplacement``):
 /// a backup that fails or is killed never damages an earlier one.
-public struct BackupWriter {
-    package var store: any StoreBackend
+public struct BackupWriter: Sendable {
+    /// The store written, held to itself for the length of a run.
+    package var containerStore: ContainerStore
+    private var store: any StoreBackend { containerStore.backend }
     public var container: String
     /// The time recorded as the manifest's `created`, in milliseconds since 1970.
     public var now: Int64
@@ -21,14 +23,14 @@ public struct BackupWriter {
     /// A writer of `container`'s backups from `store`; `now` is recorded as the bundle's creation time.
     public init(store: ContainerStore, container: String = StoreScope.defaultContainer,
                 now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
-        self.init(store: store.backend, container: container, now: now)
+        self.containerStore = store
+        self.container = container
+        self.now = now
     }
 
     package init(store: any StoreBackend, container: String = StoreScope.defaultContainer,
                 now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
-        self.store = store
-        self.container = container
-        self.now = now
+        self.init(store: ContainerStore(backend: store), container: container, now: now)
     }
 
     /// Writes the bundle to `folder`, replacing an earlier backup there once the new one is complete.
@@ -36,7 +38,9 @@ public struct BackupWriter {
     public func write(to folder: String) throws -> BackupManifest {
         let replacement = try FolderReplacement(target: folder)
         do {
-            let manifest = try store.write { _ in try writeContents(into: replacement.partial) }
+            let manifest = try containerStore.exclusively {
+                try store.write { _ in try writeContents(into: replacement.partial) }
+            }
             let manifestFile = try BundleFileWriter(folder: replacement.partial, path: BackupLayout.manifest)
             try manifestFile.write(manifest.json)
             _ = try manifestFile.finish()

@@ -12,8 +12,10 @@ import Foundation
 /// Into a container that holds records, a restore is refused unless it merges: then the backup's
 /// schema is added to the store's, and its records are written over those with the same IDs
 /// (CloudKit's all-keys save). Change tags given afterwards follow the restored ones.
-public struct Restorer {
-    package var store: any StoreBackend
+public struct Restorer: Sendable {
+    /// The store written, held to itself for the length of a run.
+    package var containerStore: ContainerStore
+    private var store: any StoreBackend { containerStore.backend }
     /// The container to restore into; `nil` for the one the backup was made of.
     public var container: String?
     /// Whether to write the backup over records the container holds, rather than refuse.
@@ -22,20 +24,20 @@ public struct Restorer {
     /// A restorer into `store`: into `container`, or the backup's own when `nil`; `merge` writes
     /// the backup over records the container holds rather than refusing.
     public init(store: ContainerStore, container: String? = nil, merge: Bool = false) {
-        self.init(store: store.backend, container: container, merge: merge)
+        self.containerStore = store
+        self.container = container
+        self.merge = merge
     }
 
     package init(store: any StoreBackend, container: String? = nil, merge: Bool = false) {
-        self.store = store
-        self.container = container
-        self.merge = merge
+        self.init(store: ContainerStore(backend: store), container: container, merge: merge)
     }
 
     /// Verifies the backup in `folder` (every file against its checksum), restores it, and returns
     /// its manifest.
     @discardableResult
     public func restore(from folder: String) throws -> BackupManifest {
-        try restore(BackupBundle(verifying: folder))
+        try containerStore.exclusively { try restore(BackupBundle(verifying: folder)) }
     }
 
     /// Restores `bundle` and returns its manifest.

@@ -5,11 +5,13 @@ import Foundation
 /// The command line's `cloudseed seed` and tests use the same code:
 ///
 /// ```swift
-/// let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+/// let store = try ContainerStore(folder.path("store.sqlite"))
 /// let summary = try Seeder(store: store).run(try FixtureManifest(path: "SampleData/gallery.json"))
 /// ```
-public struct Seeder {
-    package var store: any StoreBackend
+public struct Seeder: Sendable {
+    /// The store written, held to itself for the length of a run.
+    package var containerStore: ContainerStore
+    private var store: any StoreBackend { containerStore.backend }
     /// Empty the manifest's zone first.
     public var reset = false
     /// Delete records of the manifest's record types that the manifest no longer produces.
@@ -22,20 +24,24 @@ public struct Seeder {
     /// A seeder of `store`: `reset` empties the manifest's zone first, `prune` deletes what the
     /// manifest no longer produces, `dryRun` works out the changes and writes nothing.
     public init(store: ContainerStore, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
-        self.init(store: store.backend, reset: reset, prune: prune, dryRun: dryRun)
-    }
-
-    package init(store: any StoreBackend, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
-        self.store = store
+        self.containerStore = store
         self.reset = reset
         self.prune = prune
         self.dryRun = dryRun
     }
 
+    package init(store: any StoreBackend, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
+        self.init(store: ContainerStore(backend: store), reset: reset, prune: prune, dryRun: dryRun)
+    }
+
     /// Seeds the store. A manifest's schema file replaces the record types it defines (with their
     /// indexes and grants); the environment's other types stay as they are.
     public func run(_ manifest: FixtureManifest) throws -> ImportSummary {
-        var importer = Importer(store: store, scope: manifest.scope, options: try Self.options(for: manifest), userRecordName: manifest.user, now: now)
+        try containerStore.exclusively { try seed(manifest) }
+    }
+
+    private func seed(_ manifest: FixtureManifest) throws -> ImportSummary {
+        var importer = Importer(store: containerStore, scope: manifest.scope, options: try Self.options(for: manifest), userRecordName: manifest.user, now: now)
         importer.reset = reset
         importer.prune = prune
         if let schema = manifest.schema {

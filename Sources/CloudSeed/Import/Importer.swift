@@ -2,8 +2,10 @@ public import Foundation
 
 /// Runs an import: reads the sources, plans the records, and writes them in one transaction,
 /// creating record types and fields just in time in development and refusing to in production.
-public struct Importer {
-    package var store: any StoreBackend
+public struct Importer: Sendable {
+    /// The store written, held to itself for the length of a run.
+    package var containerStore: ContainerStore
+    private var store: any StoreBackend { containerStore.backend }
     public var scope: StoreScope
     public var options: MappingOptions
     /// The user recorded as creator and modifier.
@@ -14,8 +16,6 @@ public struct Importer {
     public var mode: SaveMode = .changedKeys
     /// Save the records that can be saved and list the conflicts, rather than writing nothing (`--partial`).
     public var partial = false
-    /// Where rows and records left out of the run are reported (`--rejects`), besides the summary's count.
-    package var rejected: (RejectedRow) throws -> Void = { _ in }
     /// A schema made the environment's schema, in the same transaction, before the records are written.
     public var schemaDefinition: SchemaDefinition?
     /// Empty the zone first (`seed --reset`).
@@ -27,16 +27,16 @@ public struct Importer {
     /// records, `now` the time stamped on them in milliseconds since 1970.
     public init(store: ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
                 userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
-        self.init(store: store.backend, scope: scope, options: options, userRecordName: userRecordName, now: now)
-    }
-
-    package init(store: any StoreBackend, scope: StoreScope, options: MappingOptions = MappingOptions(),
-                userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
-        self.store = store
+        self.containerStore = store
         self.scope = scope
         self.options = options
         self.userRecordName = userRecordName
         self.now = now
+    }
+
+    package init(store: any StoreBackend, scope: StoreScope, options: MappingOptions = MappingOptions(),
+                userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+        self.init(store: ContainerStore(backend: store), scope: scope, options: options, userRecordName: userRecordName, now: now)
     }
 
     /// Imports `sources`; on any error nothing is written and the errors are thrown as one ``CloudSeedError``, the
@@ -44,10 +44,18 @@ public struct Importer {
     ///
     /// With `dryRun` the whole import runs, so the counts are exact, and is then rolled back.
     public func run(_ sources: [SourceFile], dryRun: Bool = false) throws -> ImportSummary {
+        try run(sources, dryRun: dryRun, rejected: { _ in })
+    }
+
+    /// Imports `sources` as ``run(_:dryRun:)`` does, reporting the rows and records left out of the
+    /// run (`--rejects`) to `rejected`, besides the summary's count.
+    package func run(
+        _ sources: [SourceFile], dryRun: Bool = false, rejected: (RejectedRow) throws -> Void
+    ) throws -> ImportSummary {
         let start = Date()
         var summary: ImportSummary
         do {
-            summary = try write(sources, dryRun: dryRun)
+            summary = try containerStore.exclusively { try write(sources, dryRun: dryRun, rejected: rejected) }
         } catch let rollback as DryRunRollback {
             summary = rollback.summary
         }
@@ -76,26 +84,29 @@ public struct Importer {
         schemaDefinition == nil && !reset && !prune && !partial && !options.skipBadRows && !options.randomNames
     }
 
-    private func write(_ sources: [SourceFile], dryRun: Bool) throws -> ImportSummary {
+    private func write(_ sources: [SourceFile], dryRun: Bool, rejected: (RejectedRow) throws -> Void) throws -> ImportSummary {
         try ScopeValidation.validate(scope)
         // The whole run, planning included, holds the write lock, so that a concurrent run cannot
         // change the schema between this one's plan and its writes.
         if mayGuessPlan, guessingRows != nil {
             options.progress?.startOver(readingOnce: true)
             do {
-                return try store.write { try write(sources, dryRun: dryRun, guessing: true, transaction: $0) }
+                return try store.write { try write(sources, dryRun: dryRun, guessing: true, transaction: $0, rejected: rejected) }
             } catch is GuessMissed {
                 options.progress?.startOver(readingOnce: false)
             }
         }
-        return try store.write { try write(sources, dryRun: dryRun, guessing: false, transaction: $0) }
+        return try store.write { try write(sources, dryRun: dryRun, guessing: false, transaction: $0, rejected: rejected) }
     }
 
     /// The run in `transaction`. `guessing`, the plan is guessed from the first rows of the
     /// sources, which are then read once: written by the guess while pass one's survey takes in
     /// every row, whose plan must be the guess (else ``GuessMissed``). It is, wherever the first
     /// rows show what the rest hold: the same fields, types, names and references.
-    private func write(_ sources: [SourceFile], dryRun: Bool, guessing: Bool, transaction: any StoreTransaction) throws -> ImportSummary {
+    private func write(
+        _ sources: [SourceFile], dryRun: Bool, guessing: Bool, transaction: any StoreTransaction,
+        rejected: (RejectedRow) throws -> Void
+    ) throws -> ImportSummary {
         let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
         let mapper = RecordMapper(options: options, schema: schema)
         var plan: ImportPlan

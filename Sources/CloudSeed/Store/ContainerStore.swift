@@ -10,11 +10,14 @@ public import Foundation
 /// let artworks = try store.records(in: StoreScope(container: "iCloud.com.example.Gallery"), ofType: "Artwork")
 /// ```
 ///
-/// ``Importer``, ``Seeder``, ``BackupWriter`` and ``Restorer`` write through it; a store is used
-/// from one thread at a time.
-public final class ContainerStore {
-    /// The SQLite or PostgreSQL store behind it.
+/// ``Importer``, ``Seeder``, ``BackupWriter`` and ``Restorer`` write through it. A store may be
+/// shared between threads: each call, and each run through it, has the store to itself while
+/// calls from other threads wait.
+public final class ContainerStore: @unchecked Sendable {
+    /// The SQLite or PostgreSQL store behind it, used only while `lock` is held.
     package let backend: any StoreBackend
+    /// Held for each call and run; recursive, as a run calls the store's own methods.
+    private let lock = NSRecursiveLock()
 
     /// Opens the store `location` names, creating an empty one if there is none: a SQLite file's
     /// path (or `sqlite:PATH`), or a PostgreSQL URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`),
@@ -27,6 +30,13 @@ public final class ContainerStore {
         self.backend = backend
     }
 
+    /// Runs `body` with the store to itself: calls from other threads wait until it returns.
+    package func exclusively<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     /// An empty SQLite store in memory, gone with the value: for tests.
     public static func inMemory() throws -> ContainerStore {
         ContainerStore(backend: try SQLiteContainerStore.inMemory())
@@ -35,7 +45,7 @@ public final class ContainerStore {
     /// The records of a zone (or of one type in it), by record type then record name in byte order.
     public func records(in scope: StoreScope, ofType recordType: String? = nil) throws -> [CloudRecord] {
         var records: [CloudRecord] = []
-        try backend.forEachRecord(in: scope, recordType: recordType) { records.append($0) }
+        try forEachRecord(in: scope, ofType: recordType) { records.append($0) }
         return records
     }
 
@@ -44,25 +54,25 @@ public final class ContainerStore {
     public func forEachRecord(
         in scope: StoreScope, ofType recordType: String? = nil, _ body: (CloudRecord) throws -> Void
     ) throws {
-        try backend.forEachRecord(in: scope, recordType: recordType, body)
+        try exclusively { try backend.forEachRecord(in: scope, recordType: recordType, body) }
     }
 
     /// The records `query` selects, by CloudKit's rules: filters and sorts only on fields the
     /// schema indexes for them, and in the public database only what the query's user may read.
     public func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
-        try backend.query(query, in: scope)
+        try exclusively { try backend.query(query, in: scope) }
     }
 
     /// The schema of a container environment, as the CloudKit Schema Language writes it.
     public func schema(
         of container: String = StoreScope.defaultContainer, environment: ContainerEnvironment = .development
     ) throws -> SchemaDefinition {
-        try backend.schemaDefinition(of: SchemaScope(container: container, environment: environment))
+        try exclusively { try backend.schemaDefinition(of: SchemaScope(container: container, environment: environment)) }
     }
 
     /// The bytes of the asset with this checksum, if the store holds them (assets imported as
     /// metadata only have none).
     public func assetContent(checksum: String) throws -> Data? {
-        try backend.assetContent(checksum)
+        try exclusively { try backend.assetContent(checksum) }
     }
 }

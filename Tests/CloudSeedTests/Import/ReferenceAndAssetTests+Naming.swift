@@ -41,10 +41,9 @@ extension ReferenceAndAssetTests {
         let people = try folder.write("people.csv", "id,age\nmei,40\nzoe,31\nmei,52\n")
         var options = MappingOptions()
         options.skipBadRows = true
-        var importer = Importer(store: store, scope: StoreScope(), options: options, now: 0)
+        let importer = Importer(store: store, scope: StoreScope(), options: options, now: 0)
         var rejected: [String] = []
-        importer.rejected = { rejected += $0.jsonLines }
-        let summary = try importer.run([SourceFile(path: people)])
+        let summary = try importer.run([SourceFile(path: people)], rejected: { rejected += $0.jsonLines })
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "People", created: 2, refused: 1)])
         #expect(try records("People").map { [$0.recordID.recordName, "\($0.fields["age"]!)"] } == [["mei", "\(RecordValue.int64(40))"], ["zoe", "\(RecordValue.int64(31))"]])
         #expect(rejected == [

@@ -19,8 +19,7 @@ import Testing
         importer.mode = mode
         importer.partial = partial
         var rejected: [RejectedRow] = []
-        importer.rejected = { rejected.append($0) }
-        let summary = try importer.run([SourceFile(path: folder.write("more/Note.csv", csv))])
+        let summary = try importer.run([SourceFile(path: folder.write("more/Note.csv", csv))], rejected: { rejected.append($0) })
         return (summary, rejected)
     }
 
@@ -64,10 +63,9 @@ import Testing
         var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "value", type: .int64)])
         #expect(throws: CloudSeedError.self) { _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: csv)]) }
         options.skipBadRows = true
-        var importer = Importer(store: store, scope: StoreScope(), options: options)
+        let importer = Importer(store: store, scope: StoreScope(), options: options)
         var rejected: [String] = []
-        importer.rejected = { rejected += $0.jsonLines }
-        let summary = try importer.run([SourceFile(path: csv)])
+        let summary = try importer.run([SourceFile(path: csv)], rejected: { rejected += $0.jsonLines })
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Count", created: 9_997, refused: 3)])
         #expect(rejected == [8, 501, 10_000].map { line in
             let column = "r\(line - 1),".count + 1

@@ -59,10 +59,9 @@ import Testing
             var options = options
             options.takesCellByCell = cellByCell
             let path = folder.path("\(cellByCell).sqlite")
-            var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            let importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
             var rejected: [String] = []
-            importer.rejected = { rejected += $0.jsonLines }
-            summaries.append(try importer.run(sources))
+            summaries.append(try importer.run(sources, rejected: { rejected += $0.jsonLines }))
             rejects.append(rejected)
             results.append(try tables(of: path))
         }

@@ -191,8 +191,7 @@ import Testing
             var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
             importer.guessingRows = guessingRows
             var rejected: [String] = []
-            importer.rejected = { rejected += $0.jsonLines }
-            let summary = try importer.run(sources)
+            let summary = try importer.run(sources, rejected: { rejected += $0.jsonLines })
             summaries.append(summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
             rejects.append(rejected)
             stores.append(try GuessedPlanTests.tables(of: path))
