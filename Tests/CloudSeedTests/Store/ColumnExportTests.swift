@@ -58,7 +58,7 @@ import Testing
             "text": .string("  say \"hi\"\\ \n\t\u{1} Fenêtre 🔥 漢字"),
             "number": .int64(Int64.min),
             "real": .double(1),
-            "tiny": .double(5e-324),
+            "tiny": .double(.leastNonzeroMagnitude),
             "data": .bytes(Data([0, 1, 2, 250, 255])),
             "when": .timestamp(-2_208_988_800_000),
             "place": .location(Location(latitude: 39.5, longitude: -123, altitude: 12.25, horizontalAccuracy: 5, verticalAccuracy: nil, course: 90, speed: 1.5, timestamp: 1_700_000_000_000)),

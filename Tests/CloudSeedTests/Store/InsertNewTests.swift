@@ -13,7 +13,7 @@ import Testing
         "blank": .string(""),
         "number": .int64(Int64.min),
         "real": .double(1),
-        "tiny": .double(5e-324),
+        "tiny": .double(.leastNonzeroMagnitude),
         "data": .bytes(Data([0, 1, 2, 250, 255])),
         "when": .timestamp(-2_208_988_800_000),
         "beyond": .timestamp(Timestamp.range.upperBound + 1),
