@@ -64,6 +64,7 @@ let package = Package(
         .testTarget(
             name: "CloudSeedCLITests",
             dependencies: ["CloudSeedTestSupport", "cloudseed"],
+            exclude: ["HelpSnapshots"],
             swiftSettings: swiftSettings
         ),
     ]
