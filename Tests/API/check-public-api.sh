@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Compares the CloudSeed library's public API with Tests/API/public-symbols.txt and fails on any
+# difference, so the API changes only on purpose. `--update` rewrites the list after such a change.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+output=$(swift package dump-symbol-graph --minimum-access-level public 2>&1) || { echo "$output"; exit 1; }
+folder=$(echo "$output" | sed -n 's/^Files written to //p' | tail -1)
+current=$(mktemp)
+trap 'rm -f "$current"' EXIT
+
+python3 - "$folder" >"$current" <<'PYTHON'
+import glob, json, sys
+
+lines = set()
+for path in glob.glob(f"{sys.argv[1]}/CloudSeed.symbols.json") + glob.glob(f"{sys.argv[1]}/CloudSeed@*.symbols.json"):
+    graph = json.load(open(path))
+    for symbol in graph["symbols"]:
+        if symbol["accessLevel"] not in ("public", "open"):
+            continue
+        declaration = "".join(fragment["spelling"] for fragment in symbol["declarationFragments"])
+        lines.add(f'{".".join(symbol["pathComponents"])}  {" ".join(declaration.split())}')
+print("\n".join(sorted(lines)))
+PYTHON
+
+if [ "${1:-}" = "--update" ]; then
+  cp "$current" Tests/API/public-symbols.txt
+  echo "Tests/API/public-symbols.txt: $(wc -l <"$current") public symbols"
+elif ! diff -u Tests/API/public-symbols.txt "$current"; then
+  echo "error: the public API differs from Tests/API/public-symbols.txt (- listed, + built);" \
+    "make the symbol internal or package, or run Tests/API/check-public-api.sh --update if the change is meant"
+  exit 1
+else
+  echo "public API: $(wc -l <"$current") symbols, as listed"
+fi
