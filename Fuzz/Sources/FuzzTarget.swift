@@ -21,35 +21,36 @@ enum FuzzTarget {
 }
 
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    FuzzTarget.run(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
-/// SwiftPM names an executable's entry point after its product; hand it to libFuzzer's driver.
-@_cdecl("cloudseed_fuzz_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
-}
-#else
-/// Without the fuzzer: replays the files named on the command line (a corpus, or a crash to debug).
-@main
-struct Replay {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            FuzzTarget.run(Array(data))
-        }
-        print("replayed \(CommandLine.arguments.count - 1) inputs through \(FuzzTarget.name)")
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+        FuzzTarget.run(Array(UnsafeBufferPointer(start: data, count: size)))
+        return 0
     }
-}
+
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+    ) -> CInt
+
+    /// SwiftPM names an executable's entry point after its product; hand it to libFuzzer's driver.
+    @_cdecl("cloudseed_fuzz_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        var count = argc
+        var arguments = argv
+        return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+    }
+#else
+    /// Without the fuzzer: replays the files named on the command line (a corpus, or a crash to debug).
+    @main
+    struct Replay {
+        static func main() {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                FuzzTarget.run(Array(data))
+            }
+            print("replayed \(CommandLine.arguments.count - 1) inputs through \(FuzzTarget.name)")
+        }
+    }
 #endif

@@ -19,7 +19,9 @@ public enum CommandRunner {
 
     /// Runs `cloudseed` with `arguments` in `folder`, with `input` on standard input. `CLOUDSEED_STORE`
     /// is unset unless `extraEnvironment` sets it, so a developer's own store never leaks into a test.
-    public static func run(_ arguments: [String], in folder: URL, input: String? = nil, extraEnvironment: [String: String] = [:]) throws -> CommandResult {
+    public static func run(
+        _ arguments: [String], in folder: URL, input: String? = nil, extraEnvironment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = productsFolder.appendingPathComponent("cloudseed")
         process.arguments = arguments

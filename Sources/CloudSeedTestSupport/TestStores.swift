@@ -15,7 +15,9 @@ public enum BackendKind: String, Sendable, CaseIterable, CustomStringConvertible
 /// The PostgreSQL server tests use, named by `CLOUDSEED_TEST_POSTGRES_URL`
 /// (`postgres://USER@127.0.0.1:5432/postgres`: a user who may create databases).
 public enum TestPostgresServer {
-    public static let url = ProcessInfo.processInfo.environment["CLOUDSEED_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    public static let url = ProcessInfo.processInfo.environment["CLOUDSEED_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     public static var isAvailable: Bool { url != nil }
 

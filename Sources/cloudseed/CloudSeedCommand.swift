@@ -6,7 +6,8 @@ import Foundation
 struct CloudSeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudseed",
-        abstract: "Seed data for CloudKit-style container stores: import, seed, query, export, back up and restore records.",
+        abstract:
+            "Seed data for CloudKit-style container stores: import, seed, query, export, back up and restore records.",
         discussion: """
             Examples:
               cloudseed seed SampleData/gallery.json
@@ -16,7 +17,10 @@ struct CloudSeedCommand: ParsableCommand {
 
             Exit codes: 0 success; 1 the input or the store refused the run (nothing was written); 64 the command line is wrong.
             """,
-        subcommands: [ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self, QueryCommand.self, DeleteCommand.self, SchemaCommand.self, RoleCommand.self, InspectCommand.self]
+        subcommands: [
+            ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self,
+            QueryCommand.self, DeleteCommand.self, SchemaCommand.self, RoleCommand.self, InspectCommand.self,
+        ]
     )
 }
 
@@ -43,8 +47,12 @@ struct OutputSink {
 
     init(path: String?) throws {
         if let path, path != "-" {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw CloudSeedError(.fileAccess, "cannot write the output file; check the folder exists and is writable", at: SourcePosition(file: path))
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
+                throw CloudSeedError(
+                    .fileAccess, "cannot write the output file; check the folder exists and is writable",
+                    at: SourcePosition(file: path))
             }
             self.handle = handle
         } else {

@@ -17,13 +17,17 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Export only this record type.", valueName: "type"))
     var type: String?
 
-    @Option(help: "cloudkit-json ({\"records\": [...]}), jsonl (one record per line), plist, or csv (one file per type).")
+    @Option(
+        help: "cloudkit-json ({\"records\": [...]}), jsonl (one record per line), plist, or csv (one file per type).")
     var format: ExportFormat = .cloudkitJSON
 
-    @Option(help: ArgumentHelp("Write to this file (for csv: this folder) instead of standard output.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Write to this file (for csv: this folder) instead of standard output.", valueName: "path"))
     var out: String?
 
-    @Option(name: .customLong("assets-out"), help: ArgumentHelp("Also write each asset's file into this folder, named by its checksum.", valueName: "dir"))
+    @Option(
+        name: .customLong("assets-out"),
+        help: ArgumentHelp("Also write each asset's file into this folder, named by its checksum.", valueName: "dir"))
     var assetsOut: String?
 
     func run() throws {
@@ -33,7 +37,9 @@ struct ExportCommand: ParsableCommand {
             if format == .csv {
                 let standardOutput = BufferedOutput(try OutputSink(path: nil))
                 defer { standardOutput.flush() }
-                let exporter = try CSVExporter(folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope), standardOutput: standardOutput.write)
+                let exporter = try CSVExporter(
+                    folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope),
+                    standardOutput: standardOutput.write)
                 if assets == nil {
                     try store.forEachRecordCSVLine(
                         in: storeOptions.scope, recordType: type, columns: { try exporter.columns(of: $0) },

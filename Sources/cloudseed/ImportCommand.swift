@@ -22,13 +22,20 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: ArgumentHelp("The record type of single-type files (default: the file name, singular).", valueName: "type"))
+    @Option(
+        help: ArgumentHelp(
+            "The record type of single-type files (default: the file name, singular).", valueName: "type"))
     var type: String?
 
-    @Option(name: .customLong("field"), help: ArgumentHelp("A field's type, as price:DOUBLE or Artwork.image:ASSET.", valueName: "[type.]name:TYPE"))
+    @Option(
+        name: .customLong("field"),
+        help: ArgumentHelp("A field's type, as price:DOUBLE or Artwork.image:ASSET.", valueName: "[type.]name:TYPE"))
     var fields: [String] = []
 
-    @Option(name: .customLong("name-template"), help: ArgumentHelp("How records are named, as \"{firstName} {lastName}\" or Artist=\"{name}\".", valueName: "[type=]template"))
+    @Option(
+        name: .customLong("name-template"),
+        help: ArgumentHelp(
+            "How records are named, as \"{firstName} {lastName}\" or Artist=\"{name}\".", valueName: "[type=]template"))
     var nameTemplates: [String] = []
 
     @Option(help: "Read every file as this format: csv, tsv, json, jsonl or plist.")
@@ -43,22 +50,36 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Column names for CSV files without a header row, comma-separated.", valueName: "a,b,c"))
     var columns: String?
 
-    @Flag(name: .customLong("nested-as-json"), help: "Keep arrays of dictionaries as JSON text instead of child records.")
+    @Flag(
+        name: .customLong("nested-as-json"), help: "Keep arrays of dictionaries as JSON text instead of child records.")
     var nestedAsJSON = false
 
-    @Option(name: .customLong("reference"), help: ArgumentHelp("A reference field, as artist or Artwork.artist:Artist:DELETE_SELF.", valueName: "[type.]field[:Target][:DELETE_SELF]"))
+    @Option(
+        name: .customLong("reference"),
+        help: ArgumentHelp(
+            "A reference field, as artist or Artwork.artist:Artist:DELETE_SELF.",
+            valueName: "[type.]field[:Target][:DELETE_SELF]"))
     var references: [String] = []
 
-    @Option(name: .customLong("asset"), help: ArgumentHelp("An asset field: its values are paths to files.", valueName: "[type.]field"))
+    @Option(
+        name: .customLong("asset"),
+        help: ArgumentHelp("An asset field: its values are paths to files.", valueName: "[type.]field"))
     var assets: [String] = []
 
-    @Option(name: .customLong("location"), help: ArgumentHelp("A LOCATION field made of columns.", valueName: "[type.]field=LATCOL,LONCOL|COL"))
+    @Option(
+        name: .customLong("location"),
+        help: ArgumentHelp("A LOCATION field made of columns.", valueName: "[type.]field=LATCOL,LONCOL|COL"))
     var locations: [String] = []
 
-    @Flag(name: .customLong("allow-dangling"), help: "Keep references to records that do not exist (CloudKit allows NONE references to them).")
+    @Flag(
+        name: .customLong("allow-dangling"),
+        help: "Keep references to records that do not exist (CloudKit allows NONE references to them).")
     var allowDangling = false
 
-    @Option(name: .customLong("assets-dir"), help: ArgumentHelp("The folder asset paths are relative to (default: each source file's folder).", valueName: "dir"))
+    @Option(
+        name: .customLong("assets-dir"),
+        help: ArgumentHelp(
+            "The folder asset paths are relative to (default: each source file's folder).", valueName: "dir"))
     var assetsDir: String?
 
     @Flag(name: .customLong("allow-outside-assets"), help: "Let asset paths leave their folder (absolute paths, '..').")
@@ -76,7 +97,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Save what can be saved and list the conflicts, instead of writing nothing.")
     var partial = false
 
-    @Flag(name: .customLong("skip-bad-rows"), help: "Save the good rows; report each bad one (with --rejects, to a file).")
+    @Flag(
+        name: .customLong("skip-bad-rows"), help: "Save the good rows; report each bad one (with --rejects, to a file)."
+    )
     var skipBadRows = false
 
     @Option(help: ArgumentHelp("Write refused rows and records here, one JSON object per line.", valueName: "file"))
@@ -90,13 +113,15 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         if let type, !IdentifierMapping.isValid(type) {
-            throw ValidationError("--type '\(type)' is not a record type name: start with a letter, then letters, digits and '_'")
+            throw ValidationError(
+                "--type '\(type)' is not a record type name: start with a letter, then letters, digits and '_'")
         }
         if let delimiter, delimiter != "\\t", delimiter.utf8.count != 1 {
             throw ValidationError("--delimiter takes one character, or \\t for tab")
         }
         if noHeader != (columns != nil) {
-            throw ValidationError("--no-header and --columns go together: name the columns of a file without a header row")
+            throw ValidationError(
+                "--no-header and --columns go together: name the columns of a file without a header row")
         }
     }
 
@@ -107,7 +132,8 @@ struct ImportCommand: ParsableCommand {
                 columns: columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
             var options = MappingOptions(
                 recordType: type, nameTemplates: try nameTemplates.map(NameTemplate.init(parsing:)),
-                fieldTypes: try fields.map(FieldTypeOverride.init(parsing:)) + assets.map { try FieldTypeOverride(parsing: "\($0):ASSET") },
+                fieldTypes: try fields.map(FieldTypeOverride.init(parsing:))
+                    + assets.map { try FieldTypeOverride(parsing: "\($0):ASSET") },
                 nestedAsJSON: nestedAsJSON)
             options.csv = csv
             options.references = try references.map(ReferenceDeclaration.init(parsing:))
@@ -120,10 +146,13 @@ struct ImportCommand: ParsableCommand {
             let sources = try files.map { try SourceFile(path: $0, format: format) }
             let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil
             defer { progress?.finish() }
-            if let progress { options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update) }
+            if let progress {
+                options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update)
+            }
             try StoreFile.removingIfNew(storeOptions.storeLocation.location) {
                 let store = try storeOptions.openStore()
-                var importer = Importer(store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
+                var importer = Importer(
+                    store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
                 importer.mode = mode
                 importer.partial = partial
                 let rejectsFile = try rejects.map { try OutputSink(path: $0) }

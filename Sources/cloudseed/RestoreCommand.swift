@@ -32,7 +32,9 @@ struct RestoreCommand: ParsableCommand {
             let bundle = try BackupBundle(verifying: folder)
             let target = try storeLocation.open()
             let manifest = try Restorer(store: target, container: container, merge: merge).restore(bundle)
-            print("Restored \(folder) into \(container ?? manifest.container) in \(storeLocation.location): \(manifest.summary)")
+            print(
+                "Restored \(folder) into \(container ?? manifest.container) in \(storeLocation.location): \(manifest.summary)"
+            )
         }
     }
 }

@@ -24,7 +24,8 @@ struct RoleCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try storeOptions.openStore(mustExist: true).assignRole(role, to: user, in: storeOptions.scope.schemaScope)
+                try storeOptions.openStore(mustExist: true).assignRole(
+                    role, to: user, in: storeOptions.scope.schemaScope)
                 print("\(user) has the role \(role) in \(storeOptions.container) \(storeOptions.environment.rawValue).")
             }
         }

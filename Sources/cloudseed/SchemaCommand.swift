@@ -22,7 +22,8 @@ struct SchemaCommand: ParsableCommand {
         func run() throws {
             try reportingErrors(writes: false) {
                 let store = try storeOptions.openStore(mustExist: true)
-                try OutputSink(path: out).write(CKSLPrinter.print(try store.schemaDefinition(of: storeOptions.scope.schemaScope)))
+                try OutputSink(path: out).write(
+                    CKSLPrinter.print(try store.schemaDefinition(of: storeOptions.scope.schemaScope)))
             }
         }
     }
@@ -30,7 +31,8 @@ struct SchemaCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a .ckdb file the development schema: types, fields, indexes and grants.",
-            discussion: "Refused whole when it would remove or retype what production has.\n\nExample:\n  cloudseed schema import schema.ckdb"
+            discussion:
+                "Refused whole when it would remove or retype what production has.\n\nExample:\n  cloudseed schema import schema.ckdb"
         )
 
         @Argument(help: "The .ckdb file.")
@@ -40,9 +42,13 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let operations = SchemaOperations(store: try storeOptions.openStore(), container: storeOptions.container)
+                let operations = SchemaOperations(
+                    store: try storeOptions.openStore(), container: storeOptions.container)
                 let diff = try operations.importIntoDevelopment(try operations.definition(from: file))
-                print(diff.isEmpty ? "The development schema already matches \(file)." : "Imported \(file) into development:\n\(diff)")
+                print(
+                    diff.isEmpty
+                        ? "The development schema already matches \(file)."
+                        : "Imported \(file) into development:\n\(diff)")
             }
         }
     }
@@ -58,11 +64,15 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors(writes: false) {
-                let definition = try SchemaOperations(store: try SQLiteContainerStore.inMemory(), container: StoreScope.defaultContainer).definition(from: file)
+                let definition = try SchemaOperations(
+                    store: try SQLiteContainerStore.inMemory(), container: StoreScope.defaultContainer
+                ).definition(from: file)
                 let diagnostics = definition.validate()
                 for diagnostic in diagnostics { print("\(file): \(diagnostic)") }
                 if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
-                print("\(file) is a valid schema: \(definition.recordTypes.count) record types, \(definition.roles.count) roles.")
+                print(
+                    "\(file) is a valid schema: \(definition.recordTypes.count) record types, \(definition.roles.count) roles."
+                )
             }
         }
     }
@@ -70,7 +80,8 @@ struct SchemaCommand: ParsableCommand {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the changes from one schema to another, and whether production could take them.",
-            discussion: "Each side is a .ckdb file, or development or production for the store's.\n\nExamples:\n  cloudseed schema diff old.ckdb new.ckdb\n  cloudseed schema diff production development"
+            discussion:
+                "Each side is a .ckdb file, or development or production for the store's.\n\nExamples:\n  cloudseed schema diff old.ckdb new.ckdb\n  cloudseed schema diff production development"
         )
 
         @Argument(help: "The schema before.")
@@ -83,13 +94,18 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors(writes: false) {
-                let operations = SchemaOperations(store: try storeOptions.openStore(), container: storeOptions.container)
-                let diff = SchemaDiff(from: try operations.definition(from: from), to: try operations.definition(from: to))
+                let operations = SchemaOperations(
+                    store: try storeOptions.openStore(), container: storeOptions.container)
+                let diff = SchemaDiff(
+                    from: try operations.definition(from: from), to: try operations.definition(from: to))
                 if diff.isEmpty {
                     print("No changes.")
                 } else {
                     print(diff)
-                    print(diff.isAdditive ? "Additive: production can take these changes." : "Not additive: production would refuse these changes.")
+                    print(
+                        diff.isAdditive
+                            ? "Additive: production can take these changes."
+                            : "Not additive: production would refuse these changes.")
                 }
             }
         }
@@ -98,14 +114,16 @@ struct SchemaCommand: ParsableCommand {
     struct Promote: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Copy the development schema to production; additive changes only.",
-            discussion: "A removal or type change is refused whole, with the list of offending changes.\n\nExample:\n  cloudseed schema promote"
+            discussion:
+                "A removal or type change is refused whole, with the list of offending changes.\n\nExample:\n  cloudseed schema promote"
         )
 
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
             try reportingErrors {
-                let diff = try SchemaOperations(store: try storeOptions.openStore(), container: storeOptions.container).promote()
+                let diff = try SchemaOperations(store: try storeOptions.openStore(), container: storeOptions.container)
+                    .promote()
                 print(diff.isEmpty ? "Production already matches development." : "Promoted to production:\n\(diff)")
             }
         }

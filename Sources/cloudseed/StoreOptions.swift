@@ -1,12 +1,13 @@
 public import ArgumentParser
-import Foundation
 import CloudSeed
+import Foundation
 
 /// The `--store` option of every command that opens a store.
 struct StoreLocationOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The store: a SQLite file (or sqlite:PATH), or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE. Default: $CLOUDSEED_STORE, else cloudseed.sqlite.",
-        valueName: "store"))
+    @Option(
+        help: ArgumentHelp(
+            "The store: a SQLite file (or sqlite:PATH), or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE. Default: $CLOUDSEED_STORE, else cloudseed.sqlite.",
+            valueName: "store"))
     var store: String?
 
     var location: StoreLocation { StoreLocation(option: store) }
@@ -38,8 +39,9 @@ struct StoreOptions: ParsableArguments {
 
     /// The zone: the public database has one, whoever acts; private and shared zones belong to `--user`.
     var scope: StoreScope {
-        StoreScope(container: container, environment: environment, database: database,
-                   zoneID: RecordZoneID(zoneName: zone, ownerName: database == .public ? RecordZoneID.defaultOwnerName : user))
+        StoreScope(
+            container: container, environment: environment, database: database,
+            zoneID: RecordZoneID(zoneName: zone, ownerName: database == .public ? RecordZoneID.defaultOwnerName : user))
     }
 
     /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
@@ -52,7 +54,9 @@ struct StoreOptions: ParsableArguments {
 enum StoreFile {
     static func open(_ location: StoreLocation, mustExist: Bool) throws -> any StoreBackend {
         if mustExist, let path = location.path, !FileManager.default.fileExists(atPath: path) {
-            throw CloudSeedError(.storeFailure, "there is no store here; import or seed something first, or name the store with --store", at: SourcePosition(file: path))
+            throw CloudSeedError(
+                .storeFailure, "there is no store here; import or seed something first, or name the store with --store",
+                at: SourcePosition(file: path))
         }
         return try location.open()
     }

@@ -23,8 +23,9 @@ final class TerminalProgress: @unchecked Sendable {
         let rate = Double(meter.done) / elapsed
         let left = rate > 0 ? Double(meter.total - meter.done) / rate : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let line = String(format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100,
-                          Self.megabytes(meter.done), Self.megabytes(meter.total), Self.megabytes(Int(rate)), left)
+        let line = String(
+            format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100,
+            Self.megabytes(meter.done), Self.megabytes(meter.total), Self.megabytes(Int(rate)), left)
         FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
     }
 

@@ -18,7 +18,10 @@ struct BackupCommandTests {
         let imports = [
             ["import", Repository.sample("CloudKit/AllTypes.json")],
             ["import", Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist")],
-            ["import", Repository.sample("ToDoItems/ToDoItems.plist"), "--database", "private", "--zone", "Work", "--user", "_alice"],
+            [
+                "import", Repository.sample("ToDoItems/ToDoItems.plist"), "--database", "private", "--zone", "Work",
+                "--user", "_alice",
+            ],
         ]
         for arguments in imports {
             #expect(try CommandRunner.run(arguments + ["--store", store], in: folder.url).status == 0)
@@ -31,7 +34,9 @@ struct BackupCommandTests {
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 files[path] = try Data(contentsOf: root.appendingPathComponent(path))
             }
         }
@@ -42,10 +47,15 @@ struct BackupCommandTests {
         try fillStore()
         let backup = try cloudseed("backup", "--out", "first")
         #expect(backup.standardError == "")
-        #expect(backup.standardOutput == "Backed up iCloud.com.example.cloudseed into first: 12 records in 2 zones, 4 assets\n")
+        #expect(
+            backup.standardOutput
+                == "Backed up iCloud.com.example.cloudseed into first: 12 records in 2 zones, 4 assets\n")
         let restore = try cloudseed("restore", "first", "--store", "restored.sqlite")
         #expect(restore.status == 0)
-        #expect(restore.standardOutput == "Restored first into iCloud.com.example.cloudseed in restored.sqlite: 12 records in 2 zones, 4 assets\n")
+        #expect(
+            restore.standardOutput
+                == "Restored first into iCloud.com.example.cloudseed in restored.sqlite: 12 records in 2 zones, 4 assets\n"
+        )
         #expect(try cloudseed("backup", "--store", "restored.sqlite", "--out", "second").status == 0)
         var first = try files("first")
         var second = try files("second")
@@ -55,8 +65,9 @@ struct BackupCommandTests {
         #expect(first == second)
         #expect(first.count == 10)
         #expect(firstManifest.replacing(created, with: "") == secondManifest.replacing(created, with: ""))
-        #expect(try cloudseed("export", "--format", "jsonl").standardOutput
-            == cloudseed("export", "--format", "jsonl", "--store", "restored.sqlite").standardOutput)
+        #expect(
+            try cloudseed("export", "--format", "jsonl").standardOutput
+                == cloudseed("export", "--format", "jsonl", "--store", "restored.sqlite").standardOutput)
     }
 
     @Test func aDamagedBundleIsRefusedAndNoStoreIsMade() throws {
@@ -70,11 +81,12 @@ struct BackupCommandTests {
         let result = try cloudseed("restore", "backup", "--store", "restored.sqlite")
         #expect(result.status == 1)
         #expect(result.standardOutput == "")
-        #expect(result.standardError == """
-            error: backup/\(artworks): checksum mismatch: the file was changed or damaged; restore from an intact backup
-            error: nothing was written
+        #expect(
+            result.standardError == """
+                error: backup/\(artworks): checksum mismatch: the file was changed or damaged; restore from an intact backup
+                error: nothing was written
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: folder.path("restored.sqlite")))
     }
 
@@ -83,11 +95,12 @@ struct BackupCommandTests {
         _ = try cloudseed("backup", "--out", "backup")
         let refused = try cloudseed("restore", "backup")
         #expect(refused.status == 1)
-        #expect(refused.standardError == """
-            error: the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them
-            error: nothing was written
+        #expect(
+            refused.standardError == """
+                error: the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them
+                error: nothing was written
 
-            """)
+                """)
         #expect(try cloudseed("restore", "backup", "--merge").status == 0)
     }
 

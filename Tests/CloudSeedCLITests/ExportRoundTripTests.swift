@@ -22,11 +22,14 @@ import Testing
             return result
         }
         _ = try cloudseed("import", Repository.sample("CloudKit/AllTypes.json"))
-        _ = try cloudseed("import", Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist"))
+        _ = try cloudseed(
+            "import", Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist"))
         let original = try cloudseed("export", "--format", "jsonl").standardOutput
         _ = try cloudseed("export", "--format", format, "--out", output)
-        let files = format == "csv"
-            ? try FileManager.default.contentsOfDirectory(atPath: folder.path("csv")).sorted().map { "csv/\($0)" } : [output]
+        let files =
+            format == "csv"
+            ? try FileManager.default.contentsOfDirectory(atPath: folder.path("csv")).sorted().map { "csv/\($0)" }
+            : [output]
         _ = try CommandRunner.run(["import"] + files + ["--store", "again.sqlite"], in: folder.url)
         let again = try cloudseed("export", "--format", "jsonl", "--store", "again.sqlite").standardOutput
         let before = try fields(original)

@@ -26,7 +26,9 @@ struct PostgresCommandTests {
         let database = try TestPostgresDatabase()
         let restored = try TestPostgresDatabase()
         let gallery = ["--container", "iCloud.com.example.Gallery"]
-        let schema = try folder.write("roles.ckdb", """
+        let schema = try folder.write(
+            "roles.ckdb",
+            """
             DEFINE SCHEMA
                 CREATE ROLE moderator;
                 RECORD TYPE ToDoItem ("___recordID" REFERENCE QUERYABLE, dueDate TIMESTAMP SORTABLE, isCompleted INT64, title STRING SEARCHABLE);
@@ -53,23 +55,30 @@ struct PostgresCommandTests {
         for (backend, environment) in [("sqlite", [:]), ("postgres", ["CLOUDSEED_STORE": database.url])] {
             for command in commands {
                 let arguments = command + (backend == "sqlite" ? ["--store", "cloudseed.sqlite"] : [])
-                outputs[backend, default: []].append(try run(arguments, store: backend == "sqlite" ? "cloudseed.sqlite" : database.url, environment: environment))
+                outputs[backend, default: []].append(
+                    try run(
+                        arguments, store: backend == "sqlite" ? "cloudseed.sqlite" : database.url,
+                        environment: environment))
             }
-            let bundle = try String(contentsOf: folder.url.appendingPathComponent("backup/records/development/public/__defaultOwner__/_defaultZone/Artwork.jsonl"), encoding: .utf8)
+            let bundle = try String(
+                contentsOf: folder.url.appendingPathComponent(
+                    "backup/records/development/public/__defaultOwner__/_defaultZone/Artwork.jsonl"), encoding: .utf8)
             outputs[backend, default: []].append(normalised(bundle))
             let target = backend == "sqlite" ? "restored.sqlite" : restored.url
             outputs[backend, default: []].append(try run(["restore", "backup", "--store", target], store: target))
-            outputs[backend, default: []].append(try run(["export", "--format", "jsonl", "--store", target] + gallery, store: target))
+            outputs[backend, default: []].append(
+                try run(["export", "--format", "jsonl", "--store", target] + gallery, store: target))
         }
         let sqlite = try #require(outputs["sqlite"])
         // Only the first role assign fails: the schema has no role yet.
         #expect(sqlite.indices.filter { !sqlite[$0].hasPrefix("0\n") && sqlite[$0].first?.isNumber == true } == [2])
-        #expect(sqlite[2] == """
-            1
-            error: the development schema of iCloud.com.example.cloudseed has no role 'moderator'; add CREATE ROLE moderator; to the schema and run cloudseed schema import
-            error: nothing was written
+        #expect(
+            sqlite[2] == """
+                1
+                error: the development schema of iCloud.com.example.cloudseed has no role 'moderator'; add CREATE ROLE moderator; to the schema and run cloudseed schema import
+                error: nothing was written
 
-            """)
+                """)
         for (index, output) in (outputs["postgres"] ?? []).enumerated() {
             #expect(output == sqlite[index], "command \(index)")
         }
@@ -77,7 +86,9 @@ struct PostgresCommandTests {
 
     /// `count` rows of a record type of its own, as CSV.
     func rows(_ type: String, _ count: Int) throws -> String {
-        try folder.write("\(type).csv", "code,size,label\n" + (0..<count).map { "\(type)-\($0),\($0),label \($0 % 97)" }.joined(separator: "\n"))
+        try folder.write(
+            "\(type).csv",
+            "code,size,label\n" + (0..<count).map { "\(type)-\($0),\($0),label \($0 % 97)" }.joined(separator: "\n"))
     }
 
     @Test func twoRunsAtOnceBothCompleteWithExactCounts() throws {
@@ -85,7 +96,9 @@ struct PostgresCommandTests {
         let files = [try rows("Alpha", 30_000), try rows("Beta", 30_000)]
         let results = Locked<[Int32]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let status = (try? CommandRunner.run(["import", files[index], "--store", database.url, "--quiet"], in: folder.url).status) ?? -1
+            let status =
+                (try? CommandRunner.run(["import", files[index], "--store", database.url, "--quiet"], in: folder.url)
+                    .status) ?? -1
             results.withValue { $0.append(status) }
         }
         #expect(results.value == [0, 0])
@@ -98,27 +111,37 @@ struct PostgresCommandTests {
         let file = try folder.write("Notes.csv", "title,copies\nHarbor,1\nDusk,2\nNul\u{0}Here,3\n")
         let result = try CommandRunner.run(["import", file, "--store", database.url], in: folder.url)
         #expect(result.status == 1)
-        #expect(result.standardError == """
-            error: \(file):4:1: PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store
-            error: nothing was written
+        #expect(
+            result.standardError == """
+                error: \(file):4:1: PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store
+                error: nothing was written
 
-            """)
-        #expect(try CommandRunner.run(["inspect", "--store", database.url], in: folder.url).standardOutput == "The store is empty.\n")
+                """)
+        #expect(
+            try CommandRunner.run(["inspect", "--store", database.url], in: folder.url).standardOutput
+                == "The store is empty.\n")
     }
 
     @Test func aKilledRunLeavesTheStoreAsItWas() throws {
         let database = try TestPostgresDatabase()
-        #expect(try CommandRunner.run(["seed", Repository.sample("gallery.json"), "--store", database.url], in: folder.url).status == 0)
-        let export = ["export", "--format", "jsonl", "--container", "iCloud.com.example.Gallery", "--store", database.url]
+        #expect(
+            try CommandRunner.run(["seed", Repository.sample("gallery.json"), "--store", database.url], in: folder.url)
+                .status == 0)
+        let export = [
+            "export", "--format", "jsonl", "--container", "iCloud.com.example.Gallery", "--store", database.url,
+        ]
         let before = try CommandRunner.run(export, in: folder.url).standardOutput
         let file = try rows("Artwork", 100_000)
         let process = Process()
         process.executableURL = CommandRunner.productsFolder.appendingPathComponent("cloudseed")
-        process.arguments = ["import", file, "--container", "iCloud.com.example.Gallery", "--store", database.url, "--quiet"]
+        process.arguments = [
+            "import", file, "--container", "iCloud.com.example.Gallery", "--store", database.url, "--quiet",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let copying = "SELECT 1 FROM pg_stat_activity WHERE datname = '\(database.databaseName)' AND query LIKE 'COPY %'"
+        let copying =
+            "SELECT 1 FROM pg_stat_activity WHERE datname = '\(database.databaseName)' AND query LIKE 'COPY %'"
         let deadline = Date().addingTimeInterval(300)
         while process.isRunning, Date() < deadline, try database.serverRows(copying).isEmpty { usleep(10_000) }
         #expect(process.isRunning, "the import ended before it was seen sending rows")
@@ -126,7 +149,8 @@ struct PostgresCommandTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(try CommandRunner.run(export, in: folder.url).standardOutput == before)
-        let again = try CommandRunner.run(["seed", Repository.sample("gallery.json"), "--store", database.url], in: folder.url)
+        let again = try CommandRunner.run(
+            ["seed", Repository.sample("gallery.json"), "--store", database.url], in: folder.url)
         #expect(again.status == 0)
     }
 }

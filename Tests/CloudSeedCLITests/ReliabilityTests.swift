@@ -8,7 +8,9 @@ import Testing
     func bigCSV(in folder: TemporaryFolder, name: String = "Note.csv", rows: Int) throws -> String {
         var text = "key,title,count,when\n"
         text.reserveCapacity(rows * 48)
-        for row in 0..<rows { text += "k\(row),Note number \(row),\(row % 97),2020-01-\(String(format: "%02d", 1 + row % 28))T10:00:00Z\n" }
+        for row in 0..<rows {
+            text += "k\(row),Note number \(row),\(row % 97),2020-01-\(String(format: "%02d", 1 + row % 28))T10:00:00Z\n"
+        }
         return try folder.write(name, text)
     }
 
@@ -72,16 +74,21 @@ import Testing
 
     @Test func injectionShapedNamesAreRefusedAndNothingIsCreated() throws {
         let folder = try TemporaryFolder()
-        let json = try folder.write("evil.json", #"{"records": [{"recordType": "Artwork\"; DROP TABLE x; --", "recordName": "a", "fields": {}}]}"#)
+        let json = try folder.write(
+            "evil.json",
+            #"{"records": [{"recordType": "Artwork\"; DROP TABLE x; --", "recordName": "a", "fields": {}}]}"#)
         let result = try CommandRunner.run(["import", json], in: folder.url)
         #expect(result.status == 1)
-        #expect(result.standardError == """
-            error: \(json):1:14: the record type name 'Artwork"; DROP TABLE x; --' is refused: CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'; rename the type (at records[0])
-            error: nothing was written
+        #expect(
+            result.standardError == """
+                error: \(json):1:14: the record type name 'Artwork"; DROP TABLE x; --' is refused: CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'; rename the type (at records[0])
+                error: nothing was written
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: folder.path("cloudseed.sqlite")))
-        let zone = try CommandRunner.run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--database", "private", "--zone", "x\"; --"], in: folder.url)
+        let zone = try CommandRunner.run(
+            ["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--database", "private", "--zone", "x\"; --"],
+            in: folder.url)
         #expect(zone.standardError.hasPrefix("error: zone name 'x\"; --' is not valid"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("cloudseed.sqlite")))
     }

@@ -20,25 +20,35 @@ package struct BackupBundle: Sendable {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: self.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CloudSeedError(.fileAccess, "no such folder; name a backup folder that cloudseed backup wrote", at: SourcePosition(file: self.path))
+            throw CloudSeedError(
+                .fileAccess, "no such folder; name a backup folder that cloudseed backup wrote",
+                at: SourcePosition(file: self.path))
         }
         var present = Set<String>()
         try Self.collectFiles(in: self.path, under: "", into: &present)
         let manifestPath = "\(self.path)/\(BackupLayout.manifest)"
-        guard present.remove(BackupLayout.manifest) != nil, let data = FileManager.default.contents(atPath: manifestPath) else {
+        guard present.remove(BackupLayout.manifest) != nil,
+            let data = FileManager.default.contents(atPath: manifestPath)
+        else {
             throw CloudSeedError(
-                .damagedBackup, "missing: the folder is not a backup, or its backup did not finish; name a complete backup folder",
+                .damagedBackup,
+                "missing: the folder is not a backup, or its backup did not finish; name a complete backup folder",
                 at: SourcePosition(file: manifestPath))
         }
         manifest = try BackupManifest.parse(Array(data), file: manifestPath)
         let listed = Set(manifest.files.map(\.path))
         if let extra = present.subtracting(listed).min(by: SchemaDefinition.byteOrder) {
-            throw fault(.damagedBackup, extra, "not listed in the manifest: the bundle holds a file its backup did not write; remove it, or restore from an intact backup")
+            throw fault(
+                .damagedBackup, extra,
+                "not listed in the manifest: the bundle holds a file its backup did not write; remove it, or restore from an intact backup"
+            )
         }
         let counts = Dictionary(uniqueKeysWithValues: manifest.recordFiles.map { ($0.path, $0.count) })
         for file in manifest.files {
             guard present.contains(file.path) else {
-                throw fault(.damagedBackup, file.path, "missing: the manifest lists it but the bundle does not hold it; restore from a complete backup")
+                throw fault(
+                    .damagedBackup, file.path,
+                    "missing: the manifest lists it but the bundle does not hold it; restore from a complete backup")
             }
             try verify(file, lines: counts[file.path])
         }
@@ -80,14 +90,21 @@ package struct BackupBundle: Sendable {
             if lines != nil { newlines += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
         }
         guard size == file.size else {
-            throw fault(.damagedBackup, file.path, "size mismatch: the manifest says \(file.size) bytes, the file has \(size): the file was changed or damaged; restore from an intact backup")
+            throw fault(
+                .damagedBackup, file.path,
+                "size mismatch: the manifest says \(file.size) bytes, the file has \(size): the file was changed or damaged; restore from an intact backup"
+            )
         }
         let digest = hasher.finalizeHex()
         guard digest == file.sha256 else {
-            throw fault(.damagedBackup, file.path, "checksum mismatch: the file was changed or damaged; restore from an intact backup")
+            throw fault(
+                .damagedBackup, file.path,
+                "checksum mismatch: the file was changed or damaged; restore from an intact backup")
         }
         if let lines, lines != newlines {
-            throw fault(.damagedBackup, file.path, "holds \(newlines) records but the manifest counts \(lines); restore from an intact backup")
+            throw fault(
+                .damagedBackup, file.path,
+                "holds \(newlines) records but the manifest counts \(lines); restore from an intact backup")
         }
     }
 
@@ -105,11 +122,15 @@ package struct BackupBundle: Sendable {
             case .typeDirectory?: try collectFiles(in: root, under: path, into: &files)
             case .typeRegular?: files.insert(path)
             case .typeSymbolicLink?:
-                throw CloudSeedError(.damagedBackup, "a symbolic link: a backup holds only plain files; remove it, or restore from an intact backup",
-                                     at: SourcePosition(file: "\(root)/\(path)"))
+                throw CloudSeedError(
+                    .damagedBackup,
+                    "a symbolic link: a backup holds only plain files; remove it, or restore from an intact backup",
+                    at: SourcePosition(file: "\(root)/\(path)"))
             default:
-                throw CloudSeedError(.damagedBackup, "not a plain file: a backup holds only plain files; remove it, or restore from an intact backup",
-                                     at: SourcePosition(file: "\(root)/\(path)"))
+                throw CloudSeedError(
+                    .damagedBackup,
+                    "not a plain file: a backup holds only plain files; remove it, or restore from an intact backup",
+                    at: SourcePosition(file: "\(root)/\(path)"))
             }
         }
     }

@@ -20,8 +20,12 @@ package enum BackupLayout {
     }
 
     /// The records of one type in one zone, as CloudKit JSON Lines.
-    package static func records(_ environment: ContainerEnvironment, _ database: DatabaseScope, _ zoneID: RecordZoneID, recordType: String) -> String {
-        let folders = [environment.rawValue, database.rawValue, component(zoneID.ownerName), component(zoneID.zoneName)]
+    package static func records(
+        _ environment: ContainerEnvironment, _ database: DatabaseScope, _ zoneID: RecordZoneID, recordType: String
+    ) -> String {
+        let folders = [
+            environment.rawValue, database.rawValue, component(zoneID.ownerName), component(zoneID.zoneName),
+        ]
         return "records/" + folders.joined(separator: "/") + "/" + component(recordType) + ".jsonl"
     }
 
@@ -47,7 +51,8 @@ package enum BackupLayout {
         if name.isEmpty { return "%" }
         var result = ""
         for byte in name.utf8 {
-            let isPlain = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            let isPlain =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
             if isPlain {
                 result.unicodeScalars.append(UnicodeScalar(byte))

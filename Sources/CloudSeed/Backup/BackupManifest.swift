@@ -74,7 +74,10 @@ public struct BackupManifest: Hashable, Sendable {
     /// Every file but the manifest, in byte order of their paths.
     package var files: [File]
 
-    package init(tool: String = BackupManifest.tool, created: Int64, container: String, environments: [Environment], files: [File]) {
+    package init(
+        tool: String = BackupManifest.tool, created: Int64, container: String, environments: [Environment],
+        files: [File]
+    ) {
         self.tool = tool
         self.created = created
         self.container = container
@@ -104,12 +107,19 @@ public struct BackupManifest: Hashable, Sendable {
     }
 
     /// The records files the counts call for, each with its environment, database, zone, type and count.
-    var recordFiles: [(path: String, environment: ContainerEnvironment, database: DatabaseScope, zoneID: RecordZoneID, recordType: String, count: Int)] {
+    var recordFiles:
+        [(
+            path: String, environment: ContainerEnvironment, database: DatabaseScope, zoneID: RecordZoneID,
+            recordType: String, count: Int
+        )]
+    {
         environments.flatMap { environment in
             environment.zones.flatMap { zone in
                 zone.recordCounts.keys.sorted(by: SchemaDefinition.byteOrder).map { type in
-                    (BackupLayout.records(environment.environment, zone.database, zone.zoneID, recordType: type),
-                     environment.environment, zone.database, zone.zoneID, type, zone.recordCounts[type]!)
+                    (
+                        BackupLayout.records(environment.environment, zone.database, zone.zoneID, recordType: type),
+                        environment.environment, zone.database, zone.zoneID, type, zone.recordCounts[type]!
+                    )
                 }
             }
         }
@@ -119,19 +129,25 @@ public struct BackupManifest: Hashable, Sendable {
     package var json: String {
         let environments = self.environments.map { environment in
             let zones = environment.zones.map { zone in
-                let counts = zone.recordCounts.keys.sorted(by: SchemaDefinition.byteOrder).map { ($0, String(zone.recordCounts[$0]!)) }
-                return "\n      " + JSONText.object([
-                    ("database", JSONText.quoted(zone.database.rawValue)), ("owner", JSONText.quoted(zone.zoneID.ownerName)),
-                    ("zone", JSONText.quoted(zone.zoneID.zoneName)), ("recordCounts", JSONText.object(counts)),
-                ])
+                let counts = zone.recordCounts.keys.sorted(by: SchemaDefinition.byteOrder).map {
+                    ($0, String(zone.recordCounts[$0]!))
+                }
+                return "\n      "
+                    + JSONText.object([
+                        ("database", JSONText.quoted(zone.database.rawValue)),
+                        ("owner", JSONText.quoted(zone.zoneID.ownerName)),
+                        ("zone", JSONText.quoted(zone.zoneID.zoneName)), ("recordCounts", JSONText.object(counts)),
+                    ])
             }
             return "\n    {\"environment\":\(JSONText.quoted(environment.environment.rawValue)),\"zones\":["
                 + zones.joined(separator: ",") + (zones.isEmpty ? "]}" : "\n    ]}")
         }
         let files = self.files.map { file in
-            "\n    " + JSONText.object([
-                ("path", JSONText.quoted(file.path)), ("size", String(file.size)), ("sha256", JSONText.quoted(file.sha256)),
-            ])
+            "\n    "
+                + JSONText.object([
+                    ("path", JSONText.quoted(file.path)), ("size", String(file.size)),
+                    ("sha256", JSONText.quoted(file.sha256)),
+                ])
         }
         return "{\n  \"format\":\(Self.format),\n  \"tool\":\(JSONText.quoted(tool)),\n"
             + "  \"created\":\(JSONText.quoted(Timestamp.format(created) ?? "")),\n"

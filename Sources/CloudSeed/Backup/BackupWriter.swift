@@ -21,15 +21,19 @@ public struct BackupWriter: Sendable {
     public var now: Int64
 
     /// A writer of `container`'s backups from `store`; `now` is recorded as the bundle's creation time.
-    public init(store: ContainerStore, container: String = StoreScope.defaultContainer,
-                now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+    public init(
+        store: ContainerStore, container: String = StoreScope.defaultContainer,
+        now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) {
         self.containerStore = store
         self.container = container
         self.now = now
     }
 
-    package init(store: any StoreBackend, container: String = StoreScope.defaultContainer,
-                now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+    package init(
+        store: any StoreBackend, container: String = StoreScope.defaultContainer,
+        now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) {
         self.init(store: ContainerStore(backend: store), container: container, now: now)
     }
 
@@ -53,10 +57,17 @@ public struct BackupWriter: Sendable {
     }
 
     private func writeContents(into folder: URL) throws -> BackupManifest {
-        let zones = try store.inventory().zones.filter { $0.container == container && $0.recordCounts.values.contains { $0 > 0 } }
-        let definitions = try ContainerEnvironment.allCases.map { try store.schemaDefinition(of: SchemaScope(container: container, environment: $0)) }
+        let zones = try store.inventory().zones.filter {
+            $0.container == container && $0.recordCounts.values.contains { $0 > 0 }
+        }
+        let definitions = try ContainerEnvironment.allCases.map {
+            try store.schemaDefinition(of: SchemaScope(container: container, environment: $0))
+        }
         guard !zones.isEmpty || definitions.contains(where: { !$0.recordTypes.isEmpty || !$0.roles.isEmpty }) else {
-            throw CloudSeedError(.invalidOption, "the store holds no records or schema of \(container); name the container with --container (cloudseed inspect lists them)")
+            throw CloudSeedError(
+                .invalidOption,
+                "the store holds no records or schema of \(container); name the container with --container (cloudseed inspect lists them)"
+            )
         }
         var files: [BackupManifest.File] = []
         var environments: [BackupManifest.Environment] = []
@@ -67,11 +78,14 @@ public struct BackupWriter: Sendable {
             files.append(try schema.finish())
             var backedUp: [BackupManifest.Zone] = []
             for zone in zones.filter({ $0.environment == environment }).sorted(by: Self.zoneOrder) {
-                let scope = StoreScope(container: container, environment: environment, database: zone.database, zoneID: zone.zoneID)
+                let scope = StoreScope(
+                    container: container, environment: environment, database: zone.database, zoneID: zone.zoneID)
                 var counts: [String: Int] = [:]
-                for recordType in zone.recordCounts.filter({ $0.value > 0 }).keys.sorted(by: SchemaDefinition.byteOrder) {
+                for recordType in zone.recordCounts.filter({ $0.value > 0 }).keys.sorted(by: SchemaDefinition.byteOrder)
+                {
                     let records = try BundleFileWriter(
-                        folder: folder, path: BackupLayout.records(environment, zone.database, zone.zoneID, recordType: recordType))
+                        folder: folder,
+                        path: BackupLayout.records(environment, zone.database, zone.zoneID, recordType: recordType))
                     try store.forEachRecord(in: scope, recordType: recordType) { record in
                         try records.write(CloudKitJSON.record(record) + "\n")
                         counts[recordType, default: 0] += 1
@@ -86,7 +100,9 @@ public struct BackupWriter: Sendable {
         for checksum in assets.sorted() {
             guard let content = try store.assetContent(checksum) else { continue }
             let damaged = CloudSeedError(
-                .storeFailure, "the store's content of asset \(checksum) does not have that SHA-256; the store is damaged, so import the asset again")
+                .storeFailure,
+                "the store's content of asset \(checksum) does not have that SHA-256; the store is damaged, so import the asset again"
+            )
             guard BackupLayout.isSHA256(checksum) else { throw damaged }
             let asset = try BundleFileWriter(folder: folder, path: BackupLayout.asset(checksum))
             try asset.write(content)
@@ -99,7 +115,10 @@ public struct BackupWriter: Sendable {
 
     /// Zones by database, then owner, then name, in byte order.
     private static func zoneOrder(_ a: StoreInventory.Zone, _ b: StoreInventory.Zone) -> Bool {
-        let keys = [(a.database.rawValue, b.database.rawValue), (a.zoneID.ownerName, b.zoneID.ownerName), (a.zoneID.zoneName, b.zoneID.zoneName)]
+        let keys = [
+            (a.database.rawValue, b.database.rawValue), (a.zoneID.ownerName, b.zoneID.ownerName),
+            (a.zoneID.zoneName, b.zoneID.zoneName),
+        ]
         for (left, right) in keys where left != right { return SchemaDefinition.byteOrder(left, right) }
         return false
     }

@@ -23,7 +23,8 @@ final class BundleFileWriter {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: file.path) {
             throw CloudSeedError(
-                .fileAccess, "two names of the store differ only in case and meet in this file; back up to a case-sensitive file system",
+                .fileAccess,
+                "two names of the store differ only in case and meet in this file; back up to a case-sensitive file system",
                 at: SourcePosition(file: file.path))
         }
         do {
@@ -31,7 +32,9 @@ final class BundleFileWriter {
         } catch {
             throw Self.failure(file)
         }
-        guard fileManager.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
+        guard fileManager.createFile(atPath: file.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: file.path)
+        else {
             throw Self.failure(file)
         }
         self.handle = handle
@@ -72,7 +75,9 @@ final class BundleFileWriter {
     }
 
     private static func failure(_ file: URL) -> CloudSeedError {
-        CloudSeedError(.fileAccess, "cannot write this file of the backup; check that the disk has space and the folder is writable",
-                       at: SourcePosition(file: file.path))
+        CloudSeedError(
+            .fileAccess,
+            "cannot write this file of the backup; check that the disk has space and the folder is writable",
+            at: SourcePosition(file: file.path))
     }
 }

@@ -15,8 +15,10 @@ enum CloudKitRecordDecoding {
         let modified = try record.object("modified", required: ["timestamp", "userRecordName"])
         let zone = try record.object("zoneID", required: ["zoneName", "ownerRecordName"])
         let system = SystemFields(
-            createdTimestamp: try created.integer("timestamp"), createdUserRecordName: try created.string("userRecordName"),
-            modifiedTimestamp: try modified.integer("timestamp"), modifiedUserRecordName: try modified.string("userRecordName"),
+            createdTimestamp: try created.integer("timestamp"),
+            createdUserRecordName: try created.string("userRecordName"),
+            modifiedTimestamp: try modified.integer("timestamp"),
+            modifiedUserRecordName: try modified.string("userRecordName"),
             changeTag: try record.string("recordChangeTag"))
         let zoneID = RecordZoneID(zoneName: try zone.string("zoneName"), ownerName: try zone.string("ownerRecordName"))
         guard let fieldMembers = record["fields"]?.members else {
@@ -37,7 +39,8 @@ enum CloudKitRecordDecoding {
         let field = try StrictObject(node, "field '\(name)'", required: ["value", "type"])
         let typeName = try field.string("type")
         guard let type = FieldType(name: typeName) else {
-            throw StrictObject.error("field '\(name)' has the unknown type \"\(typeName)\"", at: field["type"]!.position)
+            throw StrictObject.error(
+                "field '\(name)' has the unknown type \"\(typeName)\"", at: field["type"]!.position)
         }
         return try value(field["value"]!, as: type, in: "field '\(name)'")
     }
@@ -56,25 +59,31 @@ enum CloudKitRecordDecoding {
         case .location: return .location(try location(node, in: what))
         case .reference:
             let reference = try StrictObject(node, what, required: ["recordName"], optional: ["action"])
-            let actionName = try reference["action"].map { try StrictObject.string($0, "action") } ?? ReferenceAction.none.rawValue
+            let actionName =
+                try reference["action"].map { try StrictObject.string($0, "action") } ?? ReferenceAction.none.rawValue
             guard let action = ReferenceAction(rawValue: actionName) else {
-                throw StrictObject.error("\(what) has the unknown action \"\(actionName)\"", at: reference["action"]!.position)
+                throw StrictObject.error(
+                    "\(what) has the unknown action \"\(actionName)\"", at: reference["action"]!.position)
             }
             return .reference(Reference(recordName: try reference.string("recordName"), action: action))
         case .asset:
             let asset = try StrictObject(node, what, required: ["fileChecksum", "size"])
-            return .asset(AssetReference(fileChecksum: try asset.string("fileChecksum"), size: try asset.integer("size")))
+            return .asset(
+                AssetReference(fileChecksum: try asset.string("fileChecksum"), size: try asset.integer("size")))
         case .list(let element):
             guard let items = node.items else { throw StrictObject.mismatch(what, "an array", node) }
-            return .list(element, try items.enumerated().map { index, item in
-                try value(item, as: element, in: "element \(index + 1) of \(what)")
-            })
+            return .list(
+                element,
+                try items.enumerated().map { index, item in
+                    try value(item, as: element, in: "element \(index + 1) of \(what)")
+                })
         }
     }
 
     private static func location(_ node: DocumentNode, in what: String) throws -> Location {
         let measurements = ["altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed"]
-        let object = try StrictObject(node, what, required: ["latitude", "longitude"], optional: measurements + ["timestamp"])
+        let object = try StrictObject(
+            node, what, required: ["latitude", "longitude"], optional: measurements + ["timestamp"])
         func measurement(_ key: String) throws -> Double? {
             try object[key].map { try StrictObject.number($0, key) }
         }
@@ -83,6 +92,7 @@ enum CloudKitRecordDecoding {
             longitude: try StrictObject.number(object["longitude"]!, "longitude"),
             altitude: try measurement("altitude"), horizontalAccuracy: try measurement("horizontalAccuracy"),
             verticalAccuracy: try measurement("verticalAccuracy"), course: try measurement("course"),
-            speed: try measurement("speed"), timestamp: try object["timestamp"].map { try StrictObject.integer($0, "timestamp") })
+            speed: try measurement("speed"),
+            timestamp: try object["timestamp"].map { try StrictObject.integer($0, "timestamp") })
     }
 }

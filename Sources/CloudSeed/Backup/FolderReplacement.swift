@@ -18,21 +18,25 @@ struct FolderReplacement {
         let parent = target.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CloudSeedError(.fileAccess, "the folder that would hold the backup does not exist; create it first",
-                                 at: SourcePosition(file: parent.path))
+            throw CloudSeedError(
+                .fileAccess, "the folder that would hold the backup does not exist; create it first",
+                at: SourcePosition(file: parent.path))
         }
         if fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, Self.isReplaceable(target) else {
-                throw CloudSeedError(.fileAccess, "exists and is not a cloudseed backup, so it was left alone; name a new folder with --out",
-                                     at: SourcePosition(file: path))
+                throw CloudSeedError(
+                    .fileAccess,
+                    "exists and is not a cloudseed backup, so it was left alone; name a new folder with --out",
+                    at: SourcePosition(file: path))
             }
         }
         partial = parent.appendingPathComponent("\(target.lastPathComponent).partial-\(Self.randomSuffix())")
         do {
             try fileManager.createDirectory(at: partial, withIntermediateDirectories: false)
         } catch {
-            throw CloudSeedError(.fileAccess, "cannot create a folder beside the backup; check that its folder is writable",
-                                 at: SourcePosition(file: partial.path))
+            throw CloudSeedError(
+                .fileAccess, "cannot create a folder beside the backup; check that its folder is writable",
+                at: SourcePosition(file: partial.path))
         }
     }
 
@@ -64,8 +68,9 @@ struct FolderReplacement {
         do {
             try FileManager.default.moveItem(at: source, to: destination)
         } catch {
-            throw CloudSeedError(.fileAccess, "cannot rename the backup into place; check that its folder is writable",
-                                 at: SourcePosition(file: destination.path))
+            throw CloudSeedError(
+                .fileAccess, "cannot rename the backup into place; check that its folder is writable",
+                at: SourcePosition(file: destination.path))
         }
     }
 
@@ -73,7 +78,9 @@ struct FolderReplacement {
     private static func isReplaceable(_ folder: URL) -> Bool {
         let fileManager = FileManager.default
         if (try? fileManager.contentsOfDirectory(atPath: folder.path))?.isEmpty == true { return true }
-        guard let data = fileManager.contents(atPath: folder.appendingPathComponent(BackupLayout.manifest).path) else { return false }
+        guard let data = fileManager.contents(atPath: folder.appendingPathComponent(BackupLayout.manifest).path) else {
+            return false
+        }
         var parser = JSONParser(input: ChunkedInput(bytes: Array(data)), file: BackupLayout.manifest)
         guard let tool = (try? parser.parseDocument())?.member("tool")?.stringValue else { return false }
         return tool.hasPrefix("cloudseed ")

@@ -46,9 +46,15 @@ public struct Restorer: Sendable {
         let manifest = bundle.manifest
         let container = self.container ?? manifest.container
         try store.write { transaction in
-            if !merge, try store.inventory().zones.contains(where: { $0.container == container && $0.recordCounts.values.contains { $0 > 0 } }) {
+            if !merge,
+                try store.inventory().zones.contains(where: {
+                    $0.container == container && $0.recordCounts.values.contains { $0 > 0 }
+                })
+            {
                 throw CloudSeedError(
-                    .recordConflict, "the store already holds records of \(container); restore into a new --store, or pass --merge to write the backup's records over them")
+                    .recordConflict,
+                    "the store already holds records of \(container); restore into a new --store, or pass --merge to write the backup's records over them"
+                )
             }
             var schemas: [ContainerEnvironment: Schema] = [:]
             for environment in manifest.environments.map(\.environment) {
@@ -57,7 +63,8 @@ public struct Restorer: Sendable {
             }
             var assets = AssetSizes()
             for file in manifest.recordFiles {
-                let scope = StoreScope(container: container, environment: file.environment, database: file.database, zoneID: file.zoneID)
+                let scope = StoreScope(
+                    container: container, environment: file.environment, database: file.database, zoneID: file.zoneID)
                 let records = RecordFileCheck(
                     path: bundle.displayPath(file.path), recordType: file.recordType, zoneID: file.zoneID,
                     schema: schemas[file.environment]?.recordTypes[file.recordType], environment: file.environment)
@@ -73,8 +80,10 @@ public struct Restorer: Sendable {
                     count += 1
                 }
                 guard count == file.count else {
-                    throw CloudSeedError(.damagedBackup, "holds \(count) records but the manifest counts \(file.count); \(StrictObject.advice)",
-                                         at: SourcePosition(file: records.path))
+                    throw CloudSeedError(
+                        .damagedBackup,
+                        "holds \(count) records but the manifest counts \(file.count); \(StrictObject.advice)",
+                        at: SourcePosition(file: records.path))
                 }
             }
             try restoreAssets(bundle, referenced: assets, transaction)
@@ -84,27 +93,36 @@ public struct Restorer: Sendable {
     }
 
     /// Applies an environment's schema from the bundle (added to the store's when merging); returns it.
-    private func restoreSchema(_ bundle: BackupBundle, _ environment: ContainerEnvironment, into scope: SchemaScope,
-                               _ transaction: any StoreTransaction) throws -> Schema {
+    private func restoreSchema(
+        _ bundle: BackupBundle, _ environment: ContainerEnvironment, into scope: SchemaScope,
+        _ transaction: any StoreTransaction
+    ) throws -> Schema {
         let path = BackupLayout.schema(environment)
         guard let text = String(validating: try Data(contentsOf: bundle.url(path)), as: UTF8.self) else {
-            throw CloudSeedError(.damagedBackup, "the schema is not UTF-8 text; \(StrictObject.advice)", at: SourcePosition(file: bundle.displayPath(path)))
+            throw CloudSeedError(
+                .damagedBackup, "the schema is not UTF-8 text; \(StrictObject.advice)",
+                at: SourcePosition(file: bundle.displayPath(path)))
         }
         var definition = try CKSLParser.parse(text, file: bundle.displayPath(path))
-        if merge { definition = try store.schemaDefinition(of: scope).merging(definition, from: bundle.displayPath(path)) }
+        if merge {
+            definition = try store.schemaDefinition(of: scope).merging(definition, from: bundle.displayPath(path))
+        }
         try transaction.applySchema(definition, to: scope)
         return Schema(definition)
     }
 
     /// Saves the bundle's asset files, and the assets records use that the bundle has no file of
     /// (imported as metadata only) with their sizes.
-    private func restoreAssets(_ bundle: BackupBundle, referenced: AssetSizes, _ transaction: any StoreTransaction) throws {
+    private func restoreAssets(_ bundle: BackupBundle, referenced: AssetSizes, _ transaction: any StoreTransaction)
+        throws
+    {
         var metadataOnly = referenced.sizes
         for file in bundle.manifest.files where file.path.hasPrefix("assets/") {
             let checksum = String(file.path.dropFirst("assets/".count))
             if let size = metadataOnly.removeValue(forKey: checksum), size != file.size {
                 throw CloudSeedError(
-                    .damagedBackup, "records give asset \(checksum) the size \(size), but its file has \(file.size) bytes; \(StrictObject.advice)",
+                    .damagedBackup,
+                    "records give asset \(checksum) the size \(size), but its file has \(file.size) bytes; \(StrictObject.advice)",
                     at: SourcePosition(file: bundle.displayPath(file.path)))
             }
             let content = try Data(contentsOf: bundle.url(file.path))
@@ -133,19 +151,26 @@ private struct RecordFileCheck {
             throw refuse("a record of type \(record.recordType) in the file of \(recordType) records")
         }
         guard record.recordID.zoneID == zoneID else {
-            throw refuse("a record of zone \(record.recordID.zoneID.zoneName) of \(record.recordID.zoneID.ownerName) in the file of zone \(zoneID.zoneName) of \(zoneID.ownerName)")
+            throw refuse(
+                "a record of zone \(record.recordID.zoneID.zoneName) of \(record.recordID.zoneID.ownerName) in the file of zone \(zoneID.zoneName) of \(zoneID.ownerName)"
+            )
         }
         if let previous, !SchemaDefinition.byteOrder(previous, record.recordID.recordName) {
-            throw refuse("record \(record.recordID.recordName) comes after \(previous); a backup lists each record once, in order of name")
+            throw refuse(
+                "record \(record.recordID.recordName) comes after \(previous); a backup lists each record once, in order of name"
+            )
         }
-        guard let schema else { throw refuse("record type \(recordType) is not in the backup's \(environment.rawValue) schema") }
+        guard let schema else {
+            throw refuse("record type \(recordType) is not in the backup's \(environment.rawValue) schema")
+        }
         for name in record.sortedFieldNames {
             let type = record.fields[name]!.fieldType
             guard let defined = schema.fields[name] else {
                 throw refuse("field '\(name)' is not in the backup's \(environment.rawValue) schema of \(recordType)")
             }
             guard defined == type else {
-                throw refuse("field '\(name)' is \(type) here but \(defined) in the backup's \(environment.rawValue) schema")
+                throw refuse(
+                    "field '\(name)' is \(type) here but \(defined) in the backup's \(environment.rawValue) schema")
             }
         }
     }
@@ -160,7 +185,8 @@ private struct AssetSizes {
             try record.fields[name]!.forEachAsset { asset in
                 if let known = sizes[asset.fileChecksum], known != asset.size {
                     throw CloudSeedError(
-                        .damagedBackup, "asset \(asset.fileChecksum) has the size \(asset.size) here but \(known) in an earlier record; \(StrictObject.advice)",
+                        .damagedBackup,
+                        "asset \(asset.fileChecksum) has the size \(asset.size) here but \(known) in an earlier record; \(StrictObject.advice)",
                         at: position)
                 }
                 sizes[asset.fileChecksum] = asset.size

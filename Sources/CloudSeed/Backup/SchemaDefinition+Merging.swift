@@ -12,7 +12,8 @@ extension SchemaDefinition {
             for field in type.fields {
                 if let existing = merged.field(named: field.name), existing.type.fieldType != field.type.fieldType {
                     throw CloudSeedError(
-                        .invalidSchema, "field \(type.name).\(field.name) is \(field.type) in the backup but \(existing.type) in the store; restore into a new --store",
+                        .invalidSchema,
+                        "field \(type.name).\(field.name) is \(field.type) in the backup but \(existing.type) in the store; restore into a new --store",
                         at: SourcePosition(file: file))
                 }
             }

@@ -16,7 +16,9 @@ struct StrictObject {
         position = node.position
         members = Dictionary(list.map { ($0.key, $0.node) }, uniquingKeysWith: { first, _ in first })
         for member in list where !required.contains(member.key) && !optional.contains(member.key) {
-            throw Self.error("\(what) has the unknown key \"\(member.key)\", which cloudseed cannot restore", at: member.node.position)
+            throw Self.error(
+                "\(what) has the unknown key \"\(member.key)\", which cloudseed cannot restore",
+                at: member.node.position)
         }
         for key in required where members[key] == nil {
             throw Self.error("\(what) has no \"\(key)\"", at: node.position)

@@ -38,7 +38,9 @@ public struct FixtureManifest: Sendable {
 
     /// Where the manifest puts records.
     public var scope: StoreScope {
-        StoreScope(container: container, environment: environment, database: database, zoneID: RecordZoneID(zoneName: zone, ownerName: user))
+        StoreScope(
+            container: container, environment: environment, database: database,
+            zoneID: RecordZoneID(zoneName: zone, ownerName: user))
     }
 }
 
@@ -51,7 +53,10 @@ public struct FixtureSource: Sendable {
     public var format: SourceFormat?
     public var fields: [String: FixtureField]
 
-    public init(file: String, recordType: String? = nil, recordName: String? = nil, format: SourceFormat? = nil, fields: [String: FixtureField] = [:]) {
+    public init(
+        file: String, recordType: String? = nil, recordName: String? = nil, format: SourceFormat? = nil,
+        fields: [String: FixtureField] = [:]
+    ) {
         self.file = file
         self.recordType = recordType
         self.recordName = recordName
@@ -70,7 +75,10 @@ public struct FixtureField: Sendable {
     /// The source keys of latitude and longitude, or one key holding `"lat,lon"`.
     public var location: [String]?
 
-    public init(type: FieldType? = nil, reference: String? = nil, action: ReferenceAction = .none, asset: Bool = false, location: [String]? = nil) {
+    public init(
+        type: FieldType? = nil, reference: String? = nil, action: ReferenceAction = .none, asset: Bool = false,
+        location: [String]? = nil
+    ) {
         self.type = type
         self.reference = reference
         self.action = action

@@ -6,8 +6,10 @@ import Yams
 extension FixtureManifest {
     /// Reads the manifest at `path`; `.yaml` and `.yml` files are YAML, others JSON.
     public init(path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw CloudSeedError(.fileAccess, "cannot read the manifest; check the path", at: SourcePosition(file: path))
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw CloudSeedError(
+                .fileAccess, "cannot read the manifest; check the path", at: SourcePosition(file: path))
         }
         let isYAML = ["yaml", "yml"].contains((path as NSString).pathExtension.lowercased())
         let root: DocumentNode
@@ -21,55 +23,79 @@ extension FixtureManifest {
     }
 
     init(node: DocumentNode, folder: String) throws {
-        let fields = try ManifestObject(node, what: "the manifest", keys: ["container", "environment", "database", "zone", "user", "schema", "sources"])
+        let fields = try ManifestObject(
+            node, what: "the manifest",
+            keys: ["container", "environment", "database", "zone", "user", "schema", "sources"])
         func resolved(_ file: String) -> String {
             file.hasPrefix("/") || folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
         }
         let environment = try fields.string("environment").map { name in
-            guard let value = ContainerEnvironment(rawValue: name) else { throw fields.error("environment", "is development or production") }
+            guard let value = ContainerEnvironment(rawValue: name) else {
+                throw fields.error("environment", "is development or production")
+            }
             return value
         }
         let database = try fields.string("database").map { name in
-            guard let value = DatabaseScope(rawValue: name) else { throw fields.error("database", "is public, private or shared") }
+            guard let value = DatabaseScope(rawValue: name) else {
+                throw fields.error("database", "is public, private or shared")
+            }
             return value
         }
-        guard let sourceNodes = fields["sources"]?.items else { throw fields.error("sources", "is an array of sources, each with a \"file\"") }
+        guard let sourceNodes = fields["sources"]?.items else {
+            throw fields.error("sources", "is an array of sources, each with a \"file\"")
+        }
         self.init(
-            container: try fields.string("container") ?? StoreScope.defaultContainer, environment: environment ?? .development,
+            container: try fields.string("container") ?? StoreScope.defaultContainer,
+            environment: environment ?? .development,
             database: database ?? .public, zone: try fields.string("zone") ?? RecordZoneID.defaultZoneName,
-            user: try fields.string("user") ?? RecordZoneID.defaultOwnerName, schema: try fields.string("schema").map(resolved),
+            user: try fields.string("user") ?? RecordZoneID.defaultOwnerName,
+            schema: try fields.string("schema").map(resolved),
             sources: try sourceNodes.map { try FixtureSource(node: $0, resolve: resolved) })
     }
 }
 
 extension FixtureSource {
     init(node: DocumentNode, resolve: (String) -> String) throws {
-        let fields = try ManifestObject(node, what: "a source", keys: ["file", "recordType", "recordName", "format", "fields"])
-        guard let file = try fields.string("file") else { throw fields.error("file", "names the source file, relative to the manifest") }
+        let fields = try ManifestObject(
+            node, what: "a source", keys: ["file", "recordType", "recordName", "format", "fields"])
+        guard let file = try fields.string("file") else {
+            throw fields.error("file", "names the source file, relative to the manifest")
+        }
         let format = try fields.string("format").map { name in
-            guard let value = SourceFormat(rawValue: name) else { throw fields.error("format", "is csv, tsv, json, jsonl or plist") }
+            guard let value = SourceFormat(rawValue: name) else {
+                throw fields.error("format", "is csv, tsv, json, jsonl or plist")
+            }
             return value
         }
         var mapped: [String: FixtureField] = [:]
         if let node = fields["fields"] {
-            guard let members = node.members else { throw CloudSeedError(.malformedSource, "\"fields\" must be an object of field names", at: node.position) }
+            guard let members = node.members else {
+                throw CloudSeedError(.malformedSource, "\"fields\" must be an object of field names", at: node.position)
+            }
             for (name, value) in members { mapped[name] = try FixtureField(node: value) }
         }
-        self.init(file: resolve(file), recordType: try fields.string("recordType"), recordName: try fields.string("recordName"), format: format, fields: mapped)
+        self.init(
+            file: resolve(file), recordType: try fields.string("recordType"),
+            recordName: try fields.string("recordName"), format: format, fields: mapped)
     }
 }
 
 extension FixtureField {
     init(node: DocumentNode) throws {
-        let fields = try ManifestObject(node, what: "a field", keys: ["type", "reference", "action", "asset", "location"])
+        let fields = try ManifestObject(
+            node, what: "a field", keys: ["type", "reference", "action", "asset", "location"])
         self.init()
         if let name = try fields.string("type") {
-            guard let parsed = FieldType(name: name) else { throw fields.error("type", "is a CloudKit type such as STRING, DOUBLE or LIST<STRING>") }
+            guard let parsed = FieldType(name: name) else {
+                throw fields.error("type", "is a CloudKit type such as STRING, DOUBLE or LIST<STRING>")
+            }
             type = parsed
         }
         reference = try fields.string("reference")
         if let name = try fields.string("action") {
-            guard let parsed = ReferenceAction(rawValue: name) else { throw fields.error("action", "is NONE or DELETE_SELF") }
+            guard let parsed = ReferenceAction(rawValue: name) else {
+                throw fields.error("action", "is NONE or DELETE_SELF")
+            }
             action = parsed
         }
         if let value = fields["asset"] {
@@ -79,10 +105,13 @@ extension FixtureField {
         if let value = fields["location"] {
             if let text = value.stringValue {
                 location = [text]
-            } else if let items = value.items, let columns = Optional(items.compactMap(\.stringValue)), columns.count == 2, items.count == 2 {
+            } else if let items = value.items, let columns = Optional(items.compactMap(\.stringValue)),
+                columns.count == 2, items.count == 2
+            {
                 location = columns
             } else {
-                throw fields.error("location", "is [\"latitude column\", \"longitude column\"] or one column holding \"lat,lon\"")
+                throw fields.error(
+                    "location", "is [\"latitude column\", \"longitude column\"] or one column holding \"lat,lon\"")
             }
         }
     }
@@ -94,10 +123,14 @@ struct ManifestObject {
     private let members: [String: DocumentNode]
 
     init(_ node: DocumentNode, what: String, keys: Set<String>) throws {
-        guard let list = node.members else { throw CloudSeedError(.malformedSource, "\(what) must be an object", at: node.position) }
+        guard let list = node.members else {
+            throw CloudSeedError(.malformedSource, "\(what) must be an object", at: node.position)
+        }
         for (key, value) in list where !keys.contains(key) {
             throw CloudSeedError(
-                .malformedSource, "unknown key \"\(key)\" in \(what); the keys are \(keys.sorted().joined(separator: ", "))", at: value.position)
+                .malformedSource,
+                "unknown key \"\(key)\" in \(what); the keys are \(keys.sorted().joined(separator: ", "))",
+                at: value.position)
         }
         self.node = node
         members = Dictionary(list.map { ($0.key, $0.node) }, uniquingKeysWith: { first, _ in first })
@@ -125,7 +158,10 @@ enum YAMLDocument {
         } catch let error as YamlError {
             throw CloudSeedError(.malformedSource, "not valid YAML: \(error)", at: SourcePosition(file: file))
         }
-        guard let node else { throw CloudSeedError(.malformedSource, "the manifest is empty", at: SourcePosition(file: file, line: 1, column: 1)) }
+        guard let node else {
+            throw CloudSeedError(
+                .malformedSource, "the manifest is empty", at: SourcePosition(file: file, line: 1, column: 1))
+        }
         return convert(node, file: file)
     }
 

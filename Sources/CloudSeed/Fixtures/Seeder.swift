@@ -41,7 +41,9 @@ public struct Seeder: Sendable {
     }
 
     private func seed(_ manifest: FixtureManifest) throws -> ImportSummary {
-        var importer = Importer(store: containerStore, scope: manifest.scope, options: try Self.options(for: manifest), userRecordName: manifest.user, now: now)
+        var importer = Importer(
+            store: containerStore, scope: manifest.scope, options: try Self.options(for: manifest),
+            userRecordName: manifest.user, now: now)
         importer.reset = reset
         importer.prune = prune
         if let schema = manifest.schema {
@@ -51,7 +53,9 @@ public struct Seeder: Sendable {
             merged.recordTypes += file.recordTypes
             importer.schemaDefinition = merged
         }
-        let sources = try manifest.sources.map { try SourceFile(path: $0.file, format: $0.format, recordType: $0.recordType) }
+        let sources = try manifest.sources.map {
+            try SourceFile(path: $0.file, format: $0.format, recordType: $0.recordType)
+        }
         return try importer.run(sources, dryRun: dryRun)
     }
 
@@ -60,14 +64,23 @@ public struct Seeder: Sendable {
         var options = MappingOptions()
         for source in manifest.sources {
             let type = source.recordType
-            if let template = source.recordName { options.nameTemplates.append(NameTemplate(recordType: type, template: template)) }
+            if let template = source.recordName {
+                options.nameTemplates.append(NameTemplate(recordType: type, template: template))
+            }
             for (name, field) in source.fields {
-                if let type = field.type { options.fieldTypes.append(FieldTypeOverride(recordType: source.recordType, field: name, type: type)) }
-                if field.asset { options.fieldTypes.append(FieldTypeOverride(recordType: type, field: name, type: .asset)) }
-                if let target = field.reference {
-                    options.references.append(ReferenceDeclaration(recordType: type, field: name, target: target, action: field.action))
+                if let type = field.type {
+                    options.fieldTypes.append(FieldTypeOverride(recordType: source.recordType, field: name, type: type))
                 }
-                if let columns = field.location { options.locations.append(LocationDeclaration(recordType: type, field: name, columns: columns)) }
+                if field.asset {
+                    options.fieldTypes.append(FieldTypeOverride(recordType: type, field: name, type: .asset))
+                }
+                if let target = field.reference {
+                    options.references.append(
+                        ReferenceDeclaration(recordType: type, field: name, target: target, action: field.action))
+                }
+                if let columns = field.location {
+                    options.locations.append(LocationDeclaration(recordType: type, field: name, columns: columns))
+                }
             }
         }
         return options

@@ -26,24 +26,34 @@ public struct ImportSummary: Sendable {
 
     /// The summary for people: a table of counts, then the schema created and the choices made.
     public var text: String {
-        let target = "\(scope.container) \(scope.environment.rawValue) \(scope.database.rawValue) \(scope.zoneID.zoneName)"
-        var lines = [isDryRun ? "Dry run, nothing written; importing into \(target) would give:" : "Imported into \(target):"]
+        let target =
+            "\(scope.container) \(scope.environment.rawValue) \(scope.database.rawValue) \(scope.zoneID.zoneName)"
+        var lines = [
+            isDryRun ? "Dry run, nothing written; importing into \(target) would give:" : "Imported into \(target):"
+        ]
         let width = max(11, counts.map(\.recordType.count).max() ?? 0)
         func row(_ cells: [String]) -> String {
             cells[0].padding(toLength: width, withPad: " ", startingAt: 0)
                 + cells.dropFirst().map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined()
         }
         let showDeleted = counts.contains { $0.deleted > 0 }
-        lines.append("  " + row(["record type", "created", "updated", "unchanged", "refused"] + (showDeleted ? ["deleted"] : [])))
+        lines.append(
+            "  "
+                + row(["record type", "created", "updated", "unchanged", "refused"] + (showDeleted ? ["deleted"] : [])))
         for count in counts {
-            let cells = [count.recordType, String(count.created), String(count.updated), String(count.unchanged), String(count.refused)]
+            let cells = [
+                count.recordType, String(count.created), String(count.updated), String(count.unchanged),
+                String(count.refused),
+            ]
             lines.append("  " + row(cells + (showDeleted ? [String(count.deleted)] : [])))
         }
         lines.append("  in \(String(format: "%.2f", seconds)) s")
         if !changes.newRecordTypes.isEmpty || !changes.newFields.isEmpty {
             lines.append("Schema created just in time:")
             for type in changes.newRecordTypes { lines.append("  new record type \(type)") }
-            for (type, field, fieldType) in changes.newFields { lines.append("  new field \(type).\(field) \(fieldType.schemaName)") }
+            for (type, field, fieldType) in changes.newFields {
+                lines.append("  new field \(type).\(field) \(fieldType.schemaName)")
+            }
         }
         lines.append("Choices (pin them with the flags shown):")
         for recordType in plan.recordTypes {
@@ -80,27 +90,51 @@ public struct ImportSummary: Sendable {
             ("zone", JSONText.quoted(scope.zoneID.zoneName)),
             ("dryRun", isDryRun ? "true" : "false"),
             ("seconds", String(format: "%.3f", seconds)),
-            ("recordTypes", JSONText.array(zip(plan.recordTypes, counts).map { recordType, count in
-                JSONText.object([
-                    ("name", JSONText.quoted(recordType.name)),
-                    ("created", String(count.created)), ("updated", String(count.updated)), ("unchanged", String(count.unchanged)),
-                    ("refused", String(count.refused)), ("deleted", String(count.deleted)),
-                    ("naming", JSONText.quoted(recordType.namingRule.description)),
-                    ("fields", JSONText.object(recordType.sortedFieldNames.map { name in
-                        let field = recordType.fields[name]!
-                        var members = [("type", JSONText.quoted(field.type.schemaName)), ("rule", JSONText.quoted(field.rule.rawValue))]
-                        if let target = field.target { members.append(("target", JSONText.quoted(target))) }
-                        if let reason = field.reason { members.append(("reason", JSONText.quoted(reason))) }
-                        if let key = recordType.renamedKeys[name] { members.append(("sourceKey", JSONText.quoted(key))) }
-                        return (name, JSONText.object(members))
-                    })),
-                ])
-            })),
+            (
+                "recordTypes",
+                JSONText.array(
+                    zip(plan.recordTypes, counts).map { recordType, count in
+                        JSONText.object([
+                            ("name", JSONText.quoted(recordType.name)),
+                            ("created", String(count.created)), ("updated", String(count.updated)),
+                            ("unchanged", String(count.unchanged)),
+                            ("refused", String(count.refused)), ("deleted", String(count.deleted)),
+                            ("naming", JSONText.quoted(recordType.namingRule.description)),
+                            (
+                                "fields",
+                                JSONText.object(
+                                    recordType.sortedFieldNames.map { name in
+                                        let field = recordType.fields[name]!
+                                        var members = [
+                                            ("type", JSONText.quoted(field.type.schemaName)),
+                                            ("rule", JSONText.quoted(field.rule.rawValue)),
+                                        ]
+                                        if let target = field.target {
+                                            members.append(("target", JSONText.quoted(target)))
+                                        }
+                                        if let reason = field.reason {
+                                            members.append(("reason", JSONText.quoted(reason)))
+                                        }
+                                        if let key = recordType.renamedKeys[name] {
+                                            members.append(("sourceKey", JSONText.quoted(key)))
+                                        }
+                                        return (name, JSONText.object(members))
+                                    })
+                            ),
+                        ])
+                    })
+            ),
             ("createdRecordTypes", JSONText.array(changes.newRecordTypes.map(JSONText.quoted))),
-            ("createdFields", JSONText.array(changes.newFields.map {
-                JSONText.object([("recordType", JSONText.quoted($0.recordType)), ("field", JSONText.quoted($0.field)),
-                                 ("type", JSONText.quoted($0.type.schemaName))])
-            })),
+            (
+                "createdFields",
+                JSONText.array(
+                    changes.newFields.map {
+                        JSONText.object([
+                            ("recordType", JSONText.quoted($0.recordType)), ("field", JSONText.quoted($0.field)),
+                            ("type", JSONText.quoted($0.type.schemaName)),
+                        ])
+                    })
+            ),
         ]) + "\n"
     }
 }

@@ -25,8 +25,10 @@ public struct Importer: Sendable {
 
     /// An importer into `scope` of `store`; `userRecordName` is who creates and modifies the
     /// records, `now` the time stamped on them in milliseconds since 1970.
-    public init(store: ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
-                userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+    public init(
+        store: ContainerStore, scope: StoreScope, options: MappingOptions = MappingOptions(),
+        userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) {
         self.containerStore = store
         self.scope = scope
         self.options = options
@@ -34,9 +36,13 @@ public struct Importer: Sendable {
         self.now = now
     }
 
-    package init(store: any StoreBackend, scope: StoreScope, options: MappingOptions = MappingOptions(),
-                userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
-        self.init(store: ContainerStore(backend: store), scope: scope, options: options, userRecordName: userRecordName, now: now)
+    package init(
+        store: any StoreBackend, scope: StoreScope, options: MappingOptions = MappingOptions(),
+        userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) {
+        self.init(
+            store: ContainerStore(backend: store), scope: scope, options: options, userRecordName: userRecordName,
+            now: now)
     }
 
     /// Imports `sources`; on any error nothing is written and the errors are thrown as one ``CloudSeedError``, the
@@ -84,19 +90,25 @@ public struct Importer: Sendable {
         schemaDefinition == nil && !reset && !prune && !partial && !options.skipBadRows && !options.randomNames
     }
 
-    private func write(_ sources: [SourceFile], dryRun: Bool, rejected: (RejectedRow) throws -> Void) throws -> ImportSummary {
+    private func write(_ sources: [SourceFile], dryRun: Bool, rejected: (RejectedRow) throws -> Void) throws
+        -> ImportSummary
+    {
         try ScopeValidation.validate(scope)
         // The whole run, planning included, holds the write lock, so that a concurrent run cannot
         // change the schema between this one's plan and its writes.
         if mayGuessPlan, guessingRows != nil {
             options.progress?.startOver(readingOnce: true)
             do {
-                return try store.write { try write(sources, dryRun: dryRun, guessing: true, transaction: $0, rejected: rejected) }
+                return try store.write {
+                    try write(sources, dryRun: dryRun, guessing: true, transaction: $0, rejected: rejected)
+                }
             } catch is GuessMissed {
                 options.progress?.startOver(readingOnce: false)
             }
         }
-        return try store.write { try write(sources, dryRun: dryRun, guessing: false, transaction: $0, rejected: rejected) }
+        return try store.write {
+            try write(sources, dryRun: dryRun, guessing: false, transaction: $0, rejected: rejected)
+        }
     }
 
     /// The run in `transaction`. `guessing`, the plan is guessed from the first rows of the
@@ -117,7 +129,9 @@ public struct Importer: Sendable {
             // survey indexes anyway, so the index can only lack a value this run replaced: a row
             // that needs it makes the plans differ, and the run reads twice.
             let firstRows = guessingRows.map(RecordMapper.FirstRows.init)
-            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: firstRows) else { throw GuessMissed() }
+            guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: firstRows) else {
+                throw GuessMissed()
+            }
             // Where the first rows were all the rows, the guess is the plan the run that reads twice
             // decides first, from the same rows and the same store: there is nothing to check.
             (plan, surveying) = (guess, firstRows?.leftRowsUnread == false ? nil : mapper.runSurvey(of: sources))
@@ -127,7 +141,11 @@ public struct Importer: Sendable {
         let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
         if let schemaDefinition { try transaction.applySchema(schemaDefinition, to: scope.schemaScope) }
         var deleted: [String: Int] = [:]
-        if reset { try deleteRecords(transaction: transaction) { _ in true }.forEach { deleted[$0, default: 0] += 1 } }
+        if reset {
+            for recordType in try deleteRecords(transaction: transaction, where: { _ in true }) {
+                deleted[recordType, default: 0] += 1
+            }
+        }
         for name in changes.newRecordTypes { try transaction.createRecordType(name, in: scope.schemaScope) }
         for (recordType, field, type) in changes.newFields {
             try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
@@ -135,30 +153,36 @@ public struct Importer: Sendable {
         let newTypes = Set(changes.newRecordTypes)
         // Names are unique in a run, so a new type's rows go in without the name index.
         for name in changes.newRecordTypes { _ = try transaction.deferNameIndex(ofType: name, in: scope.schemaScope) }
-        let permissions = scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
+        let permissions =
+            scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
         var tallies: [String: ImportSummary.TypeCounts] = [:]
         var conflicts = ErrorCollector()
         var produced = Set<String>()
         // The records of types this run creates need no comparison with stored ones: their rows
         // without child records are inserted as typed, without a CloudRecord (a schema given with
         // the run may have made more fields than the plan: those keep the long way).
-        let flatTypes: Set<String> = schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
+        let flatTypes: Set<String> =
+            schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
         // Those of the types the store has are first compared with the stored row, column by
         // column, where the fields decide a save (changed keys) and the permissions at most ask
         // who created it: an unchanged record is never read back. The others take the long way.
         let comparedTypes: Set<String> =
-            schemaDefinition == nil && mode == .changedKeys ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
+            schemaDefinition == nil && mode == .changedKeys
+            ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
         let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
         // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
         var flatType = (name: "", fieldNames: [String](), way: FlatWay.insert, count: 0)
         var flatCounts: [String: Int] = [:]
-        var created = SystemFields(createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now, modifiedUserRecordName: userRecordName)
+        var created = SystemFields(
+            createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now,
+            modifiedUserRecordName: userRecordName)
         func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
             var record = record
             record.recordID.zoneID = scope.zoneID
             do {
                 try save(
-                    record, isNewType: newTypes.contains(record.recordType), transaction: transaction, permissions: permissions,
+                    record, isNewType: newTypes.contains(record.recordType), transaction: transaction,
+                    permissions: permissions,
                     tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
             } catch var conflict as CloudSeedError {
                 conflict.position = position
@@ -172,41 +196,58 @@ public struct Importer: Sendable {
         }
         // The records of types the run creates are inserted as typed: the store may encode their values where they are typed.
         var encoders: [String: NewRecordEncoder] = [:]
-        for type in flatTypes { encoders[type] = try transaction.newRecordEncoder(for: type, fieldNames: fieldNames[type]!, in: scope) }
+        for type in flatTypes {
+            encoders[type] = try transaction.newRecordEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
+        }
         do {
-            try mapper.forEachRecord(sources, plan: plan, surveying: surveying, rowsReadAhead: transaction.rowsReadAhead, assets: { asset, content in
-                try transaction.saveAsset(asset, content: content)
-            }, rejected: { row in
-                tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
-                try rejected(row)
-            }, flatTypes: flatTypes.union(comparedTypes), encoders: encoders, flatRecord: { record in
-                if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
-                if record.recordType != flatType.name {
-                    flatCounts[flatType.name, default: 0] += flatType.count
-                    flatType = (record.recordType, fieldNames[record.recordType]!, flatWay(of: record.recordType, compared: comparedTypes, permissions: permissions), 0)
-                }
-                switch flatType.way {
-                case .insert:
-                    created.changeTag = try transaction.nextChangeTag()
-                    do {
-                        try transaction.insertNew(record, fieldNames: flatType.fieldNames, system: created, in: scope)
-                    } catch var refusal as CloudSeedError where refusal.position == nil {
-                        // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
-                        refusal.position = record.position
-                        throw refusal
+            try mapper.forEachRecord(
+                sources, plan: plan, surveying: surveying, rowsReadAhead: transaction.rowsReadAhead,
+                assets: { asset, content in
+                    try transaction.saveAsset(asset, content: content)
+                },
+                rejected: { row in
+                    tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
+                    try rejected(row)
+                }, flatTypes: flatTypes.union(comparedTypes), encoders: encoders,
+                flatRecord: { record in
+                    if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
+                    if record.recordType != flatType.name {
+                        flatCounts[flatType.name, default: 0] += flatType.count
+                        flatType = (
+                            record.recordType, fieldNames[record.recordType]!,
+                            flatWay(of: record.recordType, compared: comparedTypes, permissions: permissions), 0
+                        )
                     }
-                case .compare(let creator):
-                    guard try transaction.holdsUnchanged(record, fieldNames: flatType.fieldNames, createdBy: creator, in: scope) else {
-                        return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                    switch flatType.way {
+                    case .insert:
+                        created.changeTag = try transaction.nextChangeTag()
+                        do {
+                            try transaction.insertNew(
+                                record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                        } catch var refusal as CloudSeedError where refusal.position == nil {
+                            // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
+                            refusal.position = record.position
+                            throw refusal
+                        }
+                    case .compare(let creator):
+                        guard
+                            try transaction.holdsUnchanged(
+                                record, fieldNames: flatType.fieldNames, createdBy: creator, in: scope)
+                        else {
+                            return try saveTheLongWay(
+                                record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                        }
+                    case .longWay:
+                        return try saveTheLongWay(
+                            record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
                     }
-                case .longWay:
-                    return try saveTheLongWay(record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                    flatType.count += 1
+                },
+                { record, position in
+                    if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
+                    try saveTheLongWay(record, at: position)
                 }
-                flatType.count += 1
-            }) { record, position in
-                if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
-                try saveTheLongWay(record, at: position)
-            }
+            )
             try conflicts.throwIfAny()
         } catch {
             // A guess that meets a value it cannot write is checked the long way, which words the errors.
@@ -221,7 +262,8 @@ public struct Importer: Sendable {
             throw guessing ? GuessMissed() : error
         }
         if let surveying {
-            guard let decided = try? mapper.decide(surveying, sources: sources, store: store, scope: scope), decided.writesTheSame(as: plan)
+            guard let decided = try? mapper.decide(surveying, sources: sources, store: store, scope: scope),
+                decided.writesTheSame(as: plan)
             else { throw GuessMissed() }
             plan = decided
         }
@@ -236,8 +278,10 @@ public struct Importer: Sendable {
         try transaction.buildDeferredNameIndexes()
         if prune {
             let types = Set(plan.recordTypes.map(\.name))
-            try deleteRecords(transaction: transaction) { types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)") }
-                .forEach { deleted[$0, default: 0] += 1 }
+            let pruned = try deleteRecords(transaction: transaction) {
+                types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)")
+            }
+            for recordType in pruned { deleted[recordType, default: 0] += 1 }
         }
         let counts = plan.recordTypes.map { type in
             var count = tallies[type.name] ?? .init(recordType: type.name)
@@ -273,7 +317,9 @@ public struct Importer: Sendable {
     }
 
     /// Deletes the zone's records that `shouldDelete` picks; returns the record type of each.
-    private func deleteRecords(transaction: any StoreTransaction, where shouldDelete: (CloudRecord) -> Bool) throws -> [String] {
+    private func deleteRecords(transaction: any StoreTransaction, where shouldDelete: (CloudRecord) -> Bool) throws
+        -> [String]
+    {
         var doomed: [(String, String)] = []
         try store.forEachRecord(in: scope, recordType: nil) { record in
             if shouldDelete(record) { doomed.append((record.recordType, record.recordID.recordName)) }
@@ -290,7 +336,8 @@ public struct Importer: Sendable {
         tally: inout ImportSummary.TypeCounts
     ) throws {
         var saved = record
-        let existing = isNewType ? nil : try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope)
+        let existing =
+            isNewType ? nil : try transaction.record(record.recordID.recordName, ofType: record.recordType, in: scope)
         try permissions?.checkSave(record, over: existing)
         let fields = try mode.merge(record, over: existing).get()
         if let existing {
@@ -326,18 +373,22 @@ package struct SchemaChanges: Sendable {
             let known = schema.recordTypes[recordType.name]
             if known == nil {
                 if environment == .production {
-                    try errors.record(CloudSeedError(
-                        .productionSchemaRefused, "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
-                        at: recordType.firstRowPosition))
+                    try errors.record(
+                        CloudSeedError(
+                            .productionSchemaRefused,
+                            "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
+                            at: recordType.firstRowPosition))
                     continue
                 }
                 newRecordTypes.append(recordType.name)
             }
             for field in recordType.sortedFieldNames where known?.fields[field] == nil {
                 if environment == .production {
-                    try errors.record(CloudSeedError(
-                        .productionSchemaRefused, "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into --environment development, where fields are created just in time",
-                        at: recordType.firstPositions[field]))
+                    try errors.record(
+                        CloudSeedError(
+                            .productionSchemaRefused,
+                            "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into --environment development, where fields are created just in time",
+                            at: recordType.firstPositions[field]))
                     continue
                 }
                 newFields.append((recordType.name, field, recordType.fields[field]!.type))
@@ -352,16 +403,22 @@ enum ScopeValidation {
     static func validate(_ scope: StoreScope) throws {
         if scope.database == .public && scope.zoneID.zoneName != RecordZoneID.defaultZoneName {
             throw CloudSeedError(
-                .invalidOption, "the public database has only the default zone; drop --zone \(scope.zoneID.zoneName) or use --database private")
+                .invalidOption,
+                "the public database has only the default zone; drop --zone \(scope.zoneID.zoneName) or use --database private"
+            )
         }
         let zone = scope.zoneID.zoneName
         guard zone == RecordZoneID.defaultZoneName || IdentifierMapping.isValid(zone) else {
-            throw CloudSeedError(.invalidOption, "zone name '\(zone)' is not valid: zone names start with a letter and hold letters, digits and '_'")
+            throw CloudSeedError(
+                .invalidOption,
+                "zone name '\(zone)' is not valid: zone names start with a letter and hold letters, digits and '_'")
         }
         guard scope.container.hasPrefix("iCloud."), scope.container.count > 7,
             scope.container.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 })
         else {
-            throw CloudSeedError(.invalidOption, "container '\(scope.container)' is not a container identifier; use the form iCloud.com.example.App")
+            throw CloudSeedError(
+                .invalidOption,
+                "container '\(scope.container)' is not a container identifier; use the form iCloud.com.example.App")
         }
     }
 }

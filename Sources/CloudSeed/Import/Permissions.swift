@@ -21,8 +21,12 @@ struct Permissions {
         guard !Self.anyOf(held, holds: needed, on: type) else { return }
         let granted = type.grants.filter { $0.permissions.contains(needed) }.map(\.role.name).sorted()
         throw CloudSeedError(
-            .permissionDenied, "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
-                + (granted.isEmpty ? "the schema grants \(needed.rawValue.uppercased()) to no role" : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (--user) or give the user a role with cloudseed role assign"))
+            .permissionDenied,
+            "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
+                + (granted.isEmpty
+                    ? "the schema grants \(needed.rawValue.uppercased()) to no role"
+                    : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (--user) or give the user a role with cloudseed role assign")
+        )
     }
 
     /// Whether the user may create records of `recordType`.
@@ -55,7 +59,9 @@ struct Permissions {
     }
 
     /// Whether one of `roles` is granted `permission` on `type`.
-    private static func anyOf(_ roles: Set<String>, holds permission: Grant.Permission, on type: RecordTypeDefinition) -> Bool {
+    private static func anyOf(_ roles: Set<String>, holds permission: Grant.Permission, on type: RecordTypeDefinition)
+        -> Bool
+    {
         roles.contains { type.permissions(of: Grant.Role($0)).contains(permission) }
     }
 }

@@ -26,7 +26,11 @@ package struct RecordDeleter {
                     deleted.append("\(type)/\(name)")
                     queue += children[name] ?? []
                 } else if type == recordType && names.contains(name) {
-                    try errors.record(CloudSeedError(.unresolvedReference, "no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with cloudseed export --type \(type)"))
+                    try errors.record(
+                        CloudSeedError(
+                            .unresolvedReference,
+                            "no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with cloudseed export --type \(type)"
+                        ))
                 }
             }
             try errors.throwIfAny()

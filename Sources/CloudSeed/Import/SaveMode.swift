@@ -15,11 +15,17 @@ public enum SaveMode: String, CaseIterable, Sendable {
         let name = "record '\(record.recordID.recordName)' of type \(record.recordType)"
         switch self {
         case .create:
-            return .failure(CloudSeedError(.recordConflict, "\(name) already exists; --mode create only adds records (use --mode changed-keys to update them)"))
+            return .failure(
+                CloudSeedError(
+                    .recordConflict,
+                    "\(name) already exists; --mode create only adds records (use --mode changed-keys to update them)"))
         case .updateIfUnchanged where record.system.changeTag != existing.system.changeTag:
             let given = record.system.changeTag.isEmpty ? "no change tag" : "change tag '\(record.system.changeTag)'"
-            return .failure(CloudSeedError(
-                .recordConflict, "\(name) was changed in the store: the source has \(given), the store '\(existing.system.changeTag)' (CloudKit's serverRecordChanged); export it again or use --mode changed-keys"))
+            return .failure(
+                CloudSeedError(
+                    .recordConflict,
+                    "\(name) was changed in the store: the source has \(given), the store '\(existing.system.changeTag)' (CloudKit's serverRecordChanged); export it again or use --mode changed-keys"
+                ))
         case .updateIfUnchanged, .changedKeys:
             return .success(existing.fields.merging(record.fields) { _, new in new })
         case .allKeys:

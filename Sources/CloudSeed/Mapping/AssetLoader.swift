@@ -9,12 +9,15 @@ enum AssetLoader {
     static let mediaExtensions: Set<String> = [
         "png", "jpg", "jpeg", "gif", "heic", "heif", "webp", "tif", "tiff", "bmp", "svg", "ico",
         "mp3", "m4a", "aac", "wav", "caf", "aiff", "flac", "mp4", "mov", "m4v", "avi",
-        "pdf", "txt", "rtf", "md", "html", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pages", "numbers", "key", "epub", "zip",
+        "pdf", "txt", "rtf", "md", "html", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pages", "numbers", "key",
+        "epub", "zip",
     ]
 
     /// Whether `path`, relative to `folder`, is an existing regular file with a media or document extension.
     static func isMediaFile(_ path: String, in folder: String) -> Bool {
-        guard mediaExtensions.contains((path as NSString).pathExtension.lowercased()), !path.hasPrefix("/") else { return false }
+        guard mediaExtensions.contains((path as NSString).pathExtension.lowercased()), !path.hasPrefix("/") else {
+            return false
+        }
         var isDirectory: ObjCBool = false
         let full = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(path)
         return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
@@ -22,25 +25,33 @@ enum AssetLoader {
 
     /// Reads `path`, adds its content to `contents` under its SHA-256, and returns the asset.
     static func load(
-        _ path: String, at position: SourcePosition, folder: String, allowOutside: Bool, into contents: inout [String: Data]
+        _ path: String, at position: SourcePosition, folder: String, allowOutside: Bool,
+        into contents: inout [String: Data]
     ) throws -> AssetReference {
         let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.resolvingSymlinksInPath()
         guard allowOutside || !path.hasPrefix("/") else {
             throw CloudSeedError(
-                .invalidValue, "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass --allow-outside-assets",
+                .invalidValue,
+                "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass --allow-outside-assets",
                 at: position)
         }
-        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL.resolvingSymlinksInPath()
+        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
+            .standardizedFileURL.resolvingSymlinksInPath()
         guard allowOutside || url.path.hasPrefix(base.path + "/") else {
             throw CloudSeedError(
-                .invalidValue, "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets",
+                .invalidValue,
+                "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets",
                 at: position)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CloudSeedError(.missingAsset, "the asset file '\(path)' does not exist (looked in \(base.path)); fix the path", at: position)
+            throw CloudSeedError(
+                .missingAsset, "the asset file '\(path)' does not exist (looked in \(base.path)); fix the path",
+                at: position)
         }
         guard data.count <= maximumAssetSize else {
-            throw CloudSeedError(.limitExceeded, "the asset file '\(path)' is \(data.count) bytes, over CloudKit's 50 MB limit", at: position)
+            throw CloudSeedError(
+                .limitExceeded, "the asset file '\(path)' is \(data.count) bytes, over CloudKit's 50 MB limit",
+                at: position)
         }
         let checksum = SHA256.hexDigest(of: data)
         contents[checksum] = data

@@ -12,13 +12,16 @@ extension CSVRecord: FlatCells {
 
     /// A STRING is the cell's text, as ``ValueConverter/convert(_:to:at:)`` makes it of the cell's
     /// value, without that value made first (a common case).
-    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (
+        value: RecordValue, kind: InferredKind.TextKind?
+    )? {
         if type == .string { return (.string(text(column)), nil) }
         return withBytes(column) { converter.convert(utf8: $0, to: type) }
     }
 
     func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue? {
-        withBytes(latitude) { latitude in withBytes(longitude) { converter.location(latitude: latitude, longitude: $0) } }
+        withBytes(latitude) { latitude in withBytes(longitude) { converter.location(latitude: latitude, longitude: $0) }
+        }
     }
 
     func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?) {
@@ -26,7 +29,9 @@ extension CSVRecord: FlatCells {
         if isEmpty(column) {
             survey.add(.string, assetFolder: assetFolder) { [] }
         } else {
-            withBytes(column) { survey.add(kind?.inferred ?? InferredKind.classify(utf8: $0), bytes: $0, assetFolder: assetFolder) }
+            withBytes(column) {
+                survey.add(kind?.inferred ?? InferredKind.classify(utf8: $0), bytes: $0, assetFolder: assetFolder)
+            }
         }
     }
 }

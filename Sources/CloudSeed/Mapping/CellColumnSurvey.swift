@@ -45,10 +45,13 @@ struct CellColumnSurvey {
     ///
     /// `kinds` are the kinds the typing told of some of the cells (``FlatCellTyping/kindsTold``):
     /// those cells are not classified again.
-    mutating func add<Cells: FlatCells>(_ record: Cells, except repeated: [Int] = [], kinds: TextKindsTold = TextKindsTold()) {
+    mutating func add<Cells: FlatCells>(
+        _ record: Cells, except repeated: [Int] = [], kinds: TextKindsTold = TextKindsTold()
+    ) {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
-            guard !doneColumns[column], column != pair?.latitude, column != pair?.longitude, !repeated.contains(column) else { continue }
+            guard !doneColumns[column], column != pair?.latitude, column != pair?.longitude, !repeated.contains(column)
+            else { continue }
             let kind = kinds.kind(of: column)
             if let kind, absorbedKinds[column] & kind.bit != 0 { continue }
             let survey = survey(of: column, at: record.position(column))
@@ -61,7 +64,8 @@ struct CellColumnSurvey {
         }
         if let pair {
             // A latitude and a longitude make a location, whatever their texts, and a location has no texts.
-            survey(of: columns.names.count, at: record.position(pair.latitude)).add(.location, assetFolder: assetFolder) { [] }
+            survey(of: columns.names.count, at: record.position(pair.latitude)).add(.location, assetFolder: assetFolder)
+            { [] }
         }
     }
 
@@ -72,7 +76,9 @@ struct CellColumnSurvey {
 
     /// The column's survey, made at its first set cell (at `position`, asked for then alone: a
     /// position copied for every cell was much of the survey's work).
-    private mutating func survey(of column: Int, at position: @autoclosure () -> SourcePosition) -> TypeSurvey.FieldSurvey {
+    private mutating func survey(of column: Int, at position: @autoclosure () -> SourcePosition)
+        -> TypeSurvey.FieldSurvey
+    {
         if let known = surveys[column] { return known }
         let survey = TypeSurvey.FieldSurvey(firstPosition: position(), keepsValues: keepsValues[column])
         surveys[column] = survey

@@ -19,13 +19,15 @@ struct CellColumns {
 
     /// The columns of `header` for records of `recordType`; `nil` where records need preparing.
     init?(header: CSVHeader, recordType: String, options: MappingOptions) {
-        guard options.nameTemplates.isEmpty, options.locations(for: recordType).isEmpty, header.columns.allSatisfy({ $0.type == nil })
+        guard options.nameTemplates.isEmpty, options.locations(for: recordType).isEmpty,
+            header.columns.allSatisfy({ $0.type == nil })
         else { return nil }
         let facts = header.columns.map { KeyFacts(of: $0.name) }
         guard facts.allSatisfy({ $0.isValidIdentifier && !$0.isIdentityOnly }) else { return nil }
         let latitudes = facts.indices.filter { facts[$0].locationRole == .latitude }
         let longitudes = facts.indices.filter { facts[$0].locationRole == .longitude }
-        guard latitudes.count <= 1, longitudes.count <= 1, !facts.contains(where: { $0.locationRole == .location }) else { return nil }
+        guard latitudes.count <= 1, longitudes.count <= 1, !facts.contains(where: { $0.locationRole == .location })
+        else { return nil }
         names = header.columns.map(\.name)
         self.facts = facts
         latitude = latitudes.first
@@ -45,9 +47,12 @@ struct CellColumns {
 
     /// The row that names a record (the `ordinal`-th of its source, starting at `position`) in
     /// the first pass: its name column and natural keys, its fields left in the cells.
-    func namingRow<Cells: FlatCells>(of record: Cells, recordType: String, at position: SourcePosition, ordinal: Int) -> PreparedRow {
+    func namingRow<Cells: FlatCells>(of record: Cells, recordType: String, at position: SourcePosition, ordinal: Int)
+        -> PreparedRow
+    {
         PreparedRow(
-            recordType: recordType, nameColumn: nameColumn(of: record), fields: [], naturalKeys: naturalKeys(of: record), templateValues: [:],
+            recordType: recordType, nameColumn: nameColumn(of: record), fields: [],
+            naturalKeys: naturalKeys(of: record), templateValues: [:],
             position: position, ordinal: ordinal, children: [])
     }
 
@@ -72,7 +77,9 @@ struct CellColumns {
     func nameColumn<Cells: FlatCells>(of record: Cells) -> (column: String, value: String)? {
         var best: (rank: Int, value: String)?
         for column in 0..<min(record.count, names.count) {
-            guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max, let text = record.namingText(column) else { continue }
+            guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max,
+                let text = record.namingText(column)
+            else { continue }
             best = (rank, text)
         }
         return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }

@@ -35,11 +35,13 @@ package struct ReferenceDeclaration: Hashable, Sendable {
             } else if IdentifierMapping.isValid(part) {
                 target = part
             } else {
-                throw CloudSeedError(.invalidOption, "--reference '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
+                throw CloudSeedError(
+                    .invalidOption, "--reference '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
             }
         }
         guard IdentifierMapping.isValid(field) else {
-            throw CloudSeedError(.invalidOption, "--reference '\(text)' needs a field name, as artist or Artwork.artist:Artist")
+            throw CloudSeedError(
+                .invalidOption, "--reference '\(text)' needs a field name, as artist or Artwork.artist:Artist")
         }
     }
 }

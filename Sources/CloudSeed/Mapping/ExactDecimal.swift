@@ -14,7 +14,8 @@ extension NumberText {
 
     /// The powers of ten a double holds exactly.
     private static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
     ]
 
     /// The decimal's value where its significant digits (at most 15: below 2^53) and its power of
@@ -47,7 +48,9 @@ extension NumberText {
             // `e` or `E`, a sign, digits.
             index += 1
             let negativeExponent = index < bytes.count && bytes[index] == UInt8(ascii: "-")
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
             var written = 0
             while index < bytes.count {
                 written = written * 10 + Int(bytes[index] - 48)

@@ -61,11 +61,16 @@ final class FlatCellTyping {
 
     /// The typing of `header`'s records of `recordType`, whose values `encoder` encodes, where
     /// given; `nil` where the general way must take them.
-    init?(header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping, encoder: NewRecordEncoder? = nil) {
-        guard let typeSlots = typing.slots(of: recordType), let rule = plan.naming.rules[recordType], plan.rowErrors[recordType] == nil,
+    init?(
+        header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping,
+        encoder: NewRecordEncoder? = nil
+    ) {
+        guard let typeSlots = typing.slots(of: recordType), let rule = plan.naming.rules[recordType],
+            plan.rowErrors[recordType] == nil,
             let columns = CellColumns(header: header, recordType: recordType, options: options)
         else { return nil }
-        let names = columns.names, facts = columns.facts
+        let names = columns.names
+        let facts = columns.facts
         switch rule {
         case .position:
             naming = .position
@@ -75,7 +80,9 @@ final class FlatCellTyping {
             } else {
                 let firsts = facts.indices.filter { facts[$0].naturalKeyRole == .firstName }
                 let lasts = facts.indices.filter { facts[$0].naturalKeyRole == .lastName }
-                guard firsts.count == 1, lasts.count == 1, key == "{\(names[firsts[0]])} {\(names[lasts[0]])}" else { return nil }
+                guard firsts.count == 1, lasts.count == 1, key == "{\(names[firsts[0]])} {\(names[lasts[0]])}" else {
+                    return nil
+                }
                 naming = .person(first: firsts[0], last: lasts[0])
             }
         default:
@@ -96,7 +103,8 @@ final class FlatCellTyping {
         // Not the column whose text names the record: its `String` is the name.
         let namingColumn: Int? = if case .column(let column) = naming { column } else { nil }
         textPlaces = slots.indices.map { [slots] column in
-            guard encoder != nil, column != namingColumn, let slot = slots[column], slot.field.type == .string, !slot.resolvesReferences,
+            guard encoder != nil, column != namingColumn, let slot = slots[column], slot.field.type == .string,
+                !slot.resolvesReferences,
                 slot.field.action == .none
             else { return nil }
             return slot.index
@@ -137,14 +145,18 @@ final class FlatCellTyping {
         let nameText: String? =
             switch naming {
             case .column(let column): typedText(values, column) ?? cells.namingText(column)
-            case .person(let first, let last): cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
+            case .person(let first, let last):
+                cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
             case .position: nil
             }
         lastNamedByText = nameText != nil
         let name = nameText ?? "\(recordType)-\(ordinal)"
-        guard let encoder else { return FlatRecord(recordType: recordType, recordName: name, values: values, position: position) }
+        guard let encoder else {
+            return FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
+        }
         if let encoded = encoder.encoded(values, textBytes: lastTexts, textRanges: lastTextRanges) {
-            return FlatRecord(recordType: recordType, recordName: name, values: [], position: position, encodedValues: encoded)
+            return FlatRecord(
+                recordType: recordType, recordName: name, values: [], position: position, encodedValues: encoded)
         }
         // A value the store cannot keep: the record keeps its values, its texts made values too,
         // and its save refuses it in the store's words.
@@ -171,7 +183,9 @@ final class FlatCellTyping {
     ) -> Int? {
         var size = 0
         for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
-            guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else { continue }
+            guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else {
+                continue
+            }
             if let place = textPlaces[column], let count = cells.withTextBytes(column, { keepText($0, place: place) }) {
                 size += count
                 continue
@@ -203,7 +217,7 @@ final class FlatCellTyping {
     /// (a CSV cell's number or date), else from its value, as the general way.
     private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
         if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
-        if case let (value, kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) {
+        if case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) {
             if let kind { kindsTold.note(kind, column: column) }
             return value
         }
@@ -212,7 +226,9 @@ final class FlatCellTyping {
 
     /// A cell's value where its slot's values name records: what a text of the same bytes
     /// resolved to before, or else resolved from its value (a text's value is its bytes' alone).
-    private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
+    private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot)
+        -> RecordValue?
+    {
         if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil {
             columnsFoundAgain.append(column)
             return known
@@ -226,7 +242,9 @@ final class FlatCellTyping {
 
     /// The location the latitude and longitude cells make, as the slot's plan types it: straight
     /// from their bytes where both are numbers within range, from their values otherwise.
-    private func location<Cells: FlatCells>(of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: FlatRowTyping.Slot) -> RecordValue? {
+    private func location<Cells: FlatCells>(
+        of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: FlatRowTyping.Slot
+    ) -> RecordValue? {
         if slot.field.type == .location, !slot.resolvesReferences,
             let value = cells.location(latitude: pair.latitude, longitude: pair.longitude, converter: typing.converter)
         {

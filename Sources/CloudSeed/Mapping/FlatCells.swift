@@ -23,7 +23,9 @@ protocol FlatCells {
     /// The set cell's value as `type`, straight from its bytes where they tell it alone; `nil`
     /// where it is typed from ``value(_:)``. With it, the kind the survey learns of the cell,
     /// where reading the bytes told it too (``ValueConverter/convert(utf8:to:)``).
-    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)?
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (
+        value: RecordValue, kind: InferredKind.TextKind?
+    )?
     /// The LOCATION two set cells make, straight from their bytes where both are numbers within
     /// range; `nil` where it is typed from their values.
     func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue?

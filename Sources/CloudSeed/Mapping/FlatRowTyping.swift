@@ -81,9 +81,12 @@ struct FlatRowTyping {
         self.converter = converter
         var slots: [String: [String: Slot]] = [:]
         // Assets load files, which the writing core does: those rows keep the long way.
-        for type in plan.recordTypes where types.contains(type.name) && !type.fields.values.contains(where: { $0.type.holdsAssets }) {
+        for type in plan.recordTypes
+        where types.contains(type.name) && !type.fields.values.contains(where: { $0.type.holdsAssets }) {
             slots[type.name] = Dictionary(
-                uniqueKeysWithValues: type.sortedFieldNames.enumerated().map { ($0.element, Slot(index: $0.offset, field: type.fields[$0.element]!)) })
+                uniqueKeysWithValues: type.sortedFieldNames.enumerated().map {
+                    ($0.element, Slot(index: $0.offset, field: type.fields[$0.element]!))
+                })
         }
         self.slots = slots
     }
@@ -141,7 +144,8 @@ struct FlatRowTyping {
     func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot) -> RecordValue? {
         let converted: RecordValue?
         if slot.resolvesReferences {
-            guard let resolved = try? ReferenceResolution.resolve(plain, field: slot.field, in: plan, options: options) else { return nil }
+            guard let resolved = try? ReferenceResolution.resolve(plain, field: slot.field, in: plan, options: options)
+            else { return nil }
             converted = try? converter.convert(resolved, to: slot.field.type, at: position)
         } else {
             converted = try? converter.convert(plain, to: slot.field.type, at: position)

@@ -37,7 +37,8 @@ package enum IdentifierMapping {
     }
 
     /// The rule every type and field name follows, as errors quote it.
-    package static let rule = "CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'"
+    package static let rule =
+        "CloudKit identifiers start with a letter (a-z, A-Z) and hold only letters, digits and '_'"
 
     /// The record type a document names (a CloudKit `recordType`, a key, a Django model label).
     ///
@@ -47,9 +48,13 @@ package enum IdentifierMapping {
     /// (`Artwork"; DROP TABLE x; --`).
     package static func recordTypeName(for given: String, at position: SourcePosition) throws -> String {
         if isValid(given) { return given }
-        guard !given.isEmpty, given.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0) })
+        guard !given.isEmpty,
+            given.unicodeScalars.allSatisfy({
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _-.".unicodeScalars.contains($0)
+            })
         else {
-            throw CloudSeedError(.invalidOption, "the record type name '\(given)' is refused: \(rule); rename the type", at: position)
+            throw CloudSeedError(
+                .invalidOption, "the record type name '\(given)' is refused: \(rule); rename the type", at: position)
         }
         return identifier(for: given)
     }
@@ -64,8 +69,11 @@ package enum IdentifierMapping {
     package static func singular(_ word: String) -> String {
         let lower = word.lowercased()
         if lower.hasSuffix("ies"), word.count > 3 { return word.dropLast(3) + (word.last!.isUppercase ? "Y" : "y") }
-        for ending in ["sses", "xes", "ches", "shes", "zzes"] where lower.hasSuffix(ending) { return String(word.dropLast(2)) }
-        if lower.hasSuffix("s"), !lower.hasSuffix("ss"), !lower.hasSuffix("us"), !lower.hasSuffix("is"), word.count > 1 {
+        for ending in ["sses", "xes", "ches", "shes", "zzes"] where lower.hasSuffix(ending) {
+            return String(word.dropLast(2))
+        }
+        if lower.hasSuffix("s"), !lower.hasSuffix("ss"), !lower.hasSuffix("us"), !lower.hasSuffix("is"), word.count > 1
+        {
             return String(word.dropLast())
         }
         return word

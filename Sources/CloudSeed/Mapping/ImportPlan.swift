@@ -19,7 +19,8 @@ package struct ImportPlan: Sendable {
     /// neither refusing a row nor naming records at random (each plan draws its own seed). Only the
     /// row counts may differ: a plan guessed from the first rows counted only those.
     func writesTheSame(as other: ImportPlan) -> Bool {
-        guard rowErrors.isEmpty, other.rowErrors.isEmpty, naming.rules == other.naming.rules, !naming.rules.values.contains(.uuid),
+        guard rowErrors.isEmpty, other.rowErrors.isEmpty, naming.rules == other.naming.rules,
+            !naming.rules.values.contains(.uuid),
             recordTypes.count == other.recordTypes.count, indexes.count == other.indexes.count
         else { return false }
         for (type, otherType) in zip(recordTypes, other.recordTypes) {
@@ -92,7 +93,9 @@ package struct PlannedField: Hashable, Sendable {
     /// Why the heuristics chose this type, for the plan (`every value resolves to an Artist`).
     package var reason: String?
 
-    package init(type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil) {
+    package init(
+        type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil
+    ) {
         self.type = type
         self.rule = rule
         self.target = target
@@ -106,7 +109,8 @@ extension RecordValue {
     func forEachAsset(_ body: (AssetReference) throws -> Void) rethrows {
         switch self {
         case .asset(let asset): try body(asset)
-        case .list(_, let items): try items.forEach { try $0.forEachAsset(body) }
+        case .list(_, let items):
+            for item in items { try item.forEachAsset(body) }
         default: break
         }
     }

@@ -29,15 +29,17 @@ struct KeyFacts {
         isIdentityOnly = RecordNaming.identityOnlyColumns.contains(key)
         nameColumnRank = RecordNaming.nameColumnRank(of: key)
         naturalKeyRole =
-            if CaseInsensitiveNames.matchesAny(key, NaturalKeys.fields) { .key }
-            else if CaseInsensitiveNames.matchesAny(key, NaturalKeys.firstNames) { .firstName }
-            else if CaseInsensitiveNames.matchesAny(key, NaturalKeys.lastNames) { .lastName }
-            else { nil }
+            if CaseInsensitiveNames.matchesAny(key, NaturalKeys.fields) {
+                .key
+            } else if CaseInsensitiveNames.matchesAny(key, NaturalKeys.firstNames) {
+                .firstName
+            } else if CaseInsensitiveNames.matchesAny(key, NaturalKeys.lastNames) { .lastName } else { nil }
         locationRole =
-            if CaseInsensitiveNames.matches(key, "location") { .location }
-            else if CaseInsensitiveNames.matchesAny(key, LocationKeys.latitude) { .latitude }
-            else if CaseInsensitiveNames.matchesAny(key, LocationKeys.longitude) { .longitude }
-            else { nil }
+            if CaseInsensitiveNames.matches(key, "location") {
+                .location
+            } else if CaseInsensitiveNames.matchesAny(key, LocationKeys.latitude) {
+                .latitude
+            } else if CaseInsensitiveNames.matchesAny(key, LocationKeys.longitude) { .longitude } else { nil }
     }
 }
 

@@ -50,7 +50,10 @@ enum LocationColumns {
             guard let text = RecordNaming.text(of: fields[indices[0]].value) else { return fields }
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else {
-                throw CloudSeedError(.invalidValue, "'\(text)' is not \"latitude,longitude\"; fix the value or drop --location \(declaration.field)", at: position)
+                throw CloudSeedError(
+                    .invalidValue,
+                    "'\(text)' is not \"latitude,longitude\"; fix the value or drop --location \(declaration.field)",
+                    at: position)
             }
             value = LocationKeys.location(latitude: .text(parts[0]), longitude: .text(parts[1]))
         }

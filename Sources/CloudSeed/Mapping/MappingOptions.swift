@@ -75,18 +75,22 @@ public struct FieldTypeOverride: Hashable, Sendable {
     /// Reads `price:DOUBLE`, `Artwork.image:ASSET` or `tags:LIST<STRING>`.
     public init(parsing text: String) throws {
         guard let colon = text.firstIndex(of: ":") else {
-            throw CloudSeedError(.invalidOption, "--field '\(text)' needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
+            throw CloudSeedError(
+                .invalidOption, "--field '\(text)' needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
         }
         let target = String(text[..<colon])
         let typeName = String(text[text.index(after: colon)...])
         guard let type = FieldType(name: typeName) else {
             throw CloudSeedError(
-                .invalidOption, "--field '\(text)': unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>")
+                .invalidOption,
+                "--field '\(text)': unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>"
+            )
         }
         (recordType, field) = splitQualified(target)
         self.type = type
         guard IdentifierMapping.isValid(field), recordType.map(IdentifierMapping.isValid) ?? true else {
-            throw CloudSeedError(.invalidOption, "--field '\(text)': names start with a letter and hold letters, digits and '_'")
+            throw CloudSeedError(
+                .invalidOption, "--field '\(text)': names start with a letter and hold letters, digits and '_'")
         }
     }
 }
@@ -114,7 +118,9 @@ public struct NameTemplate: Hashable, Sendable {
             template = text
         }
         guard !placeholders.isEmpty else {
-            throw CloudSeedError(.invalidOption, "--name-template '\(text)' names no field; write fields in braces, as \"{firstName} {lastName}\"")
+            throw CloudSeedError(
+                .invalidOption,
+                "--name-template '\(text)' names no field; write fields in braces, as \"{firstName} {lastName}\"")
         }
     }
 

@@ -38,7 +38,8 @@ struct NameMarks {
     /// Notes that row number `row` (from 0) would be named `name`.
     mutating func add(_ name: String, row: Int) {
         let fingerprint = Fingerprint(name)
-        buckets[Int(fingerprint.high >> UInt64(64 - Self.bucketBits))].append(Mark(fingerprint: fingerprint, row: Int32(row)))
+        buckets[Int(fingerprint.high >> UInt64(64 - Self.bucketBits))].append(
+            Mark(fingerprint: fingerprint, row: Int32(row)))
     }
 
     /// The rows that would get a name an earlier row gets: (earlier row, later row), by later row.

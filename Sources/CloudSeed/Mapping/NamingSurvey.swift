@@ -42,7 +42,9 @@ struct NamingSurvey {
     /// Takes in a row; `source` numbers the source it comes from. `keyName` is the name one of its
     /// natural keys gives it (``RecordNaming/recordName(from:)``), where made already.
     mutating func add(_ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)? = nil) {
-        guard let rowNumber = count(givenName: row.givenName != nil, nameColumn: row.nameColumn?.column, isChild: isChild, source: source),
+        guard
+            let rowNumber = count(
+                givenName: row.givenName != nil, nameColumn: row.nameColumn?.column, isChild: isChild, source: source),
             !randomNames
         else { return }
         if let template {
@@ -53,7 +55,11 @@ struct NamingSurvey {
             }
             return
         }
-        if rowsWithoutGivenName == 0 { mark(row, rule: .fromSource, rowNumber: rowNumber) } else { candidates[.fromSource] = nil }
+        if rowsWithoutGivenName == 0 {
+            mark(row, rule: .fromSource, rowNumber: rowNumber)
+        } else {
+            candidates[.fromSource] = nil
+        }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
         noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber, keyName: keyName)
     }
@@ -104,13 +110,18 @@ struct NamingSurvey {
 
     /// Marks a row's natural keys now, or after the rows waiting for ICU; the one of `keyName` by
     /// the name given.
-    private mutating func noteNaturalKeys(_ keys: [(String, String)], rowNumber: Int, keyName: (key: String, name: String)?) {
-        guard waitingNaturalKeys.isEmpty, keys.allSatisfy({ $0.0 == keyName?.key || Transliteration.isReady($0.1) }) else {
+    private mutating func noteNaturalKeys(
+        _ keys: [(String, String)], rowNumber: Int, keyName: (key: String, name: String)?
+    ) {
+        guard waitingNaturalKeys.isEmpty, keys.allSatisfy({ $0.0 == keyName?.key || Transliteration.isReady($0.1) })
+        else {
             waitingNaturalKeys.append((keys, rowNumber))
             if Transliteration.isWarm || waitingNaturalKeys.count >= Self.waitingLimit { markWaitingNaturalKeys() }
             return
         }
-        markNaturalKeys(names: keys.map { ($0.0, $0.0 == keyName?.key ? keyName!.name : RecordNaming.recordName(from: $0.1)) }, rowNumber: rowNumber)
+        markNaturalKeys(
+            names: keys.map { ($0.0, $0.0 == keyName?.key ? keyName!.name : RecordNaming.recordName(from: $0.1)) },
+            rowNumber: rowNumber)
     }
 
     /// Marks the rows waiting for ICU, in order (waiting for it if need be).
@@ -188,7 +199,9 @@ struct NamingSurvey {
         var start = 0
         for count in rowsPerSource {
             for ordinal in 0..<count {
-                if let earlier = zip(starts, rowsPerSource).first(where: { ordinal < $0.1 }) { pairs.append((earlier.0 + ordinal, start + ordinal)) }
+                if let earlier = zip(starts, rowsPerSource).first(where: { ordinal < $0.1 }) {
+                    pairs.append((earlier.0 + ordinal, start + ordinal))
+                }
             }
             starts.append(start)
             start += count

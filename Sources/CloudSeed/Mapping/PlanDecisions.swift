@@ -27,7 +27,8 @@ struct PlanDecisions {
         self.options = options
         self.schema = schema
         self.surveys = surveys
-        targets = Self.referenceTargets(options: options, surveys: surveys, knownTypes: Set(surveys.keys).union(schema.recordTypes.keys))
+        targets = Self.referenceTargets(
+            options: options, surveys: surveys, knownTypes: Set(surveys.keys).union(schema.recordTypes.keys))
     }
 
     private var sortedTypes: [String] { surveys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
@@ -75,7 +76,9 @@ struct PlanDecisions {
             let name = naming.name(of: row, rowNumber: rowNumber)
         else { return }
         var keys = row.naturalKeys.map(\.1)
-        if let template = options.template(for: row.recordType), let text = TemplateNaming.text(of: row, template: template.template) {
+        if let template = options.template(for: row.recordType),
+            let text = TemplateNaming.text(of: row, template: template.template)
+        {
             keys.append(text)
         }
         indexes[row.recordType, default: ReferenceIndex()].add(recordName: name, keys: keys)
@@ -91,15 +94,22 @@ struct PlanDecisions {
                 switch problem {
                 case .template(let template, let position):
                     error = CloudSeedError(
-                        .invalidValue, "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template", at: position)
+                        .invalidValue,
+                        "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template",
+                        at: position)
                 case .sharesName(let firstRow):
                     let first = wantedRows[type]?[firstRow] ?? nil
                     let second = wantedRows[type]?[row] ?? nil
                     error = CloudSeedError(
-                        .duplicateRecordName, "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
+                        .duplicateRecordName,
+                        "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
                         at: second?.position)
                 }
-                if options.skipBadRows { rowErrors[type, default: [:]][row] = [error] } else { try errors.record(error) }
+                if options.skipBadRows {
+                    rowErrors[type, default: [:]][row] = [error]
+                } else {
+                    try errors.record(error)
+                }
             }
         }
         wantedRows = [:]
@@ -121,7 +131,10 @@ struct PlanDecisions {
                     guard case .string(let text) = value else { return nil }
                     return SourceField(key: key, value: .string(text), position: SourcePosition(file: "store"))
                 }
-                records.append(StoredRecordKeys(recordName: record.recordID.recordName, keys: NaturalKeys.keys(of: fields, facts: keyFacts.facts(of:near:)).map(\.1)))
+                records.append(
+                    StoredRecordKeys(
+                        recordName: record.recordID.recordName,
+                        keys: NaturalKeys.keys(of: fields, facts: keyFacts.facts(of:near:)).map(\.1)))
             }
             stored[target] = records
         }
@@ -145,12 +158,18 @@ struct PlanDecisions {
     }
 
     /// The types a field of the run may point to: declared with `--reference`, or named by a field.
-    private static func referenceTargets(options: MappingOptions, surveys: [String: TypeSurvey], knownTypes: Set<String>) -> Set<String> {
+    private static func referenceTargets(
+        options: MappingOptions, surveys: [String: TypeSurvey], knownTypes: Set<String>
+    ) -> Set<String> {
         var targets = Set(options.references.compactMap(\.target))
         for survey in surveys.values {
             for field in survey.fields.keys {
-                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: true) { targets.insert(target) }
-                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: false) { targets.insert(target) }
+                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: true) {
+                    targets.insert(target)
+                }
+                if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: false) {
+                    targets.insert(target)
+                }
             }
         }
         return targets
@@ -160,8 +179,10 @@ struct PlanDecisions {
         let types = try sortedTypes.map { name in
             let survey = surveys[name]!
             return PlannedRecordType(
-                name: name, fields: try fieldTypes(for: name, survey: survey), namingRule: naming.rules[name] ?? .position,
-                rowCount: survey.rowCount, firstRowPosition: survey.firstRowPosition, firstPositions: survey.firstPositions,
+                name: name, fields: try fieldTypes(for: name, survey: survey),
+                namingRule: naming.rules[name] ?? .position,
+                rowCount: survey.rowCount, firstRowPosition: survey.firstRowPosition,
+                firstPositions: survey.firstPositions,
                 renamedKeys: survey.renamedKeys)
         }
         return ImportPlan(recordTypes: types, naming: naming, indexes: indexes, rowErrors: rowErrors)
@@ -175,7 +196,9 @@ struct PlanDecisions {
         return result
     }
 
-    private func fieldType(_ name: String, in recordType: String, survey: TypeSurvey, at position: SourcePosition) throws -> PlannedField {
+    private func fieldType(_ name: String, in recordType: String, survey: TypeSurvey, at position: SourcePosition)
+        throws -> PlannedField
+    {
         let override = options.fieldType(name, in: recordType)
         let declaredReference = options.reference(name, in: recordType)
         let kind = survey.inferred[name]
@@ -186,7 +209,8 @@ struct PlanDecisions {
         if let stored = schema.fieldType(name, in: recordType) {
             if let override, override != stored {
                 throw CloudSeedError(
-                    .invalidSchema, "invalid attempt to set value type \(override.wireName) for field '\(name)' for type '\(recordType)', defined to be: \(stored.wireName); the store's schema already defines the field, so drop --field \(name):\(override.schemaName)",
+                    .invalidSchema,
+                    "invalid attempt to set value type \(override.wireName) for field '\(name)' for type '\(recordType)', defined to be: \(stored.wireName); the store's schema already defines the field, so drop --field \(name):\(override.schemaName)",
                     at: position)
             }
             let isReference = stored == .reference || stored == .list(.reference)
@@ -194,15 +218,17 @@ struct PlanDecisions {
         }
         if declaredReference != nil || override == .reference || override == .list(.reference) {
             let type = override ?? (isList ? .list(.reference) : .reference)
-            return PlannedField(type: type, rule: .override, target: target, action: action,
-                                reason: target.map { "declared; values name \($0) records" } ?? "declared; values are record names")
+            return PlannedField(
+                type: type, rule: .override, target: target, action: action,
+                reason: target.map { "declared; values name \($0) records" } ?? "declared; values are record names")
         }
         if let override { return PlannedField(type: override, rule: .override) }
         if let (type, _) = survey.declared[name] { return PlannedField(type: type, rule: .declared) }
         if let inferred = inferredReference(name, target: target, kind: kind, survey: survey) { return inferred }
         if survey.assetPaths[name] == true, let kind, kind.isTextual {
             let type: FieldType = if case .list = kind { .list(.asset) } else { .asset }
-            return PlannedField(type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
+            return PlannedField(
+                type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
         }
         return PlannedField(type: kind?.fieldType ?? .string, rule: .inferred)
     }
@@ -210,14 +236,17 @@ struct PlanDecisions {
     /// A reference inferred from the field's name when its values name records of that type: all of
     /// them, or at least half (the others then fail with the closest names, rather than the field
     /// silently staying text).
-    private func inferredReference(_ name: String, target: String?, kind: InferredKind?, survey: TypeSurvey) -> PlannedField? {
+    private func inferredReference(_ name: String, target: String?, kind: InferredKind?, survey: TypeSurvey)
+        -> PlannedField?
+    {
         guard let target, let kind, kind.isTextual, let values = survey.distinctValues[name], !values.isEmpty,
             let index = indexes[target], !index.isEmpty
         else { return nil }
         let resolved = values.filter { !index.matches($0).isEmpty }.count
         guard resolved * 2 >= values.count, resolved > 0 else { return nil }
         let type: FieldType = if case .list = kind { .list(.reference) } else { .reference }
-        let reason = resolved == values.count
+        let reason =
+            resolved == values.count
             ? "its name and every value name \(target) records"
             : "its name names \(target) and \(resolved) of \(values.count) values name \(target) records"
         return PlannedField(type: type, rule: .inferred, target: target, reason: reason)

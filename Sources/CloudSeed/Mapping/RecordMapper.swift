@@ -27,7 +27,8 @@ package struct RecordMapper {
     /// values of the fields whose names may point to a record type. The rows of the types that
     /// references point to are read again afterwards, to index them by name and natural key.
     package func survey(
-        _ sources: [SourceFile], store: (any StoreBackend)? = nil, scope: StoreScope = StoreScope(), firstRows: Int? = nil
+        _ sources: [SourceFile], store: (any StoreBackend)? = nil, scope: StoreScope = StoreScope(),
+        firstRows: Int? = nil
     ) throws -> ImportPlan {
         try survey(sources, store: store, scope: scope, firstRows: firstRows.map(FirstRows.init))
     }
@@ -42,7 +43,9 @@ package struct RecordMapper {
     }
 
     /// ``survey(_:store:scope:firstRows:)``, telling through `firstRows` whether every record was surveyed.
-    func survey(_ sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope, firstRows: FirstRows?) throws -> ImportPlan {
+    func survey(_ sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope, firstRows: FirstRows?) throws
+        -> ImportPlan
+    {
         let run = runSurvey(of: sources)
         // Rows are read, prepared and surveyed on three threads. What crosses between them is
         // rows and numbers: no object several would count references to. A CSV source's fields
@@ -50,43 +53,57 @@ package struct RecordMapper {
         // only name its records cross, then the columns' survey once the source is read.
         let preparation = rowPreparation()
         let cellWay = { (header: CSVHeader, type: String, source: Int) in
-            CellColumns(header: header, recordType: type, options: options).map { CellWay.surveyed(run.columnSurvey(of: $0, source: source)) }
+            CellColumns(header: header, recordType: type, options: options).map {
+                CellWay.surveyed(run.columnSurvey(of: $0, source: source))
+            }
         }
-        try readInStages(sources, firstRows: firstRows, cellWay: options.takesCellByCell ? cellWay : nil, read: { $0 }, prepare: { (item: consuming ReadItem, emit) in
-            switch consume item {
-            case .row(var read):
-                try emit(.row(try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source))
-            case .named(let row, let source):
-                try emit(.row(row, source: source))
-            case .columns(let survey, let type):
-                try emit(.columns(survey, type: type))
-            case .unreadable, .flat, .flatNamed, .flatSurveyed:
-                return
-            }
-        }, consume: { (item: consuming SurveyItem) in
-            switch consume item {
-            case .row(let row, let source): try run.add(row, source: source)
-            case .columns(let columns, let type): run.merge(columns, type: type)
-            }
-        })
+        try readInStages(
+            sources, firstRows: firstRows, cellWay: options.takesCellByCell ? cellWay : nil, read: { $0 },
+            prepare: { (item: consuming ReadItem, emit) in
+                switch consume item {
+                case .row(var read):
+                    try emit(
+                        .row(
+                            try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal),
+                            source: read.source))
+                case .named(let row, let source):
+                    try emit(.row(row, source: source))
+                case .columns(let survey, let type):
+                    try emit(.columns(survey, type: type))
+                case .unreadable, .flat, .flatNamed, .flatSurveyed:
+                    return
+                }
+            },
+            consume: { (item: consuming SurveyItem) in
+                switch consume item {
+                case .row(let row, let source): try run.add(row, source: source)
+                case .columns(let columns, let type): run.merge(columns, type: type)
+                }
+            })
         return try decide(run, sources: sources, store: store, scope: scope)
     }
 
     /// A survey of the rows of `sources`, empty.
     func runSurvey(of sources: [SourceFile]) -> RunSurvey {
-        RunSurvey(options: options, schema: schema, sourceTypes: sources.map { defaultRecordType(of: $0) }, folders: assetFolders(sources))
+        RunSurvey(
+            options: options, schema: schema, sourceTypes: sources.map { defaultRecordType(of: $0) },
+            folders: assetFolders(sources))
     }
 
     /// Decides the plan from what `run` learnt of every row of `sources`: naming rules, the rows
     /// that cannot be named, the index references resolve through (reading the rows of the types
     /// they point to again, and the records `store` holds of them) and each field's type.
-    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope) throws -> ImportPlan {
+    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope) throws
+        -> ImportPlan
+    {
         var decisions = PlanDecisions(options: options, schema: schema, surveys: run.takeSurveys())
         // Read while ICU may still be compiling what the naming rules need; its error waits its turn.
         let stored = Result { try store.map { try decisions.storedRecordKeys($0, scope: scope) } }
         let typeSources = decisions.surveys.mapValues(\.naming.sources)
         decisions.chooseNamingRules()
-        let lookedAt = typeSources.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
+        let lookedAt = typeSources.filter { decisions.needsLook(at: $0.key) }.values.reduce(into: Set<Int>()) {
+            $0.formUnion($1)
+        }
         if !lookedAt.isEmpty {
             var rowNumbers = TypeRowCounts()
             func look(at row: PreparedRow, isChild: Bool) {
@@ -117,9 +134,11 @@ package struct RecordMapper {
     ///
     /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body` and `flatRecord`.
     package func forEachRecord(
-        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil, rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead,
+        _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil,
+        rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
-        rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [], encoders: [String: NewRecordEncoder] = [:],
+        rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [],
+        encoders: [String: NewRecordEncoder] = [:],
         flatRecord: (FlatRecord) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
     ) throws {
         var errors = ErrorCollector()
@@ -128,7 +147,8 @@ package struct RecordMapper {
         var folder = ""
         let converter = ValueConverter(
             loadAsset: { path, position in
-                try AssetLoader.load(path, at: position, folder: folder, allowOutside: options.allowOutsideAssets, into: &loadedContents)
+                try AssetLoader.load(
+                    path, at: position, folder: folder, allowOutside: options.allowOutsideAssets, into: &loadedContents)
             },
             recordName: RecordNaming.recordName(from:))
         let types = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0) })
@@ -136,7 +156,12 @@ package struct RecordMapper {
         func reject(_ row: PreparedRow, _ reasons: [CloudSeedError]) throws {
             try rejected(RejectedRow(recordType: row.recordType, position: row.position, errors: reasons))
             for child in row.children {
-                try reject(child.row, [CloudSeedError(reasons[0].code, "its parent row (\(row.position)) was refused", at: child.row.position)])
+                try reject(
+                    child.row,
+                    [
+                        CloudSeedError(
+                            reasons[0].code, "its parent row (\(row.position)) was refused", at: child.row.position)
+                    ])
             }
         }
         func typedValue(_ field: SourceField, _ plannedField: PlannedField) throws -> RecordValue {
@@ -162,14 +187,19 @@ package struct RecordMapper {
             var size = 0
             var rowErrors: [CloudSeedError] = []
             for (offset, field) in row.fields.enumerated() {
-                guard let plannedField = ahead.map({ $0[offset]?.planned }) ?? planned?.fields[field.key] else { continue }
+                guard let plannedField = ahead.map({ $0[offset]?.planned }) ?? planned?.fields[field.key] else {
+                    continue
+                }
                 do {
                     var value = try ahead?[offset]?.typed?.get() ?? typedValue(field, plannedField)
                     if plannedField.action != .none { value = value.withReferenceAction(plannedField.action) }
                     size += value.encodedSize
                     values[field.key] = value
                 } catch let mismatch as ValueConverter.Mismatch {
-                    rowErrors.append(FieldErrors.typeError(mismatch, field: field.key, recordType: row.recordType, planned: plannedField, at: field.position))
+                    rowErrors.append(
+                        FieldErrors.typeError(
+                            mismatch, field: field.key, recordType: row.recordType, planned: plannedField,
+                            at: field.position))
                 } catch let failure as ReferenceResolution.Failure {
                     rowErrors.append(CloudSeedError(failure.code, failure.message, at: field.position))
                 } catch let error as CloudSeedError {
@@ -177,9 +207,11 @@ package struct RecordMapper {
                 }
             }
             if size > RecordLimits.maximumRecordSize {
-                rowErrors.append(CloudSeedError(
-                    .limitExceeded, "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
-                    at: row.position))
+                rowErrors.append(
+                    CloudSeedError(
+                        .limitExceeded,
+                        "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
+                        at: row.position))
             }
             if !rowErrors.isEmpty {
                 loadedContents.removeAll(keepingCapacity: true)
@@ -189,11 +221,14 @@ package struct RecordMapper {
             if errors.errors.isEmpty {
                 for value in values.values {
                     try value.forEachAsset { asset in
-                        if assetsSeen.insert(asset.fileChecksum).inserted { try assets(asset, loadedContents[asset.fileChecksum]) }
+                        if assetsSeen.insert(asset.fileChecksum).inserted {
+                            try assets(asset, loadedContents[asset.fileChecksum])
+                        }
                     }
                 }
                 loadedContents.removeAll(keepingCapacity: true)
-                var record = CloudRecord(recordType: row.recordType, recordID: RecordID(recordName: name), fields: values)
+                var record = CloudRecord(
+                    recordType: row.recordType, recordID: RecordID(recordName: name), fields: values)
                 record.system.changeTag = row.changeTag ?? ""
                 try body(record, row.position)
             }
@@ -211,12 +246,16 @@ package struct RecordMapper {
         // read than to prepare. A CSV record typed where it is read is named on the next thread: the
         // reading one, which scans, types and surveys every cell, is the busier.
         var rowNumbers = TypeRowCounts()
-        let flatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        let flatTyping =
+            flatTypes.isEmpty
+            ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
         let readingPreparation = rowPreparation()
         let preparation = rowPreparation()
         // CSV and flat JSON records of those types are typed where they are read, without a row, where their header allows.
-        let readingFlatTyping = flatTypes.isEmpty ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        let readingFlatTyping =
+            flatTypes.isEmpty
+            ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
         // Surveying too, those records are also surveyed column by column where they are read.
         let namingKeys = plan.naming.rules.compactMapValues { rule -> String? in
             if case .naturalKey(let key) = rule { key } else { nil }
@@ -225,13 +264,17 @@ package struct RecordMapper {
         var surveyedType = (name: "", key: String?.none)
         let cellWay = readingFlatTyping.map { typing in
             { (header: CSVHeader, type: String, source: Int) -> CellWay? in
-                guard let typed = FlatCellTyping(
-                    header: header, recordType: type, plan: plan, options: options, typing: typing, encoder: encoders[type])
+                guard
+                    let typed = FlatCellTyping(
+                        header: header, recordType: type, plan: plan, options: options, typing: typing,
+                        encoder: encoders[type])
                 else { return nil }
-                guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options) else { return .typed(typed) }
+                guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options)
+                else { return .typed(typed) }
                 // Without a name column, what the survey learns of a record's naming is the name its plan gives it.
                 let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil }
-                return .typedAndSurveyed(typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
+                return .typedAndSurveyed(
+                    typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
             }
         }
         // Surveying CSV alone, whose rows are prepared where they are read, the second thread would
@@ -239,71 +282,89 @@ package struct RecordMapper {
         // the three stages, as they run slower on two.
         let preparingHere = surveying != nil && preparedWhereRead.count == sources.count
         try readInStages(
-            sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere, rowsReadAhead: rowsReadAhead,
+            sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere,
+            rowsReadAhead: rowsReadAhead,
             read: { item -> ReadOrPrepared in
-            guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
-            var row = read.row
-            return .prepared(try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source, surveyed: read.surveyed)
-        }, prepare: { (item: consuming ReadOrPrepared, handOn) in
-            func namingKey(of type: String) -> String? {
-                if type != surveyedType.name { surveyedType = (type, namingKeys[type]) }
-                return surveyedType.key
-            }
-            let (row, source): (PreparedRow, Int)
-            let surveyed: Bool
-            switch consume item {
-            case .prepared(let prepared, let from, let before): (row, source, surveyed) = (prepared, from, before)
-            case .read(.unreadable(let error)): return try handOn(.unreadable(error))
-            case .read(.named(let row, let source)):
-                try surveying?.add(row, source: source)
-                return
-            case .read(.columns(let columns, let type)):
-                surveying?.merge(columns, type: type)
-                return
-            // Each record is named in place and moved on, not copied.
-            case .read(.flatNamed(var record, let namedByText, let naming, let source)):
-                if namedByText { FlatCellTyping.name(byText: &record) }
-                try surveying?.add(naming, source: source)
-                _ = rowNumbers.count(record.recordType)
-                return try handOn(.flat(record))
-            case .read(.flatSurveyed(var record, let namedByText, let source)):
-                if namedByText { FlatCellTyping.name(byText: &record) }
-                surveying?.add(record, key: namingKey(of: record.recordType), name: namedByText ? record.recordName : nil, source: source)
-                _ = rowNumbers.count(record.recordType)
-                return try handOn(.flat(record))
-            case .read(.flat(var record, let namedByText)):
-                if namedByText { FlatCellTyping.name(byText: &record) }
-                _ = rowNumbers.count(record.recordType)
-                return try handOn(.flat(record))
-            case .read(.row(var read)):
-                (row, source, surveyed) = (try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source, read.surveyed)
-            }
-            let number = rowNumbers.count(row.recordType)
-            let planned = types[row.recordType]
-            let name = planned == nil ? nil : plan.naming.name(of: row, rowNumber: number)
-            if !surveyed, let surveying {
-                // The name the plan's natural key gives the row, made once for the plan and the survey.
-                var keyName: (key: String, name: String)?
-                if let key = namingKey(of: row.recordType), let name, row.naturalKeys.contains(where: { $0.0 == key }) { keyName = (key, name) }
-                try surveying.add(row, source: source, keyName: keyName)
-            }
-            if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] { return try handOn(.refused(row, known)) }
-            guard let planned, let name else { return }
-            if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }
-            try handOn(.row(row, source: source, name: name, ahead: typedAhead(row, planned: planned)))
-        }, consume: { (item: PreparedItem) in
-            switch item {
-            case .unreadable(let error):
-                try rejected(RejectedRow(recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-            case .refused(let row, let errors):
-                try reject(row, errors)
-            case .row(let row, let source, let name, let ahead):
-                folder = folders[source]
-                try emit(row, name: name, ahead: ahead)
-            case .flat(let record):
-                if errors.errors.isEmpty { try flatRecord(record) }
-            }
-        })
+                guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
+                var row = read.row
+                return .prepared(
+                    try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source,
+                    surveyed: read.surveyed)
+            },
+            prepare: { (item: consuming ReadOrPrepared, handOn) in
+                func namingKey(of type: String) -> String? {
+                    if type != surveyedType.name { surveyedType = (type, namingKeys[type]) }
+                    return surveyedType.key
+                }
+                let (row, source): (PreparedRow, Int)
+                let surveyed: Bool
+                switch consume item {
+                case .prepared(let prepared, let from, let before): (row, source, surveyed) = (prepared, from, before)
+                case .read(.unreadable(let error)): return try handOn(.unreadable(error))
+                case .read(.named(let row, let source)):
+                    try surveying?.add(row, source: source)
+                    return
+                case .read(.columns(let columns, let type)):
+                    surveying?.merge(columns, type: type)
+                    return
+                // Each record is named in place and moved on, not copied.
+                case .read(.flatNamed(var record, let namedByText, let naming, let source)):
+                    if namedByText { FlatCellTyping.name(byText: &record) }
+                    try surveying?.add(naming, source: source)
+                    _ = rowNumbers.count(record.recordType)
+                    return try handOn(.flat(record))
+                case .read(.flatSurveyed(var record, let namedByText, let source)):
+                    if namedByText { FlatCellTyping.name(byText: &record) }
+                    surveying?.add(
+                        record, key: namingKey(of: record.recordType), name: namedByText ? record.recordName : nil,
+                        source: source)
+                    _ = rowNumbers.count(record.recordType)
+                    return try handOn(.flat(record))
+                case .read(.flat(var record, let namedByText)):
+                    if namedByText { FlatCellTyping.name(byText: &record) }
+                    _ = rowNumbers.count(record.recordType)
+                    return try handOn(.flat(record))
+                case .read(.row(var read)):
+                    (row, source, surveyed) = (
+                        try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source,
+                        read.surveyed
+                    )
+                }
+                let number = rowNumbers.count(row.recordType)
+                let planned = types[row.recordType]
+                let name = planned == nil ? nil : plan.naming.name(of: row, rowNumber: number)
+                if !surveyed, let surveying {
+                    // The name the plan's natural key gives the row, made once for the plan and the survey.
+                    var keyName: (key: String, name: String)?
+                    if let key = namingKey(of: row.recordType), let name,
+                        row.naturalKeys.contains(where: { $0.0 == key })
+                    {
+                        keyName = (key, name)
+                    }
+                    try surveying.add(row, source: source, keyName: keyName)
+                }
+                if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] {
+                    return try handOn(.refused(row, known))
+                }
+                guard let planned, let name else { return }
+                if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }
+                try handOn(.row(row, source: source, name: name, ahead: typedAhead(row, planned: planned)))
+            },
+            consume: { (item: PreparedItem) in
+                switch item {
+                case .unreadable(let error):
+                    try rejected(
+                        RejectedRow(
+                            recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
+                case .refused(let row, let errors):
+                    try reject(row, errors)
+                case .row(let row, let source, let name, let ahead):
+                    folder = folders[source]
+                    try emit(row, name: name, ahead: ahead)
+                case .flat(let record):
+                    if errors.errors.isEmpty { try flatRecord(record) }
+                }
+            })
         try errors.throwIfAny()
     }
 
@@ -396,7 +457,9 @@ package struct RecordMapper {
     }
 
     private func rowPreparation() -> RowPreparation {
-        RowPreparation(nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:), keepsTemplateValues: !options.nameTemplates.isEmpty)
+        RowPreparation(
+            nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:),
+            keepsTemplateValues: !options.nameTemplates.isEmpty)
     }
 
     /// Reads the sources on one thread, where `read` turns each item into what it hands to
@@ -407,15 +470,18 @@ package struct RecordMapper {
     /// fields reach `prepare` as the only reference to them, to be changed in place. Each stage
     /// runs at most about `rowsReadAhead` rows ahead of the next.
     private func readInStages<Read, Output>(
-        _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil, preparingHere: Bool = false,
+        _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil,
+        preparingHere: Bool = false,
         rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead, read transform: (consuming ReadItem) throws -> Read,
-        prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void, consume: (consuming Output) throws -> Void
+        prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void,
+        consume: (consuming Output) throws -> Void
     ) throws {
         func readAll(_ read: (consuming Read) throws -> Void) throws {
             try withoutActuallyEscaping(read) { read in
                 try withoutActuallyEscaping(transform) { transform in
                     try forEachSourceRow(
-                        sources, firstRows: firstRows, badRow: { try read(transform(.unreadable($0))) }, cellWay: cellWay,
+                        sources, firstRows: firstRows, badRow: { try read(transform(.unreadable($0))) },
+                        cellWay: cellWay,
                         taken: { (item: consuming ReadItem) in try read(transform(item)) }
                     ) { (row: consuming ReadRow) in try read(transform(.row(row))) }
                 }
@@ -432,17 +498,22 @@ package struct RecordMapper {
                     consume: { (item: consuming Read) in try prepare(consume item, consume) })
             }
         }
-        try TwoCorePipeline.run(batchesAhead: batchesAhead, produce: { emit in
-            try withoutActuallyEscaping(emit) { emit in
-                try TwoCorePipeline.run(
-                    batchesAhead: batchesAhead, produce: readAll, consume: { (item: consuming Read) in try prepare(consume item, emit) })
-            }
-        }, consume: consume)
+        try TwoCorePipeline.run(
+            batchesAhead: batchesAhead,
+            produce: { emit in
+                try withoutActuallyEscaping(emit) { emit in
+                    try TwoCorePipeline.run(
+                        batchesAhead: batchesAhead, produce: readAll,
+                        consume: { (item: consuming Read) in try prepare(consume item, emit) })
+                }
+            }, consume: consume)
     }
 
     /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
     /// row and the number of its source.
-    private func forEachPreparedRow(_ sources: [SourceFile], only: Set<Int>? = nil, _ body: (PreparedRow, Int) throws -> Void) throws {
+    private func forEachPreparedRow(
+        _ sources: [SourceFile], only: Set<Int>? = nil, _ body: (PreparedRow, Int) throws -> Void
+    ) throws {
         let preparation = rowPreparation()
         try forEachSourceRow(sources, only: only) { read in
             var row = read.row
@@ -458,8 +529,10 @@ package struct RecordMapper {
     /// rows that name them, surveyed where they are read, then the survey (pass one), as typed
     /// records (pass two), or both, where a record the typing cannot take goes to `body` as a row.
     private func forEachSourceRow(
-        _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: FirstRows? = nil, badRow: ((CloudSeedError) throws -> Void)? = nil,
-        cellWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CellWay?)? = nil, taken: (consuming ReadItem) throws -> Void = { _ in },
+        _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: FirstRows? = nil,
+        badRow: ((CloudSeedError) throws -> Void)? = nil,
+        cellWay: ((CSVHeader, _ recordType: String, _ source: Int) -> CellWay?)? = nil,
+        taken: (consuming ReadItem) throws -> Void = { _ in },
         _ body: (consuming ReadRow) throws -> Void
     ) throws {
         let skipping: ((CloudSeedError) throws -> Void)? = options.skipBadRows ? (badRow ?? { _ in }) : nil
@@ -501,29 +574,45 @@ package struct RecordMapper {
             }
             /// Takes a record's cells (starting at `position`, the `ordinal`-th of its type) the
             /// way their header chose; `row` makes the row of those it hands on as a row.
-            func take<Cells: FlatCells>(_ record: Cells, at position: SourcePosition, ordinal: Int, row: () throws -> SourceRow) throws {
+            func take<Cells: FlatCells>(
+                _ record: Cells, at position: SourcePosition, ordinal: Int, row: () throws -> SourceRow
+            ) throws {
                 // The typing is used where it is: a copy would count a reference to each of its parts.
                 let typed = state.typing?.record(of: record, at: position, ordinal: ordinal)
                 var naming: PreparedRow?
                 if state.surveying != nil {
                     // The typing goes first: the survey leaves out the cells it found again.
-                    state.surveying!.add(record, except: state.typing?.columnsFoundAgain ?? [], kinds: state.typing?.kindsTold ?? TextKindsTold())
+                    state.surveying!.add(
+                        record, except: state.typing?.columnsFoundAgain ?? [],
+                        kinds: state.typing?.kindsTold ?? TextKindsTold())
                     if !state.namedByKeyAlone {
-                        naming = state.surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal)
+                        naming = state.surveying!.columns.namingRow(
+                            of: record, recordType: sourceType, at: position, ordinal: ordinal)
                     }
                 }
                 if let flat = typed, let byText = state.typing?.lastNamedByText {
                     // Named on the other thread, which surveys and writes the records: reading is the busier.
-                    if state.namedByKeyAlone { return try taken(.flatSurveyed(flat, namedByText: byText, source: sourceIndex)) }
-                    if let naming { return try taken(.flatNamed(flat, namedByText: byText, naming: naming, source: sourceIndex)) }
+                    if state.namedByKeyAlone {
+                        return try taken(.flatSurveyed(flat, namedByText: byText, source: sourceIndex))
+                    }
+                    if let naming {
+                        return try taken(.flatNamed(flat, namedByText: byText, naming: naming, source: sourceIndex))
+                    }
                     return try taken(.flat(flat, namedByText: byText))
                 }
                 if state.surveying != nil {
-                    try taken(.named(naming ?? state.surveying!.columns.namingRow(of: record, recordType: sourceType, at: position, ordinal: ordinal),
-                                     source: sourceIndex))
+                    try taken(
+                        .named(
+                            naming
+                                ?? state.surveying!.columns.namingRow(
+                                    of: record, recordType: sourceType, at: position, ordinal: ordinal),
+                            source: sourceIndex))
                     if state.typing == nil { return }
                 }
-                try body(ReadRow(row: try row(), type: sourceType, ordinal: ordinal, source: sourceIndex, surveyed: state.surveying != nil))
+                try body(
+                    ReadRow(
+                        row: try row(), type: sourceType, ordinal: ordinal, source: sourceIndex,
+                        surveyed: state.surveying != nil))
             }
             if cellWay != nil, let csv = reader as? CSVReader {
                 do {
@@ -534,7 +623,9 @@ package struct RecordMapper {
                             _ = takesCells(of: header)
                         }
                         state.ordinal += 1
-                        try take(record, at: position, ordinal: state.ordinal) { try header.row(of: record, at: position) }
+                        try take(record, at: position, ordinal: state.ordinal) {
+                            try header.row(of: record, at: position)
+                        }
                     }
                 } catch is Enough {}
                 if let surveying = state.surveying { try taken(.columns(surveying, type: sourceType)) }
@@ -545,7 +636,9 @@ package struct RecordMapper {
                     try json.forEachRecord(header: takesCells(of:)) { header, record, position in
                         try count()
                         counts[sourceType, default: 0] += 1
-                        try take(record, at: position, ordinal: counts[sourceType]!) { record.row(of: header, at: position) }
+                        try take(record, at: position, ordinal: counts[sourceType]!) {
+                            record.row(of: header, at: position)
+                        }
                     } row: { row in
                         try count()
                         try bodyOfRow(row)
@@ -595,9 +688,11 @@ extension RecordValue {
 /// Errors about a field's values, in CloudKit's words where CloudKit has them.
 enum FieldErrors {
     static func typeError(
-        _ mismatch: ValueConverter.Mismatch, field: String, recordType: String, planned: PlannedField, at position: SourcePosition
+        _ mismatch: ValueConverter.Mismatch, field: String, recordType: String, planned: PlannedField,
+        at position: SourcePosition
     ) -> CloudSeedError {
-        var message = "invalid attempt to set value type \(mismatch.valueType) for field '\(field)' for type '\(recordType)', defined to be: \(planned.type.wireName)"
+        var message =
+            "invalid attempt to set value type \(mismatch.valueType) for field '\(field)' for type '\(recordType)', defined to be: \(planned.type.wireName)"
         if let detail = mismatch.detail { message += " (\(detail))" }
         switch planned.rule {
         case .schema: message += "; the store's schema defines '\(field)' as \(planned.type.schemaName): fix the value"

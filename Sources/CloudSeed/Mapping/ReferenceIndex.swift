@@ -80,7 +80,8 @@ struct ReferenceIndex: @unchecked Sendable {
         let target = Array(Self.normalise(value))
         let scored = byNormalised.map { key, names in (Self.distance(target, Array(key)), names.sorted().first!) }
         var seen = Set<String>()
-        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(count).map { $0 }
+        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(count)
+            .map { $0 }
     }
 
     /// Lower-case ASCII, single spaces, and `Last, First` turned into `first last`.
@@ -136,12 +137,16 @@ enum NaturalKeys {
     /// Natural-key texts of a row by key: a field's name (`title`), or for a person's name a name
     /// template of the two fields (`{firstName} {lastName}`). `facts` gives a key's facts and is
     /// told the field's offset.
-    static func keys(of fields: [SourceField], facts: (String, Int) -> KeyFacts = { key, _ in KeyFacts(of: key) }) -> [(String, String)] {
+    static func keys(of fields: [SourceField], facts: (String, Int) -> KeyFacts = { key, _ in KeyFacts(of: key) }) -> [(
+        String, String
+    )] {
         var result: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
         for offset in fields.indices {
-            guard let role = facts(fields[offset].key, offset).naturalKeyRole, let text = RecordNaming.text(of: fields[offset].value) else { continue }
+            guard let role = facts(fields[offset].key, offset).naturalKeyRole,
+                let text = RecordNaming.text(of: fields[offset].value)
+            else { continue }
             switch role {
             case .key: result.append((fields[offset].key, text))
             case .firstName: first = (fields[offset].key, text)

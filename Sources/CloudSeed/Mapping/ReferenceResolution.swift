@@ -6,10 +6,13 @@ enum ReferenceResolution {
         var message: String
     }
 
-    static func resolve(_ value: PlainValue, field: PlannedField, in plan: ImportPlan, options: MappingOptions) throws -> PlainValue {
+    static func resolve(_ value: PlainValue, field: PlannedField, in plan: ImportPlan, options: MappingOptions) throws
+        -> PlainValue
+    {
         guard resolves(field), let target = field.target else { return value }
         switch value {
-        case .array(let items): return .array(try items.map { try resolve($0, field: field, in: plan, options: options) })
+        case .array(let items):
+            return .array(try items.map { try resolve($0, field: field, in: plan, options: options) })
         case .dictionary: return value
         default:
             guard let text = RecordNaming.text(of: value) else { return value }
@@ -18,12 +21,21 @@ enum ReferenceResolution {
             let matches = index.matches(text)
             if matches.count == 1 { return .string(matches.first!) }
             if matches.count > 1 {
-                throw Failure(code: .duplicateRecordName, message: "'\(text)' matches more than one \(target): \(matches.sorted().joined(separator: ", ")); make the value or the \(target) records unambiguous")
+                throw Failure(
+                    code: .duplicateRecordName,
+                    message:
+                        "'\(text)' matches more than one \(target): \(matches.sorted().joined(separator: ", ")); make the value or the \(target) records unambiguous"
+                )
             }
             if options.allowDangling { return .string(RecordNaming.recordName(from: text)) }
             let closest = index.closest(to: text)
-            let suggestion = closest.isEmpty ? "there are no \(target) records" : "closest: \(closest.joined(separator: ", "))"
-            throw Failure(code: .unresolvedReference, message: "no \(target) record matches '\(text)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record")
+            let suggestion =
+                closest.isEmpty ? "there are no \(target) records" : "closest: \(closest.joined(separator: ", "))"
+            throw Failure(
+                code: .unresolvedReference,
+                message:
+                    "no \(target) record matches '\(text)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
+            )
         }
     }
 

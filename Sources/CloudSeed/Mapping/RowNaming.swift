@@ -20,7 +20,8 @@ struct RowNaming: Sendable {
         var byPosition: String { "\(row.recordType)-\(row.ordinal)" }
         switch rule {
         case .uuid: return randomName(row.recordType, rowNumber: rowNumber, seed: randomSeed)
-        case .template(let template): return TemplateNaming.text(of: row, template: template).map(RecordNaming.recordName(from:))
+        case .template(let template):
+            return TemplateNaming.text(of: row, template: template).map(RecordNaming.recordName(from:))
         case .fromSource, .parent: return row.givenName.map(RecordNaming.recordName(from:)) ?? byPosition
         case .column: return row.nameColumn.map { RecordNaming.recordName(from: $0.value) } ?? byPosition
         case .naturalKey(let key):
@@ -31,7 +32,8 @@ struct RowNaming: Sendable {
 
     /// A version 4 UUID drawn from `seed`, the type and the row number.
     private static func randomName(_ type: String, rowNumber: Int, seed: UInt64) -> String {
-        var generator = SeededGenerator(seed: seed ^ UInt64(truncatingIfNeeded: type.hashValue) &+ UInt64(rowNumber) &* 0x9E37_79B9_7F4A_7C15)
+        var generator = SeededGenerator(
+            seed: seed ^ UInt64(truncatingIfNeeded: type.hashValue) &+ UInt64(rowNumber) &* 0x9E37_79B9_7F4A_7C15)
         var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         bytes[6] = bytes[6] & 0x0f | 0x40
         bytes[8] = bytes[8] & 0x3f | 0x80

@@ -17,7 +17,11 @@ struct RowPreparation {
         let declaredLocations = locations(type)
         // Each key's facts once, by offset.
         var facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
-        if declaredLocations.isEmpty, !keepsTemplateValues, let flat = preparedFlat(&row, type: type, ordinal: ordinal, facts: facts) { return flat }
+        if declaredLocations.isEmpty, !keepsTemplateValues,
+            let flat = preparedFlat(&row, type: type, ordinal: ordinal, facts: facts)
+        {
+            return flat
+        }
         // Latitude and longitude columns become one `location` field, put last.
         var locationPair: (latitude: Int, longitude: Int)?
         if !declaredLocations.isEmpty {
@@ -32,15 +36,19 @@ struct RowPreparation {
             try builder.add(row.fields[offset], facts: facts[offset])
         }
         if let locationPair {
-            let location = LocationColumns.combined(row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude)
+            let location = LocationColumns.combined(
+                row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude)
             try builder.add(location, facts: keyFacts.facts(of: location.key, near: row.fields.count))
         }
         return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts), fields: builder.fields,
+            recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts),
+            fields: builder.fields,
             naturalKeys: NaturalKeys.keys(of: builder.fields, facts: keyFacts.facts(of:near:)),
-            templateValues: builder.templateValues, position: row.position, ordinal: ordinal, children: builder.children,
+            templateValues: builder.templateValues, position: row.position, ordinal: ordinal,
+            children: builder.children,
             renamedKeys: builder.renamedKeys,
-            changeTag: row.changeTag ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
+            changeTag: row.changeTag
+                ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
     }
 
     /// The common row prepared in one go, as the general way would prepare it: scalars and lists
@@ -67,7 +75,8 @@ struct RowPreparation {
         if leavesOut || pair != nil {
             // The kept fields moved forward, in order, over those left out.
             var kept = 0
-            for offset in fields.indices where offset != pair?.latitude && offset != pair?.longitude && Self.isKept(fields[offset]) {
+            for offset in fields.indices
+            where offset != pair?.latitude && offset != pair?.longitude && Self.isKept(fields[offset]) {
                 if kept != offset { fields.swapAt(kept, offset) }
                 kept += 1
             }
@@ -75,7 +84,8 @@ struct RowPreparation {
         }
         if let location { fields.append(location) }
         return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields, naturalKeys: naturalKeys, templateValues: [:],
+            recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
+            naturalKeys: naturalKeys, templateValues: [:],
             position: row.position, ordinal: ordinal, children: [], changeTag: row.changeTag)
     }
 
@@ -83,7 +93,8 @@ struct RowPreparation {
     private static func nameColumn(of fields: [SourceField], facts: [KeyFacts]) -> (column: String, value: String)? {
         var best: (rank: Int, value: String)?
         for offset in fields.indices {
-            guard let rank = facts[offset].nameColumnRank, rank < best?.rank ?? Int.max, let text = RecordNaming.text(of: fields[offset].value)
+            guard let rank = facts[offset].nameColumnRank, rank < best?.rank ?? Int.max,
+                let text = RecordNaming.text(of: fields[offset].value)
             else { continue }
             best = (rank, text)
         }
@@ -148,7 +159,9 @@ struct RowPreparation {
                 if name != flat.key { renamedKeys[name] = flat.key }
                 var mapped = flat
                 mapped.key = name
-                if mapped.value != .null && mapped.value != .array([]) || mapped.declaredType == .reference { fields.append(mapped) }
+                if mapped.value != .null && mapped.value != .array([]) || mapped.declaredType == .reference {
+                    fields.append(mapped)
+                }
             }
         }
 
@@ -156,7 +169,9 @@ struct RowPreparation {
         private mutating func claim(_ name: String, for key: String, at position: SourcePosition) throws {
             if let other = originalKeys[name] {
                 throw CloudSeedError(
-                    .malformedSource, "the keys '\(other)' and '\(key)' both map to the field name '\(name)'; rename one of them", at: position)
+                    .malformedSource,
+                    "the keys '\(other)' and '\(key)' both map to the field name '\(name)'; rename one of them",
+                    at: position)
             }
             originalKeys[name] = key
         }
@@ -169,11 +184,13 @@ struct RowPreparation {
                 guard case .dictionary(let entries) = item else { continue }
                 if entries.contains(where: { $0.key == parentField }) {
                     throw CloudSeedError(
-                        .malformedSource, "the keys '\(parentField)' and '\(parentField)' both map to the field name '\(parentField)'; rename one of them",
+                        .malformedSource,
+                        "the keys '\(parentField)' and '\(parentField)' both map to the field name '\(parentField)'; rename one of them",
                         at: flat.position)
                 }
                 var childFields = entries.map { SourceField(key: $0.key, value: $0.value, position: flat.position) }
-                childFields.append(SourceField(key: parentField, value: .null, position: flat.position, declaredType: .reference))
+                childFields.append(
+                    SourceField(key: parentField, value: .null, position: flat.position, declaredType: .reference))
                 var childRow = row
                 childRow.fields = childFields
                 childRow.recordName = nil

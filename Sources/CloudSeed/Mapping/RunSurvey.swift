@@ -26,7 +26,8 @@ package final class RunSurvey {
     init(options: MappingOptions, schema: Schema, sourceTypes: [String], folders: [String]) {
         self.options = options
         self.folders = folders
-        pointable = PointableTypes(Set(schema.recordTypes.keys).union(options.references.compactMap(\.target)).union(sourceTypes))
+        pointable = PointableTypes(
+            Set(schema.recordTypes.keys).union(options.references.compactMap(\.target)).union(sourceTypes))
         pointableAtStart = pointable
     }
 
@@ -38,7 +39,9 @@ package final class RunSurvey {
 
     private func add(_ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)?) throws {
         try withSurvey(of: row.recordType, firstPosition: row.position) {
-            try $0.add(row, isChild: isChild, source: source, keyName: keyName, assetFolder: folders[source], mayPointToType: pointable.mayPoint(from:))
+            try $0.add(
+                row, isChild: isChild, source: source, keyName: keyName, assetFolder: folders[source],
+                mayPointToType: pointable.mayPoint(from:))
         }
         for child in row.children { try add(child.row, isChild: true, source: source, keyName: nil) }
     }
@@ -47,7 +50,9 @@ package final class RunSurvey {
     /// read (``merge(_:type:)``), and which the plan names by the natural key `key` (`nil`: by
     /// position): `name` is the name that key gives it, `nil` where it lacks the key.
     func add(_ record: FlatRecord, key: String?, name: String?, source: Int) {
-        withSurvey(of: record.recordType, firstPosition: record.position) { $0.add(key: key, name: name, source: source) }
+        withSurvey(of: record.recordType, firstPosition: record.position) {
+            $0.add(key: key, name: name, source: source)
+        }
     }
 
     /// Takes in the fields of a source of `type` read as cells, surveyed column by column where its records were read.
@@ -58,7 +63,8 @@ package final class RunSurvey {
 
     /// An empty survey of the fields of a source's `columns` (read as cells), for its reading thread.
     func columnSurvey(of columns: CellColumns, source: Int) -> CellColumnSurvey {
-        CellColumnSurvey(columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
+        CellColumnSurvey(
+            columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
     }
 
     /// Hands over the surveys by record type, keeping none: a second reference to them would have
@@ -70,7 +76,9 @@ package final class RunSurvey {
     }
 
     /// Lends `body` the survey of `type`, made at its first row (at `firstPosition`).
-    private func withSurvey(of type: String, firstPosition: SourcePosition, _ body: (inout TypeSurvey) throws -> Void) rethrows {
+    private func withSurvey(of type: String, firstPosition: SourcePosition, _ body: (inout TypeSurvey) throws -> Void)
+        rethrows
+    {
         if current?.type != type {
             putBackCurrent()
             if let known = surveys.removeValue(forKey: type) {
@@ -79,8 +87,14 @@ package final class RunSurvey {
                 if pointable.insert(type) {
                     for other in surveys.values { pointable.markMissedValues(of: other) }
                 }
-                current = (type, TypeSurvey(firstRowPosition: firstPosition, naming: NamingSurvey(
-                    recordType: type, template: options.template(for: type)?.template, randomNames: options.randomNames)))
+                current = (
+                    type,
+                    TypeSurvey(
+                        firstRowPosition: firstPosition,
+                        naming: NamingSurvey(
+                            recordType: type, template: options.template(for: type)?.template,
+                            randomNames: options.randomNames))
+                )
             }
         }
         try body(&current!.survey)

@@ -4,7 +4,9 @@ enum TemplateNaming {
     static func text(of row: PreparedRow, template: String) -> String? {
         var result = template
         for placeholder in NameTemplate(template: template).placeholders {
-            guard let value = row.templateValues[placeholder] ?? row.templateValues[IdentifierMapping.identifier(for: placeholder)],
+            guard
+                let value = row.templateValues[placeholder]
+                    ?? row.templateValues[IdentifierMapping.identifier(for: placeholder)],
                 let text = RecordNaming.text(of: value)
             else { return nil }
             result = result.replacingOccurrences(of: "{\(placeholder)}", with: text)

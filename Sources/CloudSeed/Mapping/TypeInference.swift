@@ -111,7 +111,8 @@ indirect enum InferredKind: Hashable {
     func merged(with other: InferredKind) -> InferredKind {
         if self == other { return self }
         switch (self, other) {
-        case (.boolean, .integer), (.integer, .boolean), (.integerString, .integer), (.integer, .integerString): return .integer
+        case (.boolean, .integer), (.integer, .boolean), (.integerString, .integer), (.integer, .integerString):
+            return .integer
         case (.boolean, .real), (.real, .boolean), (.integer, .real), (.real, .integer),
             (.integerString, .real), (.real, .integerString), (.realString, .real), (.real, .realString),
             (.realString, .integer), (.integer, .realString):
@@ -237,7 +238,9 @@ enum NumberText {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { return false }
         }
         return index == bytes.count

@@ -85,7 +85,9 @@ struct TypeSurvey {
         /// a field whose values are no asset paths, that keeps no text of it. Once `true` for a kind,
         /// `true` for good: kinds only widen, and values found no asset paths stay none.
         func absorbs(_ kind: InferredKind) -> Bool {
-            guard assetPaths == false, !(kind.isTextual && keepsValues && !overflowing), let inferred else { return false }
+            guard assetPaths == false, !(kind.isTextual && keepsValues && !overflowing), let inferred else {
+                return false
+            }
             return inferred == kind || inferred.merged(with: kind) == inferred
         }
 
@@ -128,7 +130,9 @@ struct TypeSurvey {
 
         /// Whether `position` comes before `other` in the same file.
         private static func precedes(_ position: SourcePosition, _ other: SourcePosition) -> Bool {
-            guard let line = position.line, let otherLine = other.line, position.file == other.file else { return false }
+            guard let line = position.line, let otherLine = other.line, position.file == other.file else {
+                return false
+            }
             return (line, position.column ?? 0) < (otherLine, other.column ?? 0)
         }
     }
@@ -171,7 +175,8 @@ struct TypeSurvey {
     /// its natural keys gives it where made already, and `mayPointToType` tells whether a field's
     /// name may point to a record type.
     mutating func add(
-        _ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)? = nil, assetFolder: String,
+        _ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)? = nil,
+        assetFolder: String,
         mayPointToType: (String) -> Bool
     ) throws {
         rowCount += 1
@@ -182,7 +187,8 @@ struct TypeSurvey {
         try row.fields.withUnsafeBufferPointer { fields in
             for offset in fields.indices {
                 try add(
-                    fields[offset].value, of: fields[offset].key, declared: fields[offset].declaredType, at: fields[offset].position,
+                    fields[offset].value, of: fields[offset].key, declared: fields[offset].declaredType,
+                    at: fields[offset].position,
                     offset: offset, in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
             }
         }
@@ -205,7 +211,8 @@ struct TypeSurvey {
     /// Takes in the value of the field `key` (declared of a type, at `position`) at `offset` of a
     /// row of `recordType`.
     private mutating func add(
-        _ value: PlainValue, of key: String, declared declaredType: FieldType?, at position: SourcePosition, offset: Int,
+        _ value: PlainValue, of key: String, declared declaredType: FieldType?, at position: SourcePosition,
+        offset: Int,
         in recordType: String, assetFolder: String, mayPointToType: (String) -> Bool
     ) throws {
         let survey: FieldSurvey
@@ -223,7 +230,8 @@ struct TypeSurvey {
         if let type = declaredType {
             if let (other, earlier) = survey.declared, other != type {
                 throw CloudSeedError(
-                    .invalidSchema, "field '\(key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(earlier); make them agree",
+                    .invalidSchema,
+                    "field '\(key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(earlier); make them agree",
                     at: position)
             }
             survey.declared = (type, position)
@@ -241,7 +249,8 @@ struct TypeSurvey {
     /// Gathers, in a later pass, the values of the fields that missed them in the first.
     func addMissedValues(of row: PreparedRow) {
         for field in row.fields {
-            guard let survey = fields[field.key], survey.missedValues, InferredKind(of: field.value)?.isTextual == true else { continue }
+            guard let survey = fields[field.key], survey.missedValues, InferredKind(of: field.value)?.isTextual == true
+            else { continue }
             survey.addDistinct(Self.texts(of: field.value))
         }
     }

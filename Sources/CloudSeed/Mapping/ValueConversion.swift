@@ -86,7 +86,9 @@ struct ValueConverter {
     /// converting them told it (a number read as an integer is `integer`, a boolean `boolean`, a
     /// real `real`, a date that starts `dddd-` `timestamp`): the survey then does not read the
     /// bytes again, as reading a date twice was costly.
-    func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
+    func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> (
+        value: RecordValue, kind: InferredKind.TextKind?
+    )? {
         switch type {
         case .int64:
             guard let first = bytes.first else { return nil }
@@ -103,7 +105,9 @@ struct ValueConverter {
                 guard Timestamp.range.contains(milliseconds) else { return nil }
                 return (.timestamp(milliseconds), InferredKind.startsAsDate(bytes) ? .timestamp : nil)
             }
-            guard let milliseconds = NumberText.integer(bytes), Timestamp.range.contains(milliseconds) else { return nil }
+            guard let milliseconds = NumberText.integer(bytes), Timestamp.range.contains(milliseconds) else {
+                return nil
+            }
             return (.timestamp(milliseconds), .integer)
         default:
             return nil
@@ -114,8 +118,10 @@ struct ValueConverter {
     /// ``LocationKeys/location(latitude:longitude:)``), where both are numbers within range; `nil`
     /// otherwise, converted as texts.
     func location(latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) -> RecordValue? {
-        guard let latitude = NumberText.real(latitude) ?? NumberText.integer(latitude).map(Double.init), (-90...90).contains(latitude),
-            let longitude = NumberText.real(longitude) ?? NumberText.integer(longitude).map(Double.init), (-180...180).contains(longitude)
+        guard let latitude = NumberText.real(latitude) ?? NumberText.integer(latitude).map(Double.init),
+            (-90...90).contains(latitude),
+            let longitude = NumberText.real(longitude) ?? NumberText.integer(longitude).map(Double.init),
+            (-180...180).contains(longitude)
         else { return nil }
         return .location(Location(latitude: latitude, longitude: longitude))
     }
@@ -171,13 +177,15 @@ struct ValueConverter {
     }
 
     private func location(from entries: [PlainEntry]) throws -> Location {
-        let latitude: Double, longitude: Double
+        let latitude: Double
+        let longitude: Double
         // Most locations are a latitude and a longitude alone, as columns side by side make them:
         // those are not searched for.
         if LocationKeys.areMade(entries.lazy.map(\.key)) {
             (latitude, longitude) = (try number(entries[0]), try number(entries[1]))
         } else {
-            guard let found = try number(entries, LocationKeys.latitude), let other = try number(entries, LocationKeys.longitude)
+            guard let found = try number(entries, LocationKeys.latitude),
+                let other = try number(entries, LocationKeys.longitude)
             else { throw Mismatch(valueType: "STRING", detail: "a LOCATION needs latitude and longitude") }
             (latitude, longitude) = (found, other)
         }

@@ -9,7 +9,10 @@ public struct RecordQuery: Sendable {
     /// Who asks: in the public database only records their roles may READ come back.
     public var user = RecordZoneID.defaultOwnerName
 
-    public init(recordType: String, filters: [QueryFilter] = [], sort: (field: String, ascending: Bool)? = nil, search: String? = nil, limit: Int? = nil) {
+    public init(
+        recordType: String, filters: [QueryFilter] = [], sort: (field: String, ascending: Bool)? = nil,
+        search: String? = nil, limit: Int? = nil
+    ) {
         self.recordType = recordType
         self.filters = filters
         self.sort = sort
@@ -22,8 +25,17 @@ public struct RecordQuery: Sendable {
 public struct QueryFilter: Hashable, Sendable {
     /// CloudKit's comparators, as written on the command line.
     public enum Comparator: String, CaseIterable, Sendable {
-        case equals = "=", notEquals = "!=", lessThan = "<", lessThanOrEquals = "<=", greaterThan = ">",
-            greaterThanOrEquals = ">=", beginsWith = "BEGINSWITH", `in` = "IN", near = "NEAR", contains = "CONTAINS"
+        case equals = "="
+        case notEquals = "!="
+        case lessThan = "<"
+        case lessThanOrEquals = "<="
+        case greaterThan = ">"
+        case
+            greaterThanOrEquals = ">="
+        case beginsWith = "BEGINSWITH"
+        case `in` = "IN"
+        case near = "NEAR"
+        case contains = "CONTAINS"
 
         /// Whether the comparator needs a SORTABLE index (ranges) rather than a QUERYABLE one.
         var needsSortable: Bool { [.lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals].contains(self) }
@@ -43,9 +55,13 @@ public struct QueryFilter: Hashable, Sendable {
     /// Reads `FIELD OP VALUE`, as `price >= 100` or `title BEGINSWITH Night Harbor`.
     public init(parsing text: String) throws {
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
-        guard parts.count == 3, let comparator = Comparator(rawValue: parts[1].uppercased()) ?? (parts[1] == "==" ? .equals : nil) else {
+        guard parts.count == 3,
+            let comparator = Comparator(rawValue: parts[1].uppercased()) ?? (parts[1] == "==" ? .equals : nil)
+        else {
             throw CloudSeedError(
-                .invalidOption, "--filter '\(text)' needs FIELD OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'")
+                .invalidOption,
+                "--filter '\(text)' needs FIELD OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
+            )
         }
         self.init(field: parts[0], comparator: comparator, value: parts[2])
     }
@@ -55,23 +71,34 @@ public struct QueryFilter: Hashable, Sendable {
 enum QueryAuthorization {
     static func check(_ query: RecordQuery, against definition: SchemaDefinition) throws {
         guard let recordType = definition.recordType(named: query.recordType) else {
-            throw CloudSeedError(.unknownRecordType, "Did not find record type: \(query.recordType); check the name with cloudseed inspect")
+            throw CloudSeedError(
+                .unknownRecordType,
+                "Did not find record type: \(query.recordType); check the name with cloudseed inspect")
         }
         func require(_ option: FieldDefinition.Option, _ field: String) throws {
             let name = field == "recordName" ? "___recordID" : field
             guard let definition = recordType.field(named: name) else {
-                throw CloudSeedError(.unknownField, "Unknown field '\(field)' in record type \(query.recordType); check the name with cloudseed inspect")
+                throw CloudSeedError(
+                    .unknownField,
+                    "Unknown field '\(field)' in record type \(query.recordType); check the name with cloudseed inspect"
+                )
             }
             guard definition.options.contains(option) else {
                 throw CloudSeedError(
-                    .unsupportedQuery, "Field '\(name)' is not marked \(option.rawValue.lowercased()); add \(option.rawValue) to \(query.recordType).\(name) in the schema and run cloudseed schema import")
+                    .unsupportedQuery,
+                    "Field '\(name)' is not marked \(option.rawValue.lowercased()); add \(option.rawValue) to \(query.recordType).\(name) in the schema and run cloudseed schema import"
+                )
             }
         }
-        for filter in query.filters { try require(filter.comparator.needsSortable ? .sortable : .queryable, filter.field) }
+        for filter in query.filters {
+            try require(filter.comparator.needsSortable ? .sortable : .queryable, filter.field)
+        }
         if let sort = query.sort { try require(.sortable, sort.field) }
         if query.search != nil, !recordType.fields.contains(where: { $0.options.contains(.searchable) }) {
             throw CloudSeedError(
-                .unsupportedQuery, "Type \(query.recordType) has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")
+                .unsupportedQuery,
+                "Type \(query.recordType) has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import"
+            )
         }
         if query.filters.isEmpty, query.search == nil { try require(.queryable, "___recordID") }
     }

@@ -1,7 +1,9 @@
 /// Reads rows from bytes already in memory, for fuzzing and for tools that do not have a file.
 package enum InMemoryReading {
     /// Calls `body` with each row of `bytes` read as `format`; errors name `file`.
-    package static func forEachRow(in bytes: [UInt8], format: SourceFormat, file: String = "-", _ body: (SourceRow) throws -> Void) throws {
+    package static func forEachRow(
+        in bytes: [UInt8], format: SourceFormat, file: String = "-", _ body: (SourceRow) throws -> Void
+    ) throws {
         let input = { ChunkedInput(bytes: bytes) }
         let reader: any SourceReader =
             switch format {

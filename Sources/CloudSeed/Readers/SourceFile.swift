@@ -2,7 +2,9 @@ import Foundation
 
 /// The formats cloudseed reads.
 public enum SourceFormat: String, CaseIterable, Sendable {
-    case csv, tsv, json, jsonLines = "jsonl", propertyList = "plist"
+    case csv, tsv, json
+    case jsonLines = "jsonl"
+    case propertyList = "plist"
 
     /// The format an extension names, if any.
     init?(fileExtension: String) {
@@ -63,7 +65,8 @@ public final class SourceFile: Sendable {
                 throw CloudSeedError(.fileAccess, "no such file; check the path", at: SourcePosition(file: path))
             }
             guard !isDirectory.boolValue else {
-                throw CloudSeedError(.fileAccess, "is a folder; name the files inside it", at: SourcePosition(file: path))
+                throw CloudSeedError(
+                    .fileAccess, "is a folder; name the files inside it", at: SourcePosition(file: path))
             }
         }
         let head = try Self.head(of: readPath, display: path)
@@ -84,7 +87,8 @@ public final class SourceFile: Sendable {
 
     private static func head(of path: String, display: String) throws -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CloudSeedError(.fileAccess, "cannot be read; check its permissions", at: SourcePosition(file: display))
+            throw CloudSeedError(
+                .fileAccess, "cannot be read; check its permissions", at: SourcePosition(file: display))
         }
         defer { try? handle.close() }
         return Array(handle.readData(ofLength: 4096))
@@ -93,7 +97,9 @@ public final class SourceFile: Sendable {
     private static func temporaryCopy(of data: Data) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cloudseed-\(UUID().uuidString)").path
         guard FileManager.default.createFile(atPath: path, contents: data) else {
-            throw CloudSeedError(.fileAccess, "cannot write a temporary copy of standard input in \(FileManager.default.temporaryDirectory.path)")
+            throw CloudSeedError(
+                .fileAccess,
+                "cannot write a temporary copy of standard input in \(FileManager.default.temporaryDirectory.path)")
         }
         return path
     }
@@ -108,8 +114,12 @@ public final class SourceFile: Sendable {
         } else {
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data.dropFirst(2), encoding: encoding) else {
-            throw CloudSeedError(.invalidValue, "the file starts with a UTF-16 byte-order mark but is not valid UTF-16", at: SourcePosition(file: display))
+        guard let data = FileManager.default.contents(atPath: path),
+            let text = String(data: data.dropFirst(2), encoding: encoding)
+        else {
+            throw CloudSeedError(
+                .invalidValue, "the file starts with a UTF-16 byte-order mark but is not valid UTF-16",
+                at: SourcePosition(file: display))
         }
         return try temporaryCopy(of: Data(text.utf8))
     }
@@ -146,11 +156,16 @@ public final class SourceFile: Sendable {
     ///
     /// With `badRow`, rows a reader can step over (a CSV row wider than its header) go there instead
     /// of ending the read.
-    package func reader(csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil, meter: ProgressMeter? = nil) -> any SourceReader {
+    package func reader(
+        csv: CSVOptions = CSVOptions(), badRow: ((CloudSeedError) throws -> Void)? = nil, meter: ProgressMeter? = nil
+    ) -> any SourceReader {
         let input = { try ChunkedInput(path: self.readPath, meter: meter) }
         switch format {
         case .csv: return CSVReader(input: input, file: path, options: csv, badRow: badRow)
-        case .tsv: return CSVReader(input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns), badRow: badRow)
+        case .tsv:
+            return CSVReader(
+                input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns),
+                badRow: badRow)
         case .json: return JSONReader(input: input, file: path, isLines: false)
         case .jsonLines: return JSONReader(input: input, file: path, isLines: true)
         case .propertyList: return PropertyListReader(input: input, file: path)

@@ -65,7 +65,10 @@ package struct SourceRow: Hashable, Sendable {
     /// The change tag the source gives (CloudKit's `recordChangeTag`), for `--mode update-if-unchanged`.
     package var changeTag: String?
 
-    package init(recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition, changeTag: String? = nil) {
+    package init(
+        recordType: String? = nil, recordName: String? = nil, fields: [SourceField], position: SourcePosition,
+        changeTag: String? = nil
+    ) {
         self.recordType = recordType
         self.recordName = recordName
         self.fields = fields

@@ -8,7 +8,9 @@ public struct CloudRecord: Hashable, Sendable {
     public var fields: [String: RecordValue]
     public var system: SystemFields
 
-    public init(recordType: String, recordID: RecordID, fields: [String: RecordValue], system: SystemFields = SystemFields()) {
+    public init(
+        recordType: String, recordID: RecordID, fields: [String: RecordValue], system: SystemFields = SystemFields()
+    ) {
         self.recordType = recordType
         self.recordID = recordID
         self.fields = fields
@@ -48,6 +50,7 @@ public struct SystemFields: Hashable, Sendable {
     /// their other system columns.
     func sharesColumns(with other: SystemFields) -> Bool {
         createdTimestamp == other.createdTimestamp && modifiedTimestamp == other.modifiedTimestamp
-            && createdUserRecordName == other.createdUserRecordName && modifiedUserRecordName == other.modifiedUserRecordName
+            && createdUserRecordName == other.createdUserRecordName
+            && modifiedUserRecordName == other.modifiedUserRecordName
     }
 }

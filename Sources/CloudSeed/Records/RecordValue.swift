@@ -33,7 +33,8 @@ public struct Location: Hashable, Sendable {
 
     /// Whether the location is a latitude and longitude alone: no altitude, accuracy, course, speed or timestamp.
     public var hasCoordinatesOnly: Bool {
-        altitude == nil && horizontalAccuracy == nil && verticalAccuracy == nil && course == nil && speed == nil && timestamp == nil
+        altitude == nil && horizontalAccuracy == nil && verticalAccuracy == nil && course == nil && speed == nil
+            && timestamp == nil
     }
 }
 

@@ -34,7 +34,9 @@ public struct SchemaDefinition: Hashable, Sendable {
 
     /// Adds a type or field created just in time: no index options, CloudKit's default grants.
     mutating func addJustInTime(_ typeName: String, field: (String, FieldType)?) {
-        var type = recordType(named: typeName) ?? RecordTypeDefinition(name: typeName, fields: [], grants: Grant.publicDatabaseDefaults)
+        var type =
+            recordType(named: typeName)
+            ?? RecordTypeDefinition(name: typeName, fields: [], grants: Grant.publicDatabaseDefaults)
         if let (name, fieldType) = field, let dataType = FieldDataType(fieldType) {
             type.fields.append(FieldDefinition(name: name, type: dataType))
         }

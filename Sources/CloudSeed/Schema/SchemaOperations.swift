@@ -22,7 +22,9 @@ package struct SchemaOperations {
             return try store.schemaDefinition(of: scope(environment))
         }
         guard let data = FileManager.default.contents(atPath: source) else {
-            throw CloudSeedError(.fileAccess, "no such schema file; give a .ckdb file, development or production", at: SourcePosition(file: source))
+            throw CloudSeedError(
+                .fileAccess, "no such schema file; give a .ckdb file, development or production",
+                at: SourcePosition(file: source))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CloudSeedError(.invalidValue, "the schema file is not UTF-8 text", at: SourcePosition(file: source))
@@ -41,9 +43,13 @@ package struct SchemaOperations {
             }
         }
         guard lost.isEmpty else {
-            throw CloudSeedError(collecting: lost.map {
-                CloudSeedError(.productionSchemaRefused, "the schema would lose what production has: \($0); keep it in the file (production schemas are additive only)")
-            })
+            throw CloudSeedError(
+                collecting: lost.map {
+                    CloudSeedError(
+                        .productionSchemaRefused,
+                        "the schema would lose what production has: \($0); keep it in the file (production schemas are additive only)"
+                    )
+                })
         }
         let diff = SchemaDiff(from: try store.schemaDefinition(of: scope(.development)), to: definition)
         try store.write { try $0.applySchema(definition, to: scope(.development)) }
@@ -57,9 +63,13 @@ package struct SchemaOperations {
         let diff = SchemaDiff(from: try store.schemaDefinition(of: scope(.production)), to: development)
         let refused = diff.changes.filter { !$0.isAdditive }
         guard refused.isEmpty else {
-            throw CloudSeedError(collecting: refused.map {
-                CloudSeedError(.productionSchemaRefused, "production cannot take this change: \($0); production schemas are additive only, so restore it in development")
-            })
+            throw CloudSeedError(
+                collecting: refused.map {
+                    CloudSeedError(
+                        .productionSchemaRefused,
+                        "production cannot take this change: \($0); production schemas are additive only, so restore it in development"
+                    )
+                })
         }
         try store.write { try $0.applySchema(development, to: scope(.production)) }
         return diff

@@ -21,7 +21,9 @@ enum SchemaStep: Equatable {
                 steps.append(.removeField(field, from: name))
             }
         }
-        for name in current.recordTypes.keys where target.recordTypes[name] == nil { steps.append(.removeRecordType(name)) }
+        for name in current.recordTypes.keys where target.recordTypes[name] == nil {
+            steps.append(.removeRecordType(name))
+        }
         return steps
     }
 }

@@ -67,7 +67,9 @@ public final class ContainerStore: @unchecked Sendable {
     public func schema(
         of container: String = StoreScope.defaultContainer, environment: ContainerEnvironment = .development
     ) throws -> SchemaDefinition {
-        try exclusively { try backend.schemaDefinition(of: SchemaScope(container: container, environment: environment)) }
+        try exclusively {
+            try backend.schemaDefinition(of: SchemaScope(container: container, environment: environment))
+        }
     }
 
     /// The bytes of the asset with this checksum, if the store holds them (assets imported as

@@ -7,7 +7,8 @@ enum GreatCircle {
         let radians = Double.pi / 180
         let dLatitude = (latitude2 - latitude1) * radians
         let dLongitude = (longitude2 - longitude1) * radians
-        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
+        let a =
+            sin(dLatitude / 2) * sin(dLatitude / 2)
             + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
         return 6_371_000 * 2 * atan2(sqrt(a), sqrt(1 - a))
     }

@@ -24,7 +24,9 @@ package struct NewRecordEncoder: Sendable {
 
     /// An encoder that encodes the values of a record (in the order of its type's field names,
     /// `nil` where unset, unless `texts` gives their text), or throws for a value the store cannot keep.
-    package init(encode: @escaping @Sendable (_ values: UnsafeBufferPointer<RecordValue?>, _ texts: Texts) throws -> [UInt8]) {
+    package init(
+        encode: @escaping @Sendable (_ values: UnsafeBufferPointer<RecordValue?>, _ texts: Texts) throws -> [UInt8]
+    ) {
         self.encode = encode
     }
 
@@ -33,7 +35,8 @@ package struct NewRecordEncoder: Sendable {
     func encoded(_ values: [RecordValue?], textBytes: [UInt8] = [], textRanges: [Range<Int>?] = []) -> [UInt8]? {
         values.withUnsafeBufferPointer { values in
             textBytes.withUnsafeBufferPointer { bytes in
-                textRanges.withUnsafeBufferPointer { ranges in try? encode(values, Texts(bytes: bytes, ranges: ranges)) }
+                textRanges.withUnsafeBufferPointer { ranges in try? encode(values, Texts(bytes: bytes, ranges: ranges))
+                }
             }
         }
     }

@@ -25,7 +25,8 @@ package protocol StoreBackend: AnyObject {
     /// ``forEachRecord(in:recordType:_:)``'s order. Returns how many records went through
     /// ``CloudRecord``s rather than straight from the stored columns.
     @discardableResult
-    func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int
+    func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws
+        -> Int
 
     /// Calls `line` with each record of a zone (or of one type) as a line of ``CSVExporter`` (the
     /// columns of a type are those `columns` gives), or `record` with the record where a store cannot
@@ -52,7 +53,9 @@ package protocol StoreBackend: AnyObject {
 /// Exports through records, for stores that do not write lines from their columns.
 extension StoreBackend {
     @discardableResult
-    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
+    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void)
+        throws -> Int
+    {
         var count = 0
         try forEachRecord(in: scope, recordType: recordType) { record in
             count += 1
@@ -115,12 +118,14 @@ package protocol StoreTransaction {
     /// How the values of `recordType`'s records saved with ``insertNew(_:fieldNames:system:in:)``
     /// may be encoded where they are typed, on the reading thread (``FlatRecord/encodedValues``);
     /// `nil` where the store takes them as values.
-    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder?
+    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+        -> NewRecordEncoder?
     /// Whether the store holds a record named as `record` (created by `creator`, if given) whose
     /// fields of `fieldNames` already hold each value `record` sets, so that saving it with changed
     /// keys would change nothing. `false` where the store cannot tell quickly: the caller then
     /// reads the record and compares.
-    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool
+    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
+        throws -> Bool
     /// How many rows an import may read ahead of the records it hands this transaction: room for
     /// the reading thread to go on while the transaction waits for its store.
     var rowsReadAhead: Int { get }
@@ -133,15 +138,21 @@ extension StoreTransaction {
     package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     package func buildDeferredNameIndexes() throws {}
     package func startBuildingDeferredNameIndexes() throws {}
-    package func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+    package func holdsUnchanged(
+        _ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope
+    ) throws -> Bool {
         false
     }
 
-    package func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+    package func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope)
+        throws
+    {
         try save(record.cloudRecord(fieldNames: fieldNames, system: system), in: scope)
     }
 
-    package func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? { nil }
+    package func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+        -> NewRecordEncoder?
+    { nil }
 }
 
 /// Everything a store holds, summarised.

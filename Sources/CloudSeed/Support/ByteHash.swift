@@ -19,7 +19,10 @@ enum ByteHash {
 
     /// Two hashes of `bytes` from independent lanes: 128 bits to tell texts apart.
     static func wideHash(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        (hash(bytes, seed: seeds.0, multiplier: 0x9E37_79B9_7F4A_7C15), hash(bytes, seed: seeds.1, multiplier: 0xC2B2_AE3D_27D4_EB4F))
+        (
+            hash(bytes, seed: seeds.0, multiplier: 0x9E37_79B9_7F4A_7C15),
+            hash(bytes, seed: seeds.1, multiplier: 0xC2B2_AE3D_27D4_EB4F)
+        )
     }
 
     @inline(__always)
@@ -34,7 +37,9 @@ enum ByteHash {
                 offset += 8
             }
             var tail: UInt64 = 0
-            for index in offset..<bytes.count { tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << UInt64((index - offset) * 8) }
+            for index in offset..<bytes.count {
+                tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << UInt64((index - offset) * 8)
+            }
             state = (state ^ tail) &* multiplier
         }
         return finalised(state)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Values found again by the exact UTF-8 bytes of the text they were made of, without making a
@@ -51,7 +51,9 @@ struct ByteKeyedValues<Value> {
         let hash = Self.hash(bytes)
         let (found, emptySlot) = entry(of: bytes, hash: hash)
         guard found == nil else { return }
-        slots[emptySlot] = Slot(tag: Self.tag(hash), entry: UInt32(values.count + 1), start: UInt32(keptBytes.count), length: UInt32(bytes.count))
+        slots[emptySlot] = Slot(
+            tag: Self.tag(hash), entry: UInt32(values.count + 1), start: UInt32(keptBytes.count),
+            length: UInt32(bytes.count))
         keptBytes.append(contentsOf: bytes)
         values.append(value)
     }
@@ -70,14 +72,19 @@ struct ByteKeyedValues<Value> {
             while true {
                 let slot = slots[index]
                 if slot.entry == 0 { return (nil, index) }
-                if slot.tag == tag, Int(slot.length) == bytes.count, equal(bytes, at: Int(slot.start)) { return (Int(slot.entry) - 1, index) }
+                if slot.tag == tag, Int(slot.length) == bytes.count, equal(bytes, at: Int(slot.start)) {
+                    return (Int(slot.entry) - 1, index)
+                }
                 index = (index + 1) & mask
             }
         }
     }
 
     private func equal(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        bytes.isEmpty || keptBytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 }
+        bytes.isEmpty
+            || keptBytes.withUnsafeBufferPointer {
+                memcmp($0.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+            }
     }
 
     /// Doubles the slots (16 at first) and places every entry again, by its bytes' hash.

@@ -15,7 +15,8 @@ enum ChunkedPipeline {
 
     static func run<Item>(
         chunkCount: Int, producerCount: Int,
-        produce: (_ producer: Int, _ chunk: Int, _ emit: (Item) throws -> Void) throws -> Void, consume: (Item) throws -> Void
+        produce: (_ producer: Int, _ chunk: Int, _ emit: (Item) throws -> Void) throws -> Void,
+        consume: (Item) throws -> Void
     ) throws {
         let channels = (0..<producerCount).map { _ in BatchChannel<Piece<Item>>() }
         let finished = DispatchSemaphore(value: 0)
@@ -51,7 +52,9 @@ enum ChunkedPipeline {
         }
     }
 
-    private static func consumeChunk<Item>(from channel: BatchChannel<Piece<Item>>, _ consume: (Item) throws -> Void) throws {
+    private static func consumeChunk<Item>(from channel: BatchChannel<Piece<Item>>, _ consume: (Item) throws -> Void)
+        throws
+    {
         while let pieces = try channel.take() {
             for piece in pieces {
                 guard case .item(let item) = piece else { return }

@@ -44,7 +44,8 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
         guard !path.isEmpty else { return key }
         // Written once into a string of the right size: appending the parts (or interpolating
         // them) slowed a binary property list's reading.
-        var path = path, key = key
+        var path = path
+        var key = key
         let count = path.utf8.count + 1 + key.utf8.count
         return path.withUTF8 { path in
             key.withUTF8 { key in

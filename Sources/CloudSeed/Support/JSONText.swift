@@ -44,7 +44,9 @@ struct JSONText {
             case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
             default:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes += [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                bytes += [
+                    UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ]
             }
         }
         bytes.append(UInt8(ascii: "\""))

@@ -46,7 +46,9 @@ struct SHA256 {
         let bitLength = length &* 8
         pending.append(0x80)
         while pending.count % 64 != 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var offset = 0
         while offset < pending.count {
             compress(pending[offset..<offset + 64])

@@ -26,7 +26,9 @@ package enum Timestamp {
         guard range.contains(milliseconds) else { return false }
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: formattedLength))
-        bytes.withUnsafeMutableBufferPointer { write(milliseconds, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        bytes.withUnsafeMutableBufferPointer {
+            write(milliseconds, into: UnsafeMutableBufferPointer(rebasing: $0[start...]))
+        }
         return true
     }
 
@@ -58,7 +60,10 @@ package enum Timestamp {
         put(second, 2, at: 17)
         put(millis, 3, at: 20)
         (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16], buffer[19], buffer[23]) =
-            (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
+            (
+                UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"),
+                UInt8(ascii: "."), UInt8(ascii: "Z")
+            )
     }
 
     /// Reads an ISO 8601 / RFC 3339 date or date-time; a missing zone means UTC.
@@ -74,13 +79,16 @@ package enum Timestamp {
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard bytes.count >= 10, bytes.count <= 40 else { return nil }
         var text = DigitReader(bytes: bytes)
-        guard let year = text.number(4), text.expect(45), let month = text.number(2), text.expect(45), let day = text.number(2),
+        guard let year = text.number(4), text.expect(45), let month = text.number(2), text.expect(45),
+            let day = text.number(2),
             (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year >= 1
         else { return nil }
         var milliseconds = days(fromCivil: year, month, day) * millisecondsPerDay
         if text.isAtEnd { return milliseconds }
         guard text.expect(84) || text.expect(32) else { return nil }  // "T" or " "
-        guard let hour = text.number(2), hour < 24, text.expect(58), let minute = text.number(2), minute < 60 else { return nil }
+        guard let hour = text.number(2), hour < 24, text.expect(58), let minute = text.number(2), minute < 60 else {
+            return nil
+        }
         var second: Int64 = 0
         var fraction: Int64 = 0
         if text.expect(58) {

@@ -26,7 +26,9 @@ extension Transliteration {
         private let isStarted = Atomic(false)
 
         func start(with text: String) {
-            guard isStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+            guard isStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else {
+                return
+            }
             Thread { [self] in
                 _ = Transliteration.ascii(text)
                 isDone.store(true, ordering: .releasing)

@@ -57,7 +57,8 @@ enum Transliteration {
                 last = next
                 end += nextLength
             }
-            guard let form = runForm(UnsafeBufferPointer(rebasing: utf8[index..<end]), before: previous, after: after) else { return nil }
+            guard let form = runForm(UnsafeBufferPointer(rebasing: utf8[index..<end]), before: previous, after: after)
+            else { return nil }
             result += form
             previous = last
             index = end
@@ -71,10 +72,11 @@ enum Transliteration {
         let lead = UInt32(utf8[index])
         func continuation(_ offset: Int) -> UInt32 { UInt32(utf8[index + offset] & 0x3F) }
         let (value, length): (UInt32, Int) =
-            if lead < 0x80 { (lead, 1) }
-            else if lead < 0xE0 { ((lead & 0x1F) << 6 | continuation(1), 2) }
-            else if lead < 0xF0 { ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3) }
-            else { ((lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3), 4) }
+            if lead < 0x80 { (lead, 1) } else if lead < 0xE0 {
+                ((lead & 0x1F) << 6 | continuation(1), 2)
+            } else if lead < 0xF0 { ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3) } else {
+                ((lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3), 4)
+            }
         return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 
@@ -103,7 +105,9 @@ enum Transliteration {
 
     /// ICU's form of a run between two characters of known form, remembered (up to 10,000 runs):
     /// titles repeat their words. `nil` if ICU changed the neighbours too.
-    private static func runForm(_ run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?, after: Unicode.Scalar?) -> [UInt8]? {
+    private static func runForm(_ run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?, after: Unicode.Scalar?)
+        -> [UInt8]?
+    {
         // The run's bytes between its neighbours', each behind a byte that UTF-8 never holds,
         // written on the stack: the key is looked up far more often than it is kept.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: run.count + 10) { buffer in
@@ -123,16 +127,21 @@ enum Transliteration {
 
     /// ``runForm(_:before:after:)`` of the run whose key (its bytes between its neighbours') is `key`.
     private static func runForm(
-        _ key: UnsafeBufferPointer<UInt8>, run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?, after: Unicode.Scalar?
+        _ key: UnsafeBufferPointer<UInt8>, run: UnsafeBufferPointer<UInt8>, before: Unicode.Scalar?,
+        after: Unicode.Scalar?
     ) -> [UInt8]? {
         runFormsLock.lock()
         defer { runFormsLock.unlock() }
         if let form = runForms.value(for: key) { return form }
         let prefix = before.flatMap(contextForm) ?? ""
         let suffix = after.flatMap(contextForm) ?? ""
-        let context = (before.map { String(Character($0)) } ?? "") + String(decoding: run, as: UTF8.self) + (after.map { String(Character($0)) } ?? "")
+        let context =
+            (before.map { String(Character($0)) } ?? "") + String(decoding: run, as: UTF8.self)
+            + (after.map { String(Character($0)) } ?? "")
         let whole = icuASCII(context)
-        guard whole.utf8.count >= prefix.utf8.count + suffix.utf8.count, whole.hasPrefix(prefix), whole.hasSuffix(suffix) else { return nil }
+        guard whole.utf8.count >= prefix.utf8.count + suffix.utf8.count, whole.hasPrefix(prefix),
+            whole.hasSuffix(suffix)
+        else { return nil }
         let form = Array(whole.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))
         if runForms.count >= 10_000 { runForms.removeAll() }
         runForms.insert(key, value: form)

@@ -11,7 +11,9 @@ package struct AssetExporter {
         do {
             try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
         } catch {
-            throw CloudSeedError(.fileAccess, "cannot create the assets folder; check the path and its permissions", at: SourcePosition(file: folder))
+            throw CloudSeedError(
+                .fileAccess, "cannot create the assets folder; check the path and its permissions",
+                at: SourcePosition(file: folder))
         }
     }
 
@@ -20,7 +22,9 @@ package struct AssetExporter {
         for value in record.fields.values {
             try value.forEachAsset { asset in
                 let file = folder.appendingPathComponent(asset.fileChecksum)
-                guard !FileManager.default.fileExists(atPath: file.path), let content = try store.assetContent(asset.fileChecksum) else { return }
+                guard !FileManager.default.fileExists(atPath: file.path),
+                    let content = try store.assetContent(asset.fileChecksum)
+                else { return }
                 try content.write(to: file)
             }
         }

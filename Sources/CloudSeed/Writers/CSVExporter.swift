@@ -33,7 +33,8 @@ package final class CSVExporter {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CloudSeedError(.fileAccess, "cannot create the export folder; check the path", at: SourcePosition(file: folder))
+                throw CloudSeedError(
+                    .fileAccess, "cannot create the export folder; check the path", at: SourcePosition(file: folder))
             }
         }
     }
@@ -41,7 +42,8 @@ package final class CSVExporter {
     package func append(_ record: CloudRecord) throws {
         let fields = try columns(of: record.recordType, otherwise: record.sortedFieldNames)
         let cells = [record.recordID.recordName] + fields.map { name in record.fields[name].map(Self.cell) ?? "" }
-        let line = Self.line(cells, quoteEmpty: record.fields.filter { $0.value == .string("") }.map(\.key), header: fields)
+        let line = Self.line(
+            cells, quoteEmpty: record.fields.filter { $0.value == .string("") }.map(\.key), header: fields)
         try append(line: Array(line.utf8), recordType: record.recordType)
     }
 
@@ -51,7 +53,8 @@ package final class CSVExporter {
         if let known = headers[recordType] { return known }
         let fields = schema.recordTypes[recordType]?.sortedFieldNames ?? otherwise
         headers[recordType] = fields
-        let header = ["recordName"] + fields.map { "\($0):\(schema.fieldType($0, in: recordType)?.wireName ?? "STRING")" }
+        let header =
+            ["recordName"] + fields.map { "\($0):\(schema.fieldType($0, in: recordType)?.wireName ?? "STRING")" }
         try append(line: Array(Self.line(header).utf8), recordType: recordType)
         return fields
     }
@@ -80,7 +83,9 @@ package final class CSVExporter {
         guard let folder else { return standardOutput(bytes) }
         if files[recordType] == nil {
             let path = folder.appendingPathComponent("\(recordType).csv").path
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
                 throw CloudSeedError(.fileAccess, "cannot write the export file", at: SourcePosition(file: path))
             }
             files[recordType] = handle
@@ -115,8 +120,12 @@ package final class CSVExporter {
     /// Appends one cell: in quotes, quotes doubled, when it holds a comma, a quote, a line break or
     /// spaces at either end; `""` for a field set to the empty string.
     static func appendCell<Text: Collection<UInt8>>(_ text: Text, setButEmpty: Bool, to line: inout [UInt8]) {
-        let appended: Void? = text.withContiguousStorageIfAvailable { appendCell(bytes: $0, setButEmpty: setButEmpty, to: &line) }
-        if appended == nil { Array(text).withUnsafeBufferPointer { appendCell(bytes: $0, setButEmpty: setButEmpty, to: &line) } }
+        let appended: Void? = text.withContiguousStorageIfAvailable {
+            appendCell(bytes: $0, setButEmpty: setButEmpty, to: &line)
+        }
+        if appended == nil {
+            Array(text).withUnsafeBufferPointer { appendCell(bytes: $0, setButEmpty: setButEmpty, to: &line) }
+        }
     }
 
     private static func appendCell(bytes: UnsafeBufferPointer<UInt8>, setButEmpty: Bool, to line: inout [UInt8]) {
@@ -124,7 +133,9 @@ package final class CSVExporter {
             if setButEmpty { line += [UInt8(ascii: "\""), UInt8(ascii: "\"")] }
             return
         }
-        guard first == UInt8(ascii: " ") || last == UInt8(ascii: " ") || holdsQuotedByte(bytes) else { return line.append(contentsOf: bytes) }
+        guard first == UInt8(ascii: " ") || last == UInt8(ascii: " ") || holdsQuotedByte(bytes) else {
+            return line.append(contentsOf: bytes)
+        }
         line.append(UInt8(ascii: "\""))
         // The text between quotes goes in a run at a time, each quote in it followed by a second.
         var runStart = 0
@@ -144,7 +155,9 @@ package final class CSVExporter {
         var offset = 0
         while offset + 8 <= bytes.count {
             let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasZeroByte(word ^ commas) || hasZeroByte(word ^ quotes) || hasZeroByte(word ^ lineFeeds) || hasZeroByte(word ^ returns) {
+            if hasZeroByte(word ^ commas) || hasZeroByte(word ^ quotes) || hasZeroByte(word ^ lineFeeds)
+                || hasZeroByte(word ^ returns)
+            {
                 return true
             }
             offset += 8

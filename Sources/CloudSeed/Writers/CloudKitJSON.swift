@@ -16,7 +16,10 @@ package enum CloudKitJSON {
     package static func record(_ record: CloudRecord) -> String {
         let fields = record.sortedFieldNames.map { name in
             let value = record.fields[name]!
-            return (name, JSONText.object([("value", self.value(value)), ("type", JSONText.quoted(value.fieldType.wireName))]))
+            return (
+                name,
+                JSONText.object([("value", self.value(value)), ("type", JSONText.quoted(value.fieldType.wireName))])
+            )
         }
         return JSONText.object([
             ("recordName", JSONText.quoted(record.recordID.recordName)),
@@ -40,7 +43,8 @@ package enum CloudKitJSON {
         case .location(let location): self.location(location)
         case .reference(let reference):
             JSONText.object([
-                ("recordName", JSONText.quoted(reference.recordName)), ("action", JSONText.quoted(reference.action.rawValue)),
+                ("recordName", JSONText.quoted(reference.recordName)),
+                ("action", JSONText.quoted(reference.action.rawValue)),
             ])
         case .asset(let asset):
             JSONText.object([("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))])
@@ -70,7 +74,9 @@ package enum CloudKitJSON {
 
     /// A location with more than a latitude and longitude.
     private static func measuredLocation(_ location: Location) -> String {
-        var members = [("latitude", JSONText.number(location.latitude)), ("longitude", JSONText.number(location.longitude))]
+        var members = [
+            ("latitude", JSONText.number(location.latitude)), ("longitude", JSONText.number(location.longitude)),
+        ]
         let optional: [(String, Double?)] = [
             ("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
             ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed),
@@ -85,7 +91,9 @@ package enum CloudKitJSON {
     }
 
     private static func zoneID(_ zone: RecordZoneID) -> String {
-        JSONText.object([("zoneName", JSONText.quoted(zone.zoneName)), ("ownerRecordName", JSONText.quoted(zone.ownerName))])
+        JSONText.object([
+            ("zoneName", JSONText.quoted(zone.zoneName)), ("ownerRecordName", JSONText.quoted(zone.ownerName)),
+        ])
     }
 }
 

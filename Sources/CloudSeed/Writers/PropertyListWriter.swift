@@ -29,12 +29,15 @@ enum PropertyListWriter {
         text += "\t\t\t<key>fields</key>\n\t\t\t<dict>\n"
         for name in record.sortedFieldNames {
             let value = record.fields[name]!
-            text += "\t\t\t\t<key>\(escaped(name))</key>\n\t\t\t\t<dict><key>type</key>\(string(value.fieldType.wireName))"
+            text +=
+                "\t\t\t\t<key>\(escaped(name))</key>\n\t\t\t\t<dict><key>type</key>\(string(value.fieldType.wireName))"
             text += "<key>value</key>\(self.value(value))</dict>\n"
         }
         text += "\t\t\t</dict>\n"
-        text += "\t\t\t<key>created</key>\(stamp(record.system.createdTimestamp, record.system.createdUserRecordName))\n"
-        text += "\t\t\t<key>modified</key>\(stamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName))\n"
+        text +=
+            "\t\t\t<key>created</key>\(stamp(record.system.createdTimestamp, record.system.createdUserRecordName))\n"
+        text +=
+            "\t\t\t<key>modified</key>\(stamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName))\n"
         return text + "\t\t</dict>\n"
     }
 
@@ -70,9 +73,11 @@ enum PropertyListWriter {
             if let timestamp = location.timestamp { members.append(("timestamp", "<integer>\(timestamp)</integer>")) }
             return "<dict>" + members.map { "<key>\($0.0)</key>\($0.1)" }.joined() + "</dict>"
         case .reference(let reference):
-            return "<dict><key>recordName</key>\(string(reference.recordName))<key>action</key>\(string(reference.action.rawValue))</dict>"
+            return
+                "<dict><key>recordName</key>\(string(reference.recordName))<key>action</key>\(string(reference.action.rawValue))</dict>"
         case .asset(let asset):
-            return "<dict><key>fileChecksum</key>\(string(asset.fileChecksum))<key>size</key><integer>\(asset.size)</integer></dict>"
+            return
+                "<dict><key>fileChecksum</key>\(string(asset.fileChecksum))<key>size</key><integer>\(asset.size)</integer></dict>"
         case .list(_, let items):
             return items.isEmpty ? "<array/>" : "<array>" + items.map(self.value).joined() + "</array>"
         }

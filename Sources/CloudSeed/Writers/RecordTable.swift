@@ -21,7 +21,9 @@ package enum RecordTable {
 
     package static func text(_ records: [CloudRecord]) -> String {
         let columns = columns(records)
-        let rows = [columns] + records.map { record in columns.map { cell(record, $0).replacingOccurrences(of: "\n", with: "⏎") } }
+        let rows =
+            [columns]
+            + records.map { record in columns.map { cell(record, $0).replacingOccurrences(of: "\n", with: "⏎") } }
         let widths = columns.indices.map { index in rows.map { $0[index].count }.max() ?? 0 }
         return rows.map { row in
             zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")

@@ -1,8 +1,7 @@
-import Foundation
-import Testing
-
 // Only the library's public API, as an app's tests import it: no `@testable`, no test support.
 import CloudSeed
+import Foundation
+import Testing
 
 /// The examples of the "Seeding a store in tests" article, run as a Swift user writes them.
 @Suite struct PublicAPITests {
@@ -13,11 +12,15 @@ import CloudSeed
 
     static func sample(_ path: String) -> String { sampleData.appendingPathComponent(path).path }
 
-    static let gallery = FixtureManifest(container: "iCloud.com.example.Gallery", sources: [
-        FixtureSource(file: sample("Gallery/artists.csv"), recordType: "Artist", recordName: "{firstName} {lastName}"),
-        FixtureSource(file: sample("Gallery/artworks.plist"), recordType: "Artwork",
-                      fields: ["artist": FixtureField(reference: "Artist"), "image": FixtureField(asset: true)]),
-    ])
+    static let gallery = FixtureManifest(
+        container: "iCloud.com.example.Gallery",
+        sources: [
+            FixtureSource(
+                file: sample("Gallery/artists.csv"), recordType: "Artist", recordName: "{firstName} {lastName}"),
+            FixtureSource(
+                file: sample("Gallery/artworks.plist"), recordType: "Artwork",
+                fields: ["artist": FixtureField(reference: "Artist"), "image": FixtureField(asset: true)]),
+        ])
 
     @Test func theGalleryHasFourArtworksEachWithItsArtist() throws {
         let store = try ContainerStore.inMemory()
@@ -29,10 +32,11 @@ import CloudSeed
         #expect(artists.map(\.recordID.recordName) == ["Mei Chen", "Tomas Ortega", "Zoe Muller"])
         let artworks = try store.records(in: Self.gallery.scope, ofType: "Artwork")
         #expect(artworks.count == 4)
-        let artistNames = Set(artworks.compactMap { artwork -> String? in
-            guard case .reference(let artist)? = artwork.fields["artist"] else { return nil }
-            return artist.recordName
-        })
+        let artistNames = Set(
+            artworks.compactMap { artwork -> String? in
+                guard case .reference(let artist)? = artwork.fields["artist"] else { return nil }
+                return artist.recordName
+            })
         #expect(artistNames.isSubset(of: Set(artists.map(\.recordID.recordName))))
         #expect(artworks.allSatisfy { if case .asset? = $0.fields["image"] { true } else { false } })
     }
@@ -47,10 +51,13 @@ import CloudSeed
 
     @Test func aReferenceToNothingIsCaughtByItsCodeAndNothingIsWritten() throws {
         let store = try ContainerStore.inMemory()
-        let withoutArtists = FixtureManifest(container: "iCloud.com.example.Gallery", sources: [
-            FixtureSource(file: Self.sample("Gallery/artworks.csv"), recordType: "Artwork",
-                          fields: ["artist": FixtureField(reference: "Artist")]),
-        ])
+        let withoutArtists = FixtureManifest(
+            container: "iCloud.com.example.Gallery",
+            sources: [
+                FixtureSource(
+                    file: Self.sample("Gallery/artworks.csv"), recordType: "Artwork",
+                    fields: ["artist": FixtureField(reference: "Artist")])
+            ])
         var caught: CloudSeedError?
         do {
             _ = try Seeder(store: store).run(withoutArtists)

@@ -25,7 +25,8 @@ struct BackupFixture {
     /// Fills an empty store of any backend with the fixture's records.
     static func fill(_ store: any StoreBackend) throws {
         func load(_ files: [String], into scope: StoreScope = StoreScope(), at now: Int64) throws {
-            _ = try Importer(store: store, scope: scope, now: now).run(files.map { try SourceFile(path: Repository.sample($0)) })
+            _ = try Importer(store: store, scope: scope, now: now).run(
+                files.map { try SourceFile(path: Repository.sample($0)) })
         }
         try load(["CloudKit/AllTypes.json"], at: 1_700_000_000_000)
         try load(["Gallery/artists.csv", "Gallery/artworks.plist"], at: 1_700_000_001_000)
@@ -36,10 +37,13 @@ struct BackupFixture {
     }
 
     /// Every record of a container, zone by zone in inventory order.
-    static func records(of store: any StoreBackend, container: String = StoreScope.defaultContainer) throws -> [CloudRecord] {
+    static func records(of store: any StoreBackend, container: String = StoreScope.defaultContainer) throws
+        -> [CloudRecord]
+    {
         var records: [CloudRecord] = []
         for zone in try store.inventory().zones where zone.container == container {
-            let scope = StoreScope(container: container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
+            let scope = StoreScope(
+                container: container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
             try store.forEachRecord(in: scope, recordType: nil) { records.append($0) }
         }
         return records
@@ -52,7 +56,9 @@ struct BackupFixture {
         let enumerator = FileManager.default.enumerator(atPath: bundle)
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 files[path] = try Data(contentsOf: root.appendingPathComponent(path))
             }
         }

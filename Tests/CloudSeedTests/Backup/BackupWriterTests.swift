@@ -22,29 +22,42 @@ import Testing
 
         func schema(of scope: SchemaScope) throws -> Schema { try base.schema(of: scope) }
         func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition { try base.schemaDefinition(of: scope) }
-        func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] { try base.query(query, in: scope) }
+        func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+            try base.query(query, in: scope)
+        }
         func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T { try base.write(body) }
         func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
             try base.forEachRecord(in: scope, recordType: recordType, body)
         }
         func inventory() throws -> StoreInventory { try base.inventory() }
         func roles(of user: String, in scope: SchemaScope) throws -> Set<String> { try base.roles(of: user, in: scope) }
-        func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws { try base.assignRole(role, to: user, in: scope) }
-        func assetContent(_ checksum: String) throws -> Data? { throw CloudSeedError(.storeFailure, "the disk went away") }
+        func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
+            try base.assignRole(role, to: user, in: scope)
+        }
+        func assetContent(_ checksum: String) throws -> Data? {
+            throw CloudSeedError(.storeFailure, "the disk went away")
+        }
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {
         try BackupWriter(store: store, now: 0).write(to: folder.path("backup"))
         let before = try BackupFixture.files(in: folder.path("backup"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
-        #expect(BackupFixture.error { try BackupWriter(store: FailingStore(store), now: 1).write(to: folder.path("backup")) } == "the disk went away")
+        _ = try Importer(store: store, scope: StoreScope(), now: 1).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
+        #expect(
+            BackupFixture.error {
+                try BackupWriter(store: FailingStore(store), now: 1).write(to: folder.path("backup"))
+            } == "the disk went away")
         #expect(try BackupFixture.files(in: folder.path("backup")) == before)
         #expect(try fixture.entries() == ["backup"])
         _ = try BackupBundle(verifying: folder.path("backup"))
     }
 
     @Test func aFailedFirstBackupLeavesNothing() throws {
-        #expect(BackupFixture.error { try BackupWriter(store: FailingStore(store)).write(to: folder.path("backup")) } == "the disk went away")
+        #expect(
+            BackupFixture.error { try BackupWriter(store: FailingStore(store)).write(to: folder.path("backup")) }
+                == "the disk went away")
         #expect(try fixture.entries() == [])
     }
 
@@ -52,7 +65,9 @@ import Testing
         try BackupWriter(store: store, now: 0).write(to: folder.path("backup"))
         try Data("left over".utf8).write(to: URL(fileURLWithPath: folder.path("backup/records/notes.txt")))
         let manifest = try BackupWriter(store: store, now: 60_000).write(to: folder.path("backup"))
-        #expect(try Set(BackupFixture.files(in: folder.path("backup")).keys) == Set(["manifest.json"] + manifest.files.map(\.path)))
+        #expect(
+            try Set(BackupFixture.files(in: folder.path("backup")).keys)
+                == Set(["manifest.json"] + manifest.files.map(\.path)))
         #expect(try BackupBundle(verifying: folder.path("backup")).manifest == manifest)
         #expect(try fixture.entries() == ["backup"])
     }
@@ -66,41 +81,58 @@ import Testing
 
     @Test func aFolderThatIsNotABackupIsLeftAlone() throws {
         let notes = try folder.write("documents/notes.txt", "keep me")
-        #expect(BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("documents")) }
-            == "\(folder.path("documents")): exists and is not a cloudseed backup, so it was left alone; name a new folder with --out")
+        #expect(
+            BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("documents")) }
+                == "\(folder.path("documents")): exists and is not a cloudseed backup, so it was left alone; name a new folder with --out"
+        )
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
         try folder.write("webapp/manifest.json", "{\"name\": \"not ours\"}")
-        #expect(BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("webapp")) }
-            == "\(folder.path("webapp")): exists and is not a cloudseed backup, so it was left alone; name a new folder with --out")
+        #expect(
+            BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("webapp")) }
+                == "\(folder.path("webapp")): exists and is not a cloudseed backup, so it was left alone; name a new folder with --out"
+        )
         #expect(try fixture.entries() == ["documents", "webapp"])
     }
 
     @Test func aMissingParentFolderIsNamed() throws {
-        #expect(BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("no/such/backup")) }
-            == "\(folder.path("no/such")): the folder that would hold the backup does not exist; create it first")
+        #expect(
+            BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("no/such/backup")) }
+                == "\(folder.path("no/such")): the folder that would hold the backup does not exist; create it first")
     }
 
     @Test func aContainerTheStoreDoesNotHoldIsRefused() throws {
-        #expect(BackupFixture.error { try BackupWriter(store: store, container: "iCloud.com.example.Other").write(to: folder.path("backup")) }
-            == "the store holds no records or schema of iCloud.com.example.Other; name the container with --container (cloudseed inspect lists them)")
+        #expect(
+            BackupFixture.error {
+                try BackupWriter(store: store, container: "iCloud.com.example.Other").write(to: folder.path("backup"))
+            }
+                == "the store holds no records or schema of iCloud.com.example.Other; name the container with --container (cloudseed inspect lists them)"
+        )
         #expect(try fixture.entries() == [])
     }
 
     @Test func aSchemaWithoutRecordsIsBackedUp() throws {
         let empty = try SQLiteContainerStore(path: folder.path("schema-only.sqlite"))
-        let definition = try CKSLParser.parse("DEFINE SCHEMA\n\n    RECORD TYPE Note (\n        body STRING QUERYABLE\n    );\n")
-        try empty.write { try $0.applySchema(definition, to: SchemaScope(container: StoreScope.defaultContainer, environment: .development)) }
+        let definition = try CKSLParser.parse(
+            "DEFINE SCHEMA\n\n    RECORD TYPE Note (\n        body STRING QUERYABLE\n    );\n")
+        try empty.write {
+            try $0.applySchema(
+                definition, to: SchemaScope(container: StoreScope.defaultContainer, environment: .development))
+        }
         let manifest = try BackupWriter(store: empty).write(to: folder.path("backup"))
         #expect(manifest.summary == "0 records in 0 zones, 0 assets")
         #expect(manifest.files.map(\.path) == ["schema/development.ckdb", "schema/production.ckdb"])
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
         try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
-        #expect(try restored.schemaDefinition(of: SchemaScope(container: StoreScope.defaultContainer, environment: .development)) == definition)
+        #expect(
+            try restored.schemaDefinition(
+                of: SchemaScope(container: StoreScope.defaultContainer, environment: .development)) == definition)
     }
 
     @Test func namesThatAreNotPlainBecomeSafePathComponents() {
-        #expect(BackupLayout.records(.development, .private, RecordZoneID(zoneName: "Work", ownerName: "../x"), recordType: "ToDoItem")
-            == "records/development/private/%2E%2E%2Fx/Work/ToDoItem.jsonl")
+        #expect(
+            BackupLayout.records(
+                .development, .private, RecordZoneID(zoneName: "Work", ownerName: "../x"), recordType: "ToDoItem")
+                == "records/development/private/%2E%2E%2Fx/Work/ToDoItem.jsonl")
         #expect(BackupLayout.component("") == "%")
         #expect(BackupLayout.component("Zoë") == "Zo%C3%AB")
         #expect(BackupLayout.component("__defaultOwner__") == "__defaultOwner__")
@@ -108,12 +140,15 @@ import Testing
 
     @Test func oddOwnerNamesRoundTrip() throws {
         let odd = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work", ownerName: "../.. Zoë/x"))
-        _ = try Importer(store: store, scope: odd, now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        _ = try Importer(store: store, scope: odd, now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
         let manifest = try BackupWriter(store: store).write(to: folder.path("backup"))
-        #expect(manifest.files.map(\.path).contains("records/development/private/%2E%2E%2F%2E%2E%20Zo%C3%AB%2Fx/Work/ToDoItem.jsonl"))
+        #expect(
+            manifest.files.map(\.path).contains(
+                "records/development/private/%2E%2E%2F%2E%2E%20Zo%C3%AB%2Fx/Work/ToDoItem.jsonl"))
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
         try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
         #expect(try BackupFixture.records(of: restored) == BackupFixture.records(of: store))
     }
 }
-

@@ -20,10 +20,14 @@ import Testing
 
     @Test func aContainerWithRecordsIsRefusedWithoutMerge() throws {
         let target = try store("target.sqlite")
-        _ = try Importer(store: target, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        _ = try Importer(store: target, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
         let before = try BackupFixture.records(of: target)
-        #expect(BackupFixture.error { try Restorer(store: target).restore(bundle) }
-            == "the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them")
+        #expect(
+            BackupFixture.error { try Restorer(store: target).restore(bundle) }
+                == "the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them"
+        )
         #expect(try BackupFixture.records(of: target) == before)
         #expect(try target.inventory().schemas.keys.map(\.environment) == [.development])
     }
@@ -41,9 +45,13 @@ import Testing
         #expect(merged.count == original.count + 1)
         #expect(Set(merged).isSuperset(of: original))
         #expect(merged.first { $0.recordType == "Note" }?.fields == ["body": .string("first")])
-        let schema = try target.schema(of: SchemaScope(container: StoreScope.defaultContainer, environment: .development))
+        let schema = try target.schema(
+            of: SchemaScope(container: StoreScope.defaultContainer, environment: .development))
         #expect(schema.recordTypes["Note"]?.fields == ["body": .string])
-        #expect(schema.recordTypes["ToDoItem"]?.fields == ["dueDate": .timestamp, "isCompleted": .int64, "priority": .int64, "title": .string])
+        #expect(
+            schema.recordTypes["ToDoItem"]?.fields == [
+                "dueDate": .timestamp, "isCompleted": .int64, "priority": .int64, "title": .string,
+            ])
         #expect(try target.write { try $0.nextChangeTag() } == "h")
     }
 
@@ -52,8 +60,10 @@ import Testing
         let todo = try fixture.folder.write("ToDoItem.csv", "recordName,title,isCompleted\nx,y,no\n")
         _ = try Importer(store: target, scope: BackupFixture.bobFamily, now: 0).run([SourceFile(path: todo)])
         let before = try BackupFixture.records(of: target)
-        #expect(BackupFixture.error { try Restorer(store: target, merge: true).restore(bundle) }
-            == "\(bundle.path)/schema/development.ckdb: field ToDoItem.isCompleted is INT64 in the backup but STRING in the store; restore into a new --store")
+        #expect(
+            BackupFixture.error { try Restorer(store: target, merge: true).restore(bundle) }
+                == "\(bundle.path)/schema/development.ckdb: field ToDoItem.isCompleted is INT64 in the backup but STRING in the store; restore into a new --store"
+        )
         #expect(try BackupFixture.records(of: target) == before)
     }
 
@@ -64,8 +74,10 @@ import Testing
         let swapped = [lines[1], lines[0], lines[2]].joined(separator: "\n") + "\n"
         let damaged = try rewritten(path, swapped)
         let target = try store("target.sqlite")
-        #expect(BackupFixture.error { try Restorer(store: target).restore(damaged) }
-            == "\(bundle.path)/\(path):2:1: record Mei Chen comes after Tomas Ortega; a backup lists each record once, in order of name; restore from an intact backup")
+        #expect(
+            BackupFixture.error { try Restorer(store: target).restore(damaged) }
+                == "\(bundle.path)/\(path):2:1: record Mei Chen comes after Tomas Ortega; a backup lists each record once, in order of name; restore from an intact backup"
+        )
         #expect(try target.inventory().zones.isEmpty)
         #expect(try target.inventory().schemas.isEmpty)
     }
@@ -75,15 +87,18 @@ import Testing
         let text = try String(contentsOf: bundle.url(path), encoding: .utf8)
             .replacingOccurrences(of: "\"title\":", with: "\"heading\":")
         let damaged = try rewritten(path, text)
-        #expect(BackupFixture.error { try Restorer(store: store("target.sqlite")).restore(damaged) }
-            == "\(bundle.path)/\(path):1:1: field 'heading' is not in the backup's development schema of ToDoItem; restore from an intact backup")
+        #expect(
+            BackupFixture.error { try Restorer(store: store("target.sqlite")).restore(damaged) }
+                == "\(bundle.path)/\(path):1:1: field 'heading' is not in the backup's development schema of ToDoItem; restore from an intact backup"
+        )
     }
 
     /// The bundle with `path` replaced by `text` and the manifest's entry for it updated, as a hand edit would.
     func rewritten(_ path: String, _ text: String) throws -> BackupBundle {
         var manifest = bundle.manifest
         let index = try #require(manifest.files.firstIndex { $0.path == path })
-        manifest.files[index] = BackupManifest.File(path: path, size: Int64(text.utf8.count), sha256: SHA256.hexDigest(of: Data(text.utf8)))
+        manifest.files[index] = BackupManifest.File(
+            path: path, size: Int64(text.utf8.count), sha256: SHA256.hexDigest(of: Data(text.utf8)))
         try Data(text.utf8).write(to: bundle.url(path))
         try Data(manifest.json.utf8).write(to: bundle.url("manifest.json"))
         return try BackupBundle(verifying: bundle.path)

@@ -29,7 +29,10 @@ import Testing
         #expect(second.counts.map(\.unchanged) == [3, 4, 1, 3])
         #expect(second.counts.map(\.created) == [0, 0, 0, 0])
         let definition = try store.schemaDefinition(of: galleryScope.schemaScope)
-        #expect(definition.recordType(named: "Artwork")?.field(named: "title")?.options == [.queryable, .searchable, .sortable])
+        #expect(
+            definition.recordType(named: "Artwork")?.field(named: "title")?.options == [
+                .queryable, .searchable, .sortable,
+            ])
     }
 
     @Test func resetRebuildsTheZoneAndPruneDropsWhatTheManifestNoLongerMakes() throws {
@@ -50,7 +53,9 @@ import Testing
 
     @Test func readsYAMLManifestsRelativeToThemselves() throws {
         try folder.write("data/items.csv", "name,price\nPen,1.5\n")
-        let path = try folder.write("fixtures.yaml", """
+        let path = try folder.write(
+            "fixtures.yaml",
+            """
             container: iCloud.com.example.Shop
             environment: development
             sources:
@@ -67,13 +72,21 @@ import Testing
 
     @Test func unknownKeysAreErrorsAtTheirLine() throws {
         let json = try folder.write("bad.json", "{\"sources\": [{\"file\": \"a.csv\", \"recordTyp\": \"Item\"}]}")
-        #expect(throws: CloudSeedError(
-            .malformedSource, "unknown key \"recordTyp\" in a source; the keys are fields, file, format, recordName, recordType", at: SourcePosition(file: json, line: 1, column: 45))) {
+        #expect(
+            throws: CloudSeedError(
+                .malformedSource,
+                "unknown key \"recordTyp\" in a source; the keys are fields, file, format, recordName, recordType",
+                at: SourcePosition(file: json, line: 1, column: 45))
+        ) {
             _ = try FixtureManifest(path: json)
         }
         let yaml = try folder.write("bad.yaml", "sources:\n  - file: a.csv\n    colour: red\n")
-        #expect(throws: CloudSeedError(
-            .malformedSource, "unknown key \"colour\" in a source; the keys are fields, file, format, recordName, recordType", at: SourcePosition(file: yaml, line: 3, column: 13))) {
+        #expect(
+            throws: CloudSeedError(
+                .malformedSource,
+                "unknown key \"colour\" in a source; the keys are fields, file, format, recordName, recordType",
+                at: SourcePosition(file: yaml, line: 3, column: 13))
+        ) {
             _ = try FixtureManifest(path: yaml)
         }
     }

@@ -14,7 +14,9 @@ import Testing
         store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
     }
 
-    func importFiles(_ paths: [String], options: MappingOptions = MappingOptions(), scope: StoreScope? = nil) throws -> ImportSummary {
+    func importFiles(_ paths: [String], options: MappingOptions = MappingOptions(), scope: StoreScope? = nil) throws
+        -> ImportSummary
+    {
         try Importer(store: store, scope: scope ?? self.scope, options: options, now: 1_700_000_000_000)
             .run(paths.map { try SourceFile(path: $0) })
     }
@@ -28,11 +30,15 @@ import Testing
     @Test func importsToDoItemsWithInferredTypes() throws {
         let summary = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "ToDoItem", created: 3)])
-        #expect(try store.schema(of: scope.schemaScope).recordTypes["ToDoItem"]?.fields
-            == ["title": .string, "dueDate": .timestamp, "isCompleted": .int64])
+        #expect(
+            try store.schema(of: scope.schemaScope).recordTypes["ToDoItem"]?.fields
+                == ["title": .string, "dueDate": .timestamp, "isCompleted": .int64])
         #expect(summary.plan.recordType("ToDoItem")?.namingRule == .naturalKey("title"))
         let apples = try #require(try records().first { $0.recordID.recordName == "Get apples" })
-        #expect(apples.fields == ["title": .string("Get apples"), "dueDate": .timestamp(1_572_220_800_000), "isCompleted": .int64(0)])
+        #expect(
+            apples.fields == [
+                "title": .string("Get apples"), "dueDate": .timestamp(1_572_220_800_000), "isCompleted": .int64(0),
+            ])
         #expect(apples.system.createdTimestamp == 1_700_000_000_000)
         #expect(apples.system.changeTag == "1")
     }
@@ -42,11 +48,16 @@ import Testing
         // Lines with a nested dictionary, flattened into fields; row 4 has an empty list, left out.
         let csv = try folder.write("Place.csv", "title,price,latitude,longitude,tags\nAlpha,1.5,10,20,\nBeta,2,,30,\n")
         let lines = try folder.write(
-            "Place.jsonl", "{\"title\":\"Gamma\",\"price\":3,\"size\":{\"w\":2}}\n{\"title\":\"Delta\",\"tags\":[],\"price\":4}\n")
+            "Place.jsonl",
+            "{\"title\":\"Gamma\",\"price\":3,\"size\":{\"w\":2}}\n{\"title\":\"Delta\",\"tags\":[],\"price\":4}\n")
         let summary = try importFiles([csv, lines])
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Place", created: 4)])
         let byName = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
-        #expect(byName["Alpha"]?.fields == ["title": .string("Alpha"), "price": .double(1.5), "location": .location(Location(latitude: 10, longitude: 20))])
+        #expect(
+            byName["Alpha"]?.fields == [
+                "title": .string("Alpha"), "price": .double(1.5),
+                "location": .location(Location(latitude: 10, longitude: 20)),
+            ])
         #expect(byName["Beta"]?.fields == ["title": .string("Beta"), "price": .double(2), "longitude": .int64(30)])
         #expect(byName["Gamma"]?.fields == ["title": .string("Gamma"), "price": .double(3), "size_w": .int64(2)])
         #expect(byName["Delta"]?.fields == ["title": .string("Delta"), "price": .double(4)])
@@ -59,7 +70,9 @@ import Testing
         let expected = try records()
         let other = try TemporaryFolder()
         let otherStore = try SQLiteContainerStore(path: other.path("store.sqlite"))
-        _ = try Importer(store: otherStore, scope: scope, now: 1_700_000_000_000).run([SourceFile(path: Repository.sample(path))])
+        _ = try Importer(store: otherStore, scope: scope, now: 1_700_000_000_000).run([
+            SourceFile(path: Repository.sample(path))
+        ])
         var actual: [CloudRecord] = []
         try otherStore.forEachRecord(in: scope, recordType: nil) { actual.append($0) }
         #expect(actual == expected)
@@ -75,11 +88,13 @@ import Testing
     }
 
     @Test func importingAgainSavesOnlyTheRowsThatChanged() throws {
-        let first = try folder.write("Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.5\nc,Cherry,3,3.5\n")
+        let first = try folder.write(
+            "Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.5\nc,Cherry,3,3.5\n")
         _ = try importFiles([first])
         let before = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
         // b's price changes; c leaves its count out, which changed keys keep.
-        let again = try folder.write("Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.75\nc,Cherry,,3.5\n")
+        let again = try folder.write(
+            "Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.75\nc,Cherry,,3.5\n")
         let summary = try Importer(store: store, scope: scope, now: 1_800_000_000_000).run([SourceFile(path: again)])
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Item", updated: 1, unchanged: 2)])
         let after = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
@@ -95,15 +110,19 @@ import Testing
         // then after a new row: the row after the last one found is tried first, and every record
         // is still found by its own name.
         // A field named `rowid` too, which SQLite's own name for a row's id must not be taken for.
-        _ = try importFiles([try folder.write("Item.csv", "recordName,price,rowid\na,1,9\nb,2,9\nc,3,9\nd,4,9\ne,5,9\n")])
+        _ = try importFiles([
+            try folder.write("Item.csv", "recordName,price,rowid\na,1,9\nb,2,9\nc,3,9\nd,4,9\ne,5,9\n")
+        ])
         let swapped = try importFiles([try folder.write("Item.csv", "recordName,price\na,1\nb,2\nd,4\nc,30\ne,5\n")])
         #expect(swapped.counts == [ImportSummary.TypeCounts(recordType: "Item", updated: 1, unchanged: 4)])
         let reversed = try importFiles([try folder.write("Item.csv", "recordName,price\ne,5\nd,4\nc,30\nb,2\na,1\n")])
         #expect(reversed.counts == [ImportSummary.TypeCounts(recordType: "Item", unchanged: 5)])
         let added = try importFiles([try folder.write("Item.csv", "recordName,price\nf,6\na,1\nb,2\nc,31\nd,4\ne,5\n")])
         #expect(added.counts == [ImportSummary.TypeCounts(recordType: "Item", created: 1, updated: 1, unchanged: 4)])
-        let prices = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0.fields["price"]) })
-        #expect(prices == ["a": .int64(1), "b": .int64(2), "c": .int64(31), "d": .int64(4), "e": .int64(5), "f": .int64(6)])
+        let prices = Dictionary(
+            uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0.fields["price"]) })
+        #expect(
+            prices == ["a": .int64(1), "b": .int64(2), "c": .int64(31), "d": .int64(4), "e": .int64(5), "f": .int64(6)])
     }
 
     @Test func changedKeysUpdatesOnlyTheGivenFields() throws {
@@ -123,9 +142,10 @@ import Testing
     @Test func productionRefusesNewTypesAndWritesNothing() throws {
         let production = StoreScope(environment: .production)
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
-        #expect(errorMessages { _ = try importFiles([path], scope: production) } == [
-            "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([path], scope: production) } == [
+                "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+            ])
         #expect(try store.inventory().zones.isEmpty)
     }
 
@@ -136,10 +156,11 @@ import Testing
             try transaction.addField("title", type: .string, to: "ToDoItem", in: production.schemaScope)
         }
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
-        #expect(errorMessages { _ = try importFiles([path], scope: production) } == [
-            "\(path):2:12: Cannot create or modify field 'dueDate' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
-            "\(path):2:33: Cannot create or modify field 'isCompleted' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([path], scope: production) } == [
+                "\(path):2:12: Cannot create or modify field 'dueDate' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
+                "\(path):2:33: Cannot create or modify field 'isCompleted' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
+            ])
         #expect(try records(production).isEmpty)
     }
 
@@ -148,9 +169,10 @@ import Testing
         let before = try records()
         let good = try folder.write("more/ToDoItems.csv", "recordName,title,isCompleted\nnew-one,Fine,true\n")
         let bad = try folder.write("ToDoItems.csv", "recordName,title,isCompleted\nbad-one,Broken,abc\n")
-        #expect(errorMessages { _ = try importFiles([good, bad]) } == [
-            "\(bad):2:16: invalid attempt to set value type STRING for field 'isCompleted' for type 'ToDoItem', defined to be: INT64; the store's schema defines 'isCompleted' as INT64: fix the value"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([good, bad]) } == [
+                "\(bad):2:16: invalid attempt to set value type STRING for field 'isCompleted' for type 'ToDoItem', defined to be: INT64; the store's schema defines 'isCompleted' as INT64: fix the value"
+            ])
         #expect(try records() == before)
     }
 
@@ -163,12 +185,15 @@ import Testing
         #expect(specimen.fields["huge"] == .double(-1.7976931348623157e308))
         #expect(specimen.fields["moonLanding"] == .timestamp(-14_182_940_000))
         #expect(specimen.fields["parent"] == .reference(Reference(recordName: "Mei Chen", action: .deleteSelf)))
-        #expect(specimen.fields["picture"] == .asset(AssetReference(fileChecksum: "AYz3bAAPNAkUFj6Lsw1LKl0GBQBx", size: 48213)))
+        #expect(
+            specimen.fields["picture"]
+                == .asset(AssetReference(fileChecksum: "AYz3bAAPNAkUFj6Lsw1LKl0GBQBx", size: 48213)))
         #expect(specimen.fields["empty"] == .string(""))
         #expect(specimen.fields.count == 23)
         #expect(imported[1].fields == ["text": .string("only text is set")])
 
-        let exported = try folder.write("export.json", "{\"records\":[" + imported.map(CloudKitJSON.record).joined(separator: ",") + "]}")
+        let exported = try folder.write(
+            "export.json", "{\"records\":[" + imported.map(CloudKitJSON.record).joined(separator: ",") + "]}")
         let again = try TemporaryFolder()
         let secondStore = try SQLiteContainerStore(path: again.path("store.sqlite"))
         _ = try Importer(store: secondStore, scope: scope, now: 1_700_000_000_000).run([SourceFile(path: exported)])
@@ -185,33 +210,39 @@ import Testing
         let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "image", type: .asset)])
         _ = try importFiles([source], options: options)
         let checksum = SHA256.hexDigest(of: image)
-        #expect(try records().map { $0.fields["image"] } == Array(repeating: .asset(AssetReference(fileChecksum: checksum, size: 7)), count: 2))
+        #expect(
+            try records().map { $0.fields["image"] }
+                == Array(repeating: .asset(AssetReference(fileChecksum: checksum, size: 7)), count: 2))
     }
 
     @Test func refusesAssetPathsOutsideTheSourceFolder() throws {
         let source = try folder.write("photos.csv", "title,image\nOne,../../etc/passwd\n")
         let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "image", type: .asset)])
-        #expect(errorMessages { _ = try importFiles([source], options: options) } == [
-            "\(source):2:5: the asset path '../../etc/passwd' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([source], options: options) } == [
+                "\(source):2:5: the asset path '../../etc/passwd' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets"
+            ])
     }
 
     @Test func namesRecordsByTemplateAndRefusesDuplicates() throws {
-        let source = try folder.write("artists.csv", "firstName,lastName,catalogNumber\nMei,Chen,115\nZoë,Müller,116\nMei,Chen,117\n")
+        let source = try folder.write(
+            "artists.csv", "firstName,lastName,catalogNumber\nMei,Chen,115\nZoë,Müller,116\nMei,Chen,117\n")
         let options = MappingOptions(nameTemplates: [NameTemplate(template: "{catalogNumber} {lastName}, {firstName}")])
         _ = try importFiles([source], options: options)
         #expect(try records().map(\.recordID.recordName) == ["115 Chen, Mei", "116 Muller, Zoe", "117 Chen, Mei"])
         let twice = MappingOptions(nameTemplates: [NameTemplate(template: "{firstName} {lastName}")])
-        #expect(errorMessages { _ = try importFiles([source], options: twice) } == [
-            "\(source):4:1: two rows get the record name 'Mei Chen' (the other is at \(source):2:1); give each row its own name, for example with --name-template"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([source], options: twice) } == [
+                "\(source):4:1: two rows get the record name 'Mei Chen' (the other is at \(source):2:1); give each row its own name, for example with --name-template"
+            ])
     }
 
     @Test func refusesRecordsOverOneMegabyte() throws {
         let source = try folder.write("notes.csv", "title,body\nbig,\(String(repeating: "x", count: 1_100_000))\n")
-        #expect(errorMessages { _ = try importFiles([source]) } == [
-            "\(source):2:1: record 'big' of type Note is 1100003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([source]) } == [
+                "\(source):2:1: record 'big' of type Note is 1100003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
+            ])
     }
 
     @Test func stopsAfterTwentyErrors() throws {

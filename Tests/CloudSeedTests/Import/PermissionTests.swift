@@ -14,7 +14,9 @@ import Testing
     }
 
     func importing(_ csv: String, as user: String) throws -> ImportSummary {
-        try Importer(store: store, scope: StoreScope(), userRecordName: user, now: 0).run([SourceFile(path: folder.write("Post.csv", csv))])
+        try Importer(store: store, scope: StoreScope(), userRecordName: user, now: 0).run([
+            SourceFile(path: folder.write("Post.csv", csv))
+        ])
     }
 
     @Test func justInTimeTypesLetOnlyTheCreatorChangeARecord() throws {
@@ -27,18 +29,20 @@ import Testing
     @Test func savingARecordUnchangedStillNeedsWrite() throws {
         _ = try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_alice")
         #expect(try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_alice").counts.map(\.unchanged) == [2])
-        #expect(errorMessages { _ = try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_bob") } == [
-            "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _bob may not change record 'p1' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
-            "\(folder.path("Post.csv")):3:1: WRITE operation not permitted: user _bob may not change record 'p2' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
-        ])
+        #expect(
+            errorMessages { _ = try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_bob") } == [
+                "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _bob may not change record 'p1' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
+                "\(folder.path("Post.csv")):3:1: WRITE operation not permitted: user _bob may not change record 'p2' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
+            ])
         var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
         var post = try #require(definition.recordType(named: "Post"))
         post.grants = [Grant([.read], to: .world), Grant([.create], to: .icloud)]
         definition.recordTypes.append(post)
         try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
-        #expect(errorMessages { _ = try importing("recordName,text\np1,Hello\n", as: "_alice") } == [
-            "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _alice may not change record 'p1' of type Post; the schema grants WRITE to no role"
-        ])
+        #expect(
+            errorMessages { _ = try importing("recordName,text\np1,Hello\n", as: "_alice") } == [
+                "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _alice may not change record 'p1' of type Post; the schema grants WRITE to no role"
+            ])
     }
 
     @Test func customRolesGrantWrites() throws {
@@ -49,7 +53,12 @@ import Testing
         post.grants.append(Grant([.write], to: "moderator"))
         definition.recordTypes.append(post)
         try store.write { try $0.applySchema(definition, to: StoreScope().schemaScope) }
-        #expect(throws: CloudSeedError(.invalidOption, "the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run cloudseed schema import")) {
+        #expect(
+            throws: CloudSeedError(
+                .invalidOption,
+                "the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run cloudseed schema import"
+            )
+        ) {
             try store.assignRole("admin", to: "_carol", in: StoreScope().schemaScope)
         }
         #expect(throws: CloudSeedError.self) { _ = try importing("recordName,text\np1,Moderated\n", as: "_carol") }

@@ -9,24 +9,31 @@ import Testing
 /// look at the rows again. (Written as an extension for the suite's folder, store and helpers.)
 extension ReferenceAndAssetTests {
     @Test func aReferenceToATypeThatTurnsUpLaterInTheDocumentIsStillInferred() throws {
-        let document = try folder.write("gallery.json", """
+        let document = try folder.write(
+            "gallery.json",
+            """
             {"Artwork": [{"title": "Dunes", "artist": "Mei Chen"}, {"title": "Harbour", "artist": "zoe muller"}],
              "Artist": [{"firstName": "Mei", "lastName": "Chen"}, {"firstName": "Zoë", "lastName": "Müller"}]}
             """)
         let summary = try importFiles([document])
-        #expect(summary.plan.recordType("Artwork")?.fields["artist"] == PlannedField(
-            type: .reference, rule: .inferred, target: "Artist", reason: "its name and every value name Artist records"))
-        #expect(try records("Artwork").map(\.fields["artist"]) == [
-            .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Zoe Muller")),
-        ])
+        #expect(
+            summary.plan.recordType("Artwork")?.fields["artist"]
+                == PlannedField(
+                    type: .reference, rule: .inferred, target: "Artist",
+                    reason: "its name and every value name Artist records"))
+        #expect(
+            try records("Artwork").map(\.fields["artist"]) == [
+                .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Zoe Muller")),
+            ])
     }
 
     @Test func namesByPositionFromTwoSourcesOfOneTypeClash() throws {
         let first = try folder.write("a/notes.csv", "body\nx\ny\n")
         let second = try folder.write("b/notes.csv", "body\nz\n")
-        #expect(errorMessages { _ = try importFiles([first, second]) } == [
-            "\(second):2:1: two rows get the record name 'Note-1' (the other is at \(first):2:1); give each row its own name, for example with --name-template"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([first, second]) } == [
+                "\(second):2:1: two rows get the record name 'Note-1' (the other is at \(first):2:1); give each row its own name, for example with --name-template"
+            ])
         #expect(try records("Note").isEmpty)
     }
 
@@ -45,10 +52,14 @@ extension ReferenceAndAssetTests {
         var rejected: [String] = []
         let summary = try importer.run([SourceFile(path: people)], rejected: { rejected += $0.jsonLines })
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "People", created: 2, refused: 1)])
-        #expect(try records("People").map { [$0.recordID.recordName, "\($0.fields["age"]!)"] } == [["mei", "\(RecordValue.int64(40))"], ["zoe", "\(RecordValue.int64(31))"]])
-        #expect(rejected == [
-            #"{"file":"\#(people)","line":4,"column":1,"recordType":"People","reason":"two rows get the record name 'mei' (the other is at \#(people):2:1); give each row its own name, for example with --name-template"}"#
-        ])
+        #expect(
+            try records("People").map { [$0.recordID.recordName, "\($0.fields["age"]!)"] } == [
+                ["mei", "\(RecordValue.int64(40))"], ["zoe", "\(RecordValue.int64(31))"],
+            ])
+        #expect(
+            rejected == [
+                #"{"file":"\#(people)","line":4,"column":1,"recordType":"People","reason":"two rows get the record name 'mei' (the other is at \#(people):2:1); give each row its own name, for example with --name-template"}"#
+            ])
     }
 
     @Test func randomNamesAreTheSameInTheReferenceIndexAndTheRecords() throws {
@@ -58,12 +69,17 @@ extension ReferenceAndAssetTests {
         options.randomNames = true
         _ = try importFiles([artworks, artists], options: options)
         let artistNames = try records("Artist").map(\.recordID.recordName)
-        #expect(artistNames.count == 2 && Set(artistNames).count == 2 && artistNames.allSatisfy { UUID(uuidString: $0) != nil })
-        let byFirstName = Dictionary(uniqueKeysWithValues: try records("Artist").map { ($0.fields["firstName"]!, $0.recordID.recordName) })
-        let artistByTitle = Dictionary(uniqueKeysWithValues: try records("Artwork").map { ($0.fields["title"]!, $0.fields["artist"]) })
-        #expect(artistByTitle == [
-            .string("Dunes"): .reference(Reference(recordName: byFirstName[.string("Mei")]!)),
-            .string("Harbour"): .reference(Reference(recordName: byFirstName[.string("Zoë")]!)),
-        ])
+        #expect(
+            artistNames.count == 2 && Set(artistNames).count == 2
+                && artistNames.allSatisfy { UUID(uuidString: $0) != nil })
+        let byFirstName = Dictionary(
+            uniqueKeysWithValues: try records("Artist").map { ($0.fields["firstName"]!, $0.recordID.recordName) })
+        let artistByTitle = Dictionary(
+            uniqueKeysWithValues: try records("Artwork").map { ($0.fields["title"]!, $0.fields["artist"]) })
+        #expect(
+            artistByTitle == [
+                .string("Dunes"): .reference(Reference(recordName: byFirstName[.string("Mei")]!)),
+                .string("Harbour"): .reference(Reference(recordName: byFirstName[.string("Zoë")]!)),
+            ])
     }
 }

@@ -14,7 +14,8 @@ import Testing
     }
 
     func importFiles(_ paths: [String], options: MappingOptions = MappingOptions()) throws -> ImportSummary {
-        try Importer(store: store, scope: StoreScope(), options: options, now: 0).run(paths.map { try SourceFile(path: $0) })
+        try Importer(store: store, scope: StoreScope(), options: options, now: 0).run(
+            paths.map { try SourceFile(path: $0) })
     }
 
     func records(_ type: String) throws -> [CloudRecord] {
@@ -29,11 +30,16 @@ import Testing
         let artists = Repository.sample("Gallery/artists.csv")
         let summary = try importFiles(files.map { $0 == "artists.csv" ? artists : artworks })
         let artwork = try #require(summary.plan.recordType("Artwork"))
-        #expect(artwork.fields["artist"] == PlannedField(type: .reference, rule: .inferred, target: "Artist", reason: "its name and every value name Artist records"))
+        #expect(
+            artwork.fields["artist"]
+                == PlannedField(
+                    type: .reference, rule: .inferred, target: "Artist",
+                    reason: "its name and every value name Artist records"))
         #expect(artwork.fields["image"]?.type == .asset)
         #expect(try records("Artist").map(\.recordID.recordName) == ["Mei Chen", "Tomas Ortega", "Zoe Muller"])
         let byTitle = Dictionary(uniqueKeysWithValues: try records("Artwork").map { ($0.fields["title"], $0) })
-        #expect(byTitle[.string("Über den Dächern")]?.fields["artist"] == .reference(Reference(recordName: "Zoe Muller")))
+        #expect(
+            byTitle[.string("Über den Dächern")]?.fields["artist"] == .reference(Reference(recordName: "Zoe Muller")))
         let image = try Data(contentsOf: URL(fileURLWithPath: Repository.sample("Gallery/images/mackerricher.png")))
         guard case .asset(let asset)? = byTitle[.string("MacKerricher State Park")]?.fields["image"] else {
             Issue.record("no image asset")
@@ -45,35 +51,40 @@ import Testing
 
     @Test func namesResolveThroughCaseSpacesDiacriticsAndCommas() throws {
         let artists = try folder.write("artists.csv", "firstName,lastName\nMei,Chen\nZoë,Müller\n")
-        let artworks = try folder.write("artworks.csv", "title,artist\nA,\"Chen, Mei\"\nB,mei chen\nC,Mei  Chen\nD,zoe muller\n")
+        let artworks = try folder.write(
+            "artworks.csv", "title,artist\nA,\"Chen, Mei\"\nB,mei chen\nC,Mei  Chen\nD,zoe muller\n")
         _ = try importFiles([artworks, artists])
-        #expect(try records("Artwork").map(\.fields["artist"]) == [
-            .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Mei Chen")),
-            .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Zoe Muller")),
-        ])
+        #expect(
+            try records("Artwork").map(\.fields["artist"]) == [
+                .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Mei Chen")),
+                .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Zoe Muller")),
+            ])
     }
 
     @Test func aTypoFailsWithTheClosestNames() throws {
         let artists = try folder.write("artists.csv", "firstName,lastName\nMei,Chen\nZoë,Müller\nTomás,Ortega\n")
         let artworks = try folder.write("artworks.csv", "title,artist\nA,Mei Chen\nB,Mei Chan\n")
-        #expect(errorMessages { _ = try importFiles([artists, artworks]) } == [
-            "\(artworks):3:3: no Artist record matches 'Mei Chan' (closest: Mei Chen, Zoe Muller, Tomas Ortega); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([artists, artworks]) } == [
+                "\(artworks):3:3: no Artist record matches 'Mei Chan' (closest: Mei Chen, Zoe Muller, Tomas Ortega); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
+            ])
         #expect(try store.inventory().zones.isEmpty)
         var options = MappingOptions()
         options.allowDangling = true
         _ = try importFiles([artists, artworks], options: options)
-        #expect(try records("Artwork").map(\.fields["artist"]) == [
-            .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Mei Chan")),
-        ])
+        #expect(
+            try records("Artwork").map(\.fields["artist"]) == [
+                .reference(Reference(recordName: "Mei Chen")), .reference(Reference(recordName: "Mei Chan")),
+            ])
     }
 
     @Test func twoArtistsOfOneNameAreAmbiguous() throws {
         let artists = try folder.write("artists.csv", "recordName,firstName,lastName\nmei-1,Mei,Chen\nmei-2,Mei,Chen\n")
         let artworks = try folder.write("artworks.csv", "title,artist\nA,Mei Chen\n")
-        #expect(errorMessages { _ = try importFiles([artists, artworks]) } == [
-            "\(artworks):2:3: 'Mei Chen' matches more than one Artist: mei-1, mei-2; make the value or the Artist records unambiguous"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([artists, artworks]) } == [
+                "\(artworks):2:3: 'Mei Chen' matches more than one Artist: mei-1, mei-2; make the value or the Artist records unambiguous"
+            ])
     }
 
     @Test func laterImportsResolveAgainstTheStore() throws {
@@ -90,8 +101,12 @@ import Testing
         try image.write(to: URL(fileURLWithPath: folder.path("images/one.png")))
         try image.write(to: URL(fileURLWithPath: folder.path("images/two.png")))
         let photos = try folder.write("photos.csv", "title,image\nFirst,images/one.png\nSecond,images/two.png\n")
-        _ = try importFiles([photos, Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist")])
-        let again = try importFiles([photos, Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist")])
+        _ = try importFiles([
+            photos, Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist"),
+        ])
+        let again = try importFiles([
+            photos, Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist"),
+        ])
         #expect(again.counts.map(\.unchanged) == [3, 4, 2])
         #expect(again.counts.map(\.created) == [0, 0, 0])
         let database = try SQLiteDatabase(path: folder.path("store.sqlite"))
@@ -102,18 +117,20 @@ import Testing
         let photos = try folder.write("photos.csv", "title,image\nFirst,missing.png\n")
         var options = MappingOptions()
         options.fieldTypes = [FieldTypeOverride(field: "image", type: .asset)]
-        #expect(errorMessages { _ = try importFiles([photos], options: options) } == [
-            "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([photos], options: options) } == [
+                "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path"
+            ])
     }
 
     @Test func twoMegabytesOfTextFailButImportAsAnAsset() throws {
         let text = String(repeating: "x", count: 2_000_000)
         try Data(text.utf8).write(to: URL(fileURLWithPath: folder.path("notes.txt")))
         let inline = try folder.write("inline.csv", "title,body\nbig,\(text)\n")
-        #expect(errorMessages { _ = try importFiles([inline]) } == [
-            "\(inline):2:1: record 'big' of type Inline is 2000003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([inline]) } == [
+                "\(inline):2:1: record 'big' of type Inline is 2000003 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
+            ])
         let asAsset = try folder.write("attached.csv", "title,body\nbig,notes.txt\n")
         let summary = try importFiles([asAsset])
         #expect(summary.plan.recordType("Attached")?.fields["body"]?.type == .asset)
@@ -124,7 +141,10 @@ import Testing
         var options = MappingOptions()
         options.references = [try ReferenceDeclaration(parsing: "Artwork.artist:Artist:DELETE_SELF")]
         _ = try importFiles([artists, Repository.sample("Gallery/artworks.csv")], options: options)
-        #expect(try records("Artwork").filter { $0.fields["artist"] == .reference(Reference(recordName: "Mei Chen", action: .deleteSelf)) }.count == 2)
+        #expect(
+            try records("Artwork").filter {
+                $0.fields["artist"] == .reference(Reference(recordName: "Mei Chen", action: .deleteSelf))
+            }.count == 2)
         let deleted = try RecordDeleter(store: store, scope: StoreScope()).delete(["Mei Chen"], ofType: "Artist")
         #expect(deleted == ["Artist/Mei Chen", "Artwork/MacKerricher State Park", "Artwork/Rainy Day in Mendocino"])
         #expect(try records("Artwork").count == 2)
@@ -136,18 +156,24 @@ import Testing
         var options = MappingOptions()
         options.locations = [try LocationDeclaration(parsing: "Commune.where=gps")]
         _ = try importFiles([pairs, single], options: options)
-        #expect(try records("Place").first?.fields["location"] == .location(Location(latitude: 39.3, longitude: -123.8)))
+        #expect(
+            try records("Place").first?.fields["location"] == .location(Location(latitude: 39.3, longitude: -123.8)))
         #expect(try records("Commune").first?.fields["where"] == .location(Location(latitude: 48.85, longitude: 2.35)))
         let wrong = try folder.write("wrong.csv", "name,lat,lng\nNowhere,95,0\n")
-        #expect(errorMessages { _ = try importFiles([wrong]) } == [
-            "\(wrong):2:9: invalid attempt to set value type LOCATION for field 'location' for type 'Wrong', defined to be: LOCATION (latitude 95.0 is outside -90 to 90); fix the value"
-        ])
+        #expect(
+            errorMessages { _ = try importFiles([wrong]) } == [
+                "\(wrong):2:9: invalid attempt to set value type LOCATION for field 'location' for type 'Wrong', defined to be: LOCATION (latitude 95.0 is outside -90 to 90); fix the value"
+            ])
     }
 
     @Test func dryRunsCountButWriteNothing() throws {
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))], dryRun: true)
+        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run(
+            [SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))], dryRun: true)
         #expect(summary.counts.map(\.created) == [3])
-        #expect(summary.text.hasPrefix("Dry run, nothing written; importing into iCloud.com.example.cloudseed development public _defaultZone would give:"))
+        #expect(
+            summary.text.hasPrefix(
+                "Dry run, nothing written; importing into iCloud.com.example.cloudseed development public _defaultZone would give:"
+            ))
         #expect(try store.inventory().zones.isEmpty)
         #expect(try store.schema(of: StoreScope().schemaScope).recordTypes.isEmpty)
     }

@@ -12,7 +12,9 @@ struct SharedExamplesTests {
         var records: [CloudRecord]
 
         func count(_ type: String) -> Int { summary.counts.first { $0.recordType == type }?.created ?? 0 }
-        func type(_ field: String, of recordType: String) -> FieldType? { summary.plan.recordType(recordType)?.fields[field]?.type }
+        func type(_ field: String, of recordType: String) -> FieldType? {
+            summary.plan.recordType(recordType)?.fields[field]?.type
+        }
         func records(_ type: String) -> [CloudRecord] { records.filter { $0.recordType == type } }
     }
 
@@ -30,13 +32,19 @@ struct SharedExamplesTests {
     func elements(path: String) throws {
         let result = try importing(path, options: MappingOptions(recordType: "Element"))
         #expect(result.count("Element") == 119)
-        for field in ["atomicNumber", "group", "period", "horizPos", "vertPos"] { #expect(result.type(field, of: "Element") == .int64) }
-        for field in ["symbol", "atomicWeight", "radioactive", "discoveryYear"] { #expect(result.type(field, of: "Element") == .string) }
+        for field in ["atomicNumber", "group", "period", "horizPos", "vertPos"] {
+            #expect(result.type(field, of: "Element") == .int64)
+        }
+        for field in ["symbol", "atomicWeight", "radioactive", "discoveryYear"] {
+            #expect(result.type(field, of: "Element") == .string)
+        }
         #expect(result.records.filter { $0.fields["radioactive"] == .string("True") }.count == 37)
     }
 
     @Test func binaryTwinsImportToTheSameRecords() throws {
-        for name in ["CodaJ_TheElements_Elements", "Guadoo_BowTies_SampleData", "damienmauchamp_itunes-library-reader_sample"] {
+        for name in [
+            "CodaJ_TheElements_Elements", "Guadoo_BowTies_SampleData", "damienmauchamp_itunes-library-reader_sample",
+        ] {
             let xml = try importing("plist/\(name).plist").records
             let binary = try importing("plist/\(name).binary.plist").records
             #expect(xml == binary, "\(name)")
@@ -44,14 +52,16 @@ struct SharedExamplesTests {
     }
 
     @Test func bowTies() throws {
-        let result = try importing("plist/Guadoo_BowTies_SampleData.plist", options: MappingOptions(recordType: "BowTie"))
+        let result = try importing(
+            "plist/Guadoo_BowTies_SampleData.plist", options: MappingOptions(recordType: "BowTie"))
         #expect(result.count("BowTie") == 7)
         #expect(result.type("rating", of: "BowTie") == .double)
         #expect(result.type("lastWorn", of: "BowTie") == .timestamp)
         #expect(result.type("timesWorn", of: "BowTie") == .int64)
         #expect(result.type("isFavorite", of: "BowTie") == .int64)
         #expect(result.type("tintColor_red", of: "BowTie") != nil)
-        #expect(result.records.contains { $0.fields["lastWorn"] == .timestamp(Timestamp.parse("2015-07-26T13:16:44Z")!) })
+        #expect(
+            result.records.contains { $0.fields["lastWorn"] == .timestamp(Timestamp.parse("2015-07-26T13:16:44Z")!) })
     }
 
     @Test func xcodeProjectInOpenStepForm() throws {
@@ -62,19 +72,24 @@ struct SharedExamplesTests {
     }
 
     @Test func leaguesWithTeamsAsChildRecords() throws {
-        let result = try importing("plist/alaaeljatib_leagues-swift_Data.plist", options: MappingOptions(recordType: "League"))
+        let result = try importing(
+            "plist/alaaeljatib_leagues-swift_Data.plist", options: MappingOptions(recordType: "League"))
         #expect(result.count("League") == 63)
         #expect(result.count("Team") == 2292)
         #expect(result.type("league", of: "Team") == .reference)
         #expect(result.records("Team").filter { $0.fields["logo"] == nil }.count == 282)
         let leagues = Set(result.records("League").map(\.recordID.recordName))
-        #expect(result.records("Team").allSatisfy { team in
-            if case .reference(let parent)? = team.fields["league"] { return leagues.contains(parent.recordName) }
-            return false
-        })
+        #expect(
+            result.records("Team").allSatisfy { team in
+                if case .reference(let parent)? = team.fields["league"] { return leagues.contains(parent.recordName) }
+                return false
+            })
     }
 
-    @Test(arguments: ["plist/damienmauchamp_itunes-library-reader_sample.plist", "json/damienmauchamp_itunes-library-reader_sample.json"])
+    @Test(arguments: [
+        "plist/damienmauchamp_itunes-library-reader_sample.plist",
+        "json/damienmauchamp_itunes-library-reader_sample.json",
+    ])
     func iTunesLibrary(path: String) throws {
         let result = try importing(path)
         #expect(result.count("Track") == 1)
@@ -91,7 +106,9 @@ struct SharedExamplesTests {
     }
 
     @Test func twitchSampleNamedByItsIDs() throws {
-        let result = try importing("plist/jsertram63_COREDATA_TwitchCoreData_SampleData.plist", options: MappingOptions(recordType: "Streamer"))
+        let result = try importing(
+            "plist/jsertram63_COREDATA_TwitchCoreData_SampleData.plist", options: MappingOptions(recordType: "Streamer")
+        )
         #expect(result.count("Streamer") == 7)
         #expect(result.summary.plan.recordType("Streamer")?.namingRule == .column("id"))
         #expect(result.type("rating", of: "Streamer") == .double)
@@ -99,7 +116,8 @@ struct SharedExamplesTests {
     }
 
     @Test func birdsNamedByTheirKeysInSourceOrder() throws {
-        let result = try importing("plist/myakruns_NatureParkApp_SampleData.plist", options: MappingOptions(recordType: "Bird"))
+        let result = try importing(
+            "plist/myakruns_NatureParkApp_SampleData.plist", options: MappingOptions(recordType: "Bird"))
         #expect(result.count("Bird") == 22)
         #expect(Set(result.records.map(\.recordID.recordName)) == Set((0...21).map { "Item \($0)" }))
         #expect(result.type("sighted", of: "Bird") == .int64)
@@ -129,19 +147,27 @@ struct SharedExamplesTests {
         #expect(result.summary.counts.map(\.created).reduce(0, +) == 90)
         #expect(result.summary.plan.recordTypes.count == 31)
         #expect(result.count("wagtailcore_page") == 21)
-        #expect(result.records("tests_advertwithcustomprimarykey").map(\.recordID.recordName) == ["tests_advertwithcustomprimarykey-advert/01"])
+        #expect(
+            result.records("tests_advertwithcustomprimarykey").map(\.recordID.recordName) == [
+                "tests_advertwithcustomprimarykey-advert/01"
+            ])
     }
 
     @Test func prompts() throws {
-        let result = try importing("csv/f_awesome-chatgpt-prompts_prompts.csv", options: MappingOptions(recordType: "Prompt"))
+        let result = try importing(
+            "csv/f_awesome-chatgpt-prompts_prompts.csv", options: MappingOptions(recordType: "Prompt"))
         #expect(result.count("Prompt") == 376)
         #expect(result.type("for_devs", of: "Prompt") == .int64)
         #expect(result.records.filter { $0.fields["for_devs"] == .int64(1) }.count == 59)
-        #expect(result.records.contains { if case .string(let text)? = $0.fields["prompt"] { return text.contains("\n") } else { return false } })
+        #expect(
+            result.records.contains {
+                if case .string(let text)? = $0.fields["prompt"] { return text.contains("\n") } else { return false }
+            })
     }
 
     @Test func frenchPostcodesStayText() throws {
-        let result = try importing("csv/jaco60_zipcodes_laposte_hexasmal.csv", options: MappingOptions(recordType: "Commune"))
+        let result = try importing(
+            "csv/jaco60_zipcodes_laposte_hexasmal.csv", options: MappingOptions(recordType: "Commune"))
         #expect(result.count("Commune") == 39192)
         #expect(result.type("Code_postal", of: "Commune") == .string)
         #expect(result.type("Code_commune_INSEE", of: "Commune") == .string)
@@ -150,7 +176,8 @@ struct SharedExamplesTests {
     }
 
     @Test func airports() throws {
-        let result = try importing("csv/vega_datasets-0.9.0_airports.csv", options: MappingOptions(recordType: "Airport"))
+        let result = try importing(
+            "csv/vega_datasets-0.9.0_airports.csv", options: MappingOptions(recordType: "Airport"))
         #expect(result.count("Airport") == 3376)
         #expect(result.type("location", of: "Airport") == .location)
         #expect(result.type("iata", of: "Airport") == .string)

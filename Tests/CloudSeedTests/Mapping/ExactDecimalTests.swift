@@ -12,8 +12,10 @@ import Testing
 
     @Test(arguments: [
         "219934.66", "39.240171", "-91.202184", "0.1", "0.2", "0.3", "-0.0", "0.0", "1.5e3", "1E-7", "2.5E+10",
-        "0.000123", "123456789012345.6", "1234567890123456.7", "9007199254740993.0", "1e22", "1e23", "1.7976931348623157e308",
-        "4.9e-324", "2.2250738585072014e-308", "1e-22", "3e-23", "0.1000000000000000055511151231257827", "0e999", "8.589973e9",
+        "0.000123", "123456789012345.6", "1234567890123456.7", "9007199254740993.0", "1e22", "1e23",
+        "1.7976931348623157e308",
+        "4.9e-324", "2.2250738585072014e-308", "1e-22", "3e-23", "0.1000000000000000055511151231257827", "0e999",
+        "8.589973e9",
     ])
     func readsAsDoubleDoes(text: String) throws {
         let expected = try #require(Double(text))
@@ -32,7 +34,9 @@ import Testing
                 text += "."
                 for _ in whole..<digits { text += String(Int.random(in: 0...9, using: &random)) }
             }
-            if Int.random(in: 0..<4, using: &random) == 0 { text += "e" + String(Int.random(in: -30...30, using: &random)) }
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                text += "e" + String(Int.random(in: -30...30, using: &random))
+            }
             guard let expected = Double(text) else { continue }
             #expect(Self.decimal(text)?.bitPattern == expected.bitPattern, "\(text)")
         }
@@ -44,7 +48,9 @@ import Testing
     }
 
     @Test func jsonNumbersReadTheSame() throws {
-        var parser = JSONParser(input: ChunkedInput(bytes: Array(#"[219934.66, -0.0, 1e23, 140, -9223372036854775808]"#.utf8)), file: "n.json")
+        var parser = JSONParser(
+            input: ChunkedInput(bytes: Array(#"[219934.66, -0.0, 1e23, 140, -9223372036854775808]"#.utf8)),
+            file: "n.json")
         let value = try parser.parseDocument().plainValue
         #expect(value == .array([.real(219934.66), .real(-0.0), .real(1e23), .integer(140), .integer(Int64.min)]))
         var tooBig = JSONParser(input: ChunkedInput(bytes: Array("[9223372036854775808]".utf8)), file: "n.json")

@@ -34,22 +34,28 @@ import Testing
         let database = try SQLiteDatabase(path: path)
         var tables: [String: [[SQLiteValue]]] = [:]
         for table in ["Artist", "Artwork"] {
-            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map { row -> String in
+            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
+                row -> String in
                 guard case .text(let name) = row[0] else { return "NULL" }
                 return "quote(\(SQLiteLayout.quoted(name)))"
             }
             guard !columns.isEmpty else { continue }
             tables[table] = try database.rows(
-                "SELECT quote(\"___recordID\"), \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
+                "SELECT quote(\"___recordID\"), \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\""
+            )
         }
-        tables["_cloudseed_fields"] = try database.rows("SELECT record_type, field, field_type, column_name FROM _cloudseed_fields ORDER BY 1, 2")
+        tables["_cloudseed_fields"] = try database.rows(
+            "SELECT record_type, field, field_type, column_name FROM _cloudseed_fields ORDER BY 1, 2")
         return tables
     }
 
     /// Imports `files` (name, text) into a new store, with and without typing CSV where it is read.
     static func importBothWays(
         _ files: [(String, String)], options: MappingOptions = MappingOptions()
-    ) throws -> (whereRead: [String: [[SQLiteValue]]], general: [String: [[SQLiteValue]]], summaries: [ImportSummary], rejected: [[String]]) {
+    ) throws -> (
+        whereRead: [String: [[SQLiteValue]]], general: [String: [[SQLiteValue]]], summaries: [ImportSummary],
+        rejected: [[String]]
+    ) {
         let folder = try TemporaryFolder()
         let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
         var results: [[String: [[SQLiteValue]]]] = []
@@ -59,7 +65,9 @@ import Testing
             var options = options
             options.takesCellByCell = cellByCell
             let path = folder.path("\(cellByCell).sqlite")
-            let importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            let importer = Importer(
+                store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options,
+                now: 1_700_000_000_000)
             var rejected: [String] = []
             summaries.append(try importer.run(sources, rejected: { rejected += $0.jsonLines }))
             rejects.append(rejected)
@@ -72,16 +80,25 @@ import Testing
         let result = try Self.importBothWays([("artists.csv", Self.artists), ("artworks.csv", Self.artworks)])
         #expect(result.whereRead == result.general)
         // The same choices, printed the same (the run's time aside).
-        #expect(result.summaries[0].text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression)
-            == result.summaries[1].text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
+        #expect(
+            result.summaries[0].text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression)
+                == result.summaries[1].text.replacingOccurrences(
+                    of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
         #expect(result.whereRead["_cloudseed_fields"]?.count == 13)
         let artworks = try #require(result.whereRead["Artwork"])
         #expect(artworks.count == 4)
-        #expect(artworks.map { $0[0] } == [.text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Short'"), .text("'Two\nlines'")])
+        #expect(
+            artworks.map { $0[0] } == [
+                .text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Short'"),
+                .text("'Two\nlines'"),
+            ])
         #expect(result.summaries[0].plan.recordType("Artwork")?.namingRule == .naturalKey("title"))
         #expect(result.summaries[0].plan.recordType("Artwork")?.fields["artist"]?.type == .reference)
         #expect(result.summaries[0].plan.recordType("Artist")?.namingRule == .naturalKey("{firstName} {lastName}"))
-        #expect(result.whereRead["Artist"]?.map { $0[0] } == [.text("'Mei Chen'"), .text("'Zoe Muller'"), .text("'mei xiao shan tian'")])
+        #expect(
+            result.whereRead["Artist"]?.map { $0[0] } == [
+                .text("'Mei Chen'"), .text("'Zoe Muller'"), .text("'mei xiao shan tian'"),
+            ])
     }
 
     /// Imports `artists` and `first` (a file name and its text) into a new store, both with and
@@ -99,10 +116,17 @@ import Testing
             options.takesCellByCell = cellByCell
             let path = folder.path("\(cellByCell).sqlite")
             let store = try SQLiteContainerStore(path: path)
-            func counts(_ summary: ImportSummary) -> [[Int]] { summary.counts.map { [$0.created, $0.updated, $0.unchanged] } }
-            _ = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_000).run([artists, firstSource])
-            let again = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_001).run([artists, firstSource])
-            let changed = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_002).run([artists, secondSource])
+            func counts(_ summary: ImportSummary) -> [[Int]] {
+                summary.counts.map { [$0.created, $0.updated, $0.unchanged] }
+            }
+            _ = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_000).run([
+                artists, firstSource,
+            ])
+            let again = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_001).run([
+                artists, firstSource,
+            ])
+            let changed = try Importer(store: store, scope: StoreScope(), options: options, now: 1_700_000_000_002).run(
+                [artists, secondSource])
             return (counts(again), counts(changed), try GuessedPlanTests.tables(of: path))
         }
     }
@@ -110,7 +134,8 @@ import Testing
     @Test func reimportedRecordsAreComparedAsTheGeneralWayComparesThem() throws {
         // The same files again: nothing changes; then one artwork's price and another's notes
         // change: two updates, the rest unchanged, and the same stores either way.
-        let changed = Self.artworks.replacingOccurrences(of: ",1200.5,", with: ",1300,").replacingOccurrences(of: "0.25,,true,,,", with: "0.25,,true,,,new")
+        let changed = Self.artworks.replacingOccurrences(of: ",1200.5,", with: ",1300,").replacingOccurrences(
+            of: "0.25,,true,,,", with: "0.25,,true,,,new")
         let ways = try Self.reimportBothWays(first: ("artworks.csv", Self.artworks), second: changed)
         for way in ways {
             #expect(way.again == [[0, 0, 3], [0, 0, 4]])
@@ -124,15 +149,22 @@ import Testing
         let csv = "latitude,title,copies,longitude\n1.5,Same,2,3\n,Same,,4\n-1,Other,7,-2\n"
         let result = try Self.importBothWays([("artworks.csv", csv)])
         #expect(result.whereRead == result.general)
-        #expect(result.whereRead["Artwork"]?.map { $0[0] } == [.text("'Artwork-1'"), .text("'Artwork-2'"), .text("'Artwork-3'")])
-        #expect(result.summaries[0].plan.recordType("Artwork")?.fields.keys.sorted() == ["copies", "location", "longitude", "title"])
+        #expect(
+            result.whereRead["Artwork"]?.map { $0[0] } == [
+                .text("'Artwork-1'"), .text("'Artwork-2'"), .text("'Artwork-3'"),
+            ])
+        #expect(
+            result.summaries[0].plan.recordType("Artwork")?.fields.keys.sorted() == [
+                "copies", "location", "longitude", "title",
+            ])
     }
 
     @Test func fieldsSurveyedColumnByColumnAreDecidedAsTheGeneralWayDecidesThem() throws {
         // Two CSV sources of one type: `copies` integers in one, a real in the other (DOUBLE).
         // `gallery` names Gallery records, a type a document before them brings in, which the
         // columns' survey learns of only when the rows reach the type's: their values are gathered again.
-        let galleries = #"{"records": [{"recordName": "North", "recordType": "Gallery", "fields": {"city": {"value": "Oslo"}}}, "#
+        let galleries =
+            #"{"records": [{"recordName": "North", "recordType": "Gallery", "fields": {"city": {"value": "Oslo"}}}, "#
             + #"{"recordName": "South", "recordType": "Gallery", "fields": {"city": {"value": "Rome"}}}]}"#
         let result = try Self.importBothWays([
             ("catalogue.json", galleries),
@@ -161,23 +193,30 @@ import Testing
         let result = try Self.importBothWays([("artworks.csv", csv), ("a.png", "png"), ("b.png", "png")])
         #expect(result.whereRead == result.general)
         let fields = try #require(result.summaries[0].plan.recordType("Artwork")).fields.mapValues(\.type)
-        #expect(fields == [
-            "title": .string, "flag": .int64, "when": .timestamp, "count": .double, "code": .string, "big": .string, "word": .string,
-            "photo": .asset,
-        ])
+        #expect(
+            fields == [
+                "title": .string, "flag": .int64, "when": .timestamp, "count": .double, "code": .string, "big": .string,
+                "word": .string,
+                "photo": .asset,
+            ])
         #expect(result.whereRead["Artwork"]?.count == 3)
     }
 
     @Test func valuesTypedByTheirBytesAreTheValuesTheirTextsConvertTo() throws {
-        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) }, recordName: { $0 })
+        let converter = ValueConverter(
+            loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) },
+            recordName: { $0 })
         let position = SourcePosition(file: "t.csv", line: 2, column: 1)
         let texts = [
-            "", "0", "-0", "007", "42", "-17", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "1.5", "-0.25", "1e3",
+            "", "0", "-0", "007", "42", "-17", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+            "1.5", "-0.25", "1e3",
             "1e400", "2.", ".5", "true", "FALSE", "2020-01-02", "2020-01-02T03:04:05.678Z", "2020-01-02T03:04:05+01:00",
-            "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59Z", "253402300800000", "-62135596800001", "12:30", "abc", "Ñ",
+            "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59Z", "253402300800000", "-62135596800001", "12:30", "abc",
+            "Ñ",
             "True", "fAlSe", "tru", "truex", "fals", "tr\u{FC}e", "",
         ]
-        var typedByBytes = 0, kindsTold = 0
+        var typedByBytes = 0
+        var kindsTold = 0
         for type in [FieldType.int64, .double, .timestamp, .string] {
             for text in texts {
                 var copy = text
@@ -190,7 +229,8 @@ import Testing
                     #expect(byBytes.value == byText, "\(text) as \(type.wireName)")
                     if let kind = byBytes.kind {
                         kindsTold += 1
-                        #expect(kind.inferred == copy.withUTF8(InferredKind.classify(utf8:)), "\(text) as \(type.wireName)")
+                        #expect(
+                            kind.inferred == copy.withUTF8(InferredKind.classify(utf8:)), "\(text) as \(type.wireName)")
                     }
                 }
             }
@@ -200,14 +240,21 @@ import Testing
         // 0, -0, 42, -17. Never a STRING. Each tells its kind: the dates all start `dddd-`.
         #expect(typedByBytes == 8 + 4 + 11 + 8)
         #expect(kindsTold == typedByBytes)
-        for text in texts + ["TRUE", "t\u{0130}", "\u{212A}", "false ", "ｔｒｕｅ", "tru\u{0435}", "true\u{0301}", "fal\u{017F}e", "\u{037E}"] {
+        for text in texts + [
+            "TRUE", "t\u{0130}", "\u{212A}", "false ", "ｔｒｕｅ", "tru\u{0435}", "true\u{0301}", "fal\u{017F}e",
+            "\u{037E}",
+        ] {
             var copy = text
             #expect(copy.withUTF8(BooleanText.value(utf8:)) == BooleanText.value(text), "\(text)")
         }
-        for (latitude, longitude) in [("59.33", "18.07"), ("-90", "180"), ("90.5", "0"), ("0", "-180.1"), ("1e1", "2"), ("x", "1"), ("", "1")] {
+        for (latitude, longitude) in [
+            ("59.33", "18.07"), ("-90", "180"), ("90.5", "0"), ("0", "-180.1"), ("1e1", "2"), ("x", "1"), ("", "1"),
+        ] {
             var (a, b) = (latitude, longitude)
             let byBytes = a.withUTF8 { a in b.withUTF8 { converter.location(latitude: a, longitude: $0) } }
-            let byText = try? converter.convert(LocationKeys.location(latitude: .text(latitude), longitude: .text(longitude)), to: .location, at: position)
+            let byText = try? converter.convert(
+                LocationKeys.location(latitude: .text(latitude), longitude: .text(longitude)), to: .location,
+                at: position)
             #expect(byBytes == byText, "\(latitude), \(longitude)")
         }
     }
@@ -223,7 +270,10 @@ import Testing
         #expect(result.whereRead["Artwork"]?.map { $0[0] } == [.text("'One'"), .text("'Three'")])
         #expect(result.rejected[0] == result.rejected[1])
         #expect(result.rejected[0].count == 1)
-        #expect(result.rejected[0].first?.contains("invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64") == true)
+        #expect(
+            result.rejected[0].first?.contains(
+                "invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64")
+                == true)
         #expect(result.summaries.map { $0.counts.map(\.refused) } == [[1], [1]])
     }
 
@@ -232,10 +282,17 @@ import Testing
         let source = try SourceFile(path: folder.write("artworks.csv", "title,latitude,longitude\nA,1,2\n"))
         let options = MappingOptions()
         let plan = try RecordMapper(options: options, schema: Schema()).survey([source])
-        let converter = ValueConverter(loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) }, recordName: RecordNaming.recordName(from:))
+        let converter = ValueConverter(
+            loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) },
+            recordName: RecordNaming.recordName(from:))
         let typing = FlatRowTyping(plan: plan, options: options, converter: converter, types: ["Artwork"])
-        func header(_ names: String...) -> CSVHeader { CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) }) }
-        let plain = try #require(FlatCellTyping(header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options, typing: typing))
+        func header(_ names: String...) -> CSVHeader {
+            CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) })
+        }
+        let plain = try #require(
+            FlatCellTyping(
+                header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options,
+                typing: typing))
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
         let cells = CSVRecord(texts: ["A", "1", "2"], position: position)
         var record = try #require(plain.record(of: cells, at: position, ordinal: 1))
@@ -244,10 +301,24 @@ import Testing
         #expect(record.recordName == "A")
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
         // A declared type, a key that is not a field name, a second latitude, a `location` column.
-        #expect(FlatCellTyping(header: CSVHeader(columns: [.init(name: "title", type: .string)]), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(FlatCellTyping(header: header("title", "Date Added"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(FlatCellTyping(header: header("title", "lat", "latitude"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(FlatCellTyping(header: header("title", "location"), recordType: "Artwork", plan: plan, options: options, typing: typing) == nil)
-        #expect(FlatCellTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing) == nil)
+        #expect(
+            FlatCellTyping(
+                header: CSVHeader(columns: [.init(name: "title", type: .string)]), recordType: "Artwork", plan: plan,
+                options: options, typing: typing) == nil)
+        #expect(
+            FlatCellTyping(
+                header: header("title", "Date Added"), recordType: "Artwork", plan: plan, options: options,
+                typing: typing) == nil)
+        #expect(
+            FlatCellTyping(
+                header: header("title", "lat", "latitude"), recordType: "Artwork", plan: plan, options: options,
+                typing: typing) == nil)
+        #expect(
+            FlatCellTyping(
+                header: header("title", "location"), recordType: "Artwork", plan: plan, options: options, typing: typing
+            ) == nil)
+        #expect(
+            FlatCellTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing)
+                == nil)
     }
 }

@@ -40,7 +40,9 @@ import Testing
             try reader.forEachRecord(header: { _ in true }) { header, record, position in
                 cellRecords += 1
                 rows.append(record.row(of: header, at: position))
-            } row: { rows.append($0) }
+            } row: {
+                rows.append($0)
+            }
             return rows
         }
         let whole = Result<[SourceRow], any Error> {
@@ -52,7 +54,9 @@ import Testing
     }
 
     /// ``readBothWays(_:isLines:)`` of a text both ways read without an error.
-    static func rowsBothWays(_ text: String, isLines: Bool = true) throws -> (cells: [SourceRow], whole: [SourceRow], cellRecords: Int) {
+    static func rowsBothWays(_ text: String, isLines: Bool = true) throws -> (
+        cells: [SourceRow], whole: [SourceRow], cellRecords: Int
+    ) {
         let read = readBothWays(text, isLines: isLines)
         return (try read.cells.get(), try read.whole.get(), read.cellRecords)
     }
@@ -65,7 +69,11 @@ import Testing
         #expect(result.cells.count == 6)
         let third = result.cells[2]
         #expect(third.position.description == "artworks.jsonl:3:1")
-        #expect(third.fields.map(\.key) == ["catalogNumber", "title", "artist", "created", "price", "copies", "onDisplay", "latitude", "longitude", "tags", "notes"])
+        #expect(
+            third.fields.map(\.key) == [
+                "catalogNumber", "title", "artist", "created", "price", "copies", "onDisplay", "latitude", "longitude",
+                "tags", "notes",
+            ])
         #expect(third.fields[1].value == .string("Two\nlines é"))
         #expect(third.fields[1].position.column == 31)
         #expect(third.fields[5].value == .null)
@@ -78,22 +86,29 @@ import Testing
         #expect(array.cellRecords == 3)
         #expect(array.cells == array.whole)
         #expect(array.cells.map(\.position.description) == (2...7).map { "artworks.json:\($0):1" })
-        #expect(array.cells.map(\.fields) == (try Self.rowsBothWays(Self.artworks)).whole.map(\.fields).map { fields in
-            fields.map { field in
-                var field = field
-                field.position = SourcePosition(file: "artworks.json", line: field.position.line! + 1, column: field.position.column)
-                return field
-            }
-        })
+        #expect(
+            array.cells.map(\.fields)
+                == (try Self.rowsBothWays(Self.artworks)).whole.map(\.fields).map { fields in
+                    fields.map { field in
+                        var field = field
+                        field.position = SourcePosition(
+                            file: "artworks.json", line: field.position.line! + 1, column: field.position.column)
+                        return field
+                    }
+                })
         // A document of another shape is read whole, by its shape.
-        let keyed = #"{"Artwork": [{"title": "A", "copies": 1}, {"title": "B", "copies": 2}], "Artist": [{"name": "C"}]}"#
+        let keyed =
+            #"{"Artwork": [{"title": "A", "copies": 1}, {"title": "B", "copies": 2}], "Artist": [{"name": "C"}]}"#
         let shaped = try Self.rowsBothWays(keyed, isLines: false)
         #expect(shaped.cellRecords == 0)
         #expect(shaped.cells == shaped.whole)
         #expect(shaped.cells.map(\.recordType) == ["Artwork", "Artwork", "Artist"])
         // Elements after the array's end, or none at all, are refused as the general way refuses them.
         for (text, error) in [
-            (#"[{"title": "A"}, {"title": "B"}] x"#, "artworks.json:1:34: unexpected 'x' after the end of the JSON value"),
+            (
+                #"[{"title": "A"}, {"title": "B"}] x"#,
+                "artworks.json:1:34: unexpected 'x' after the end of the JSON value"
+            ),
             (#"[{"title": "A"}, {"title": "B"}"#, "artworks.json:1:32: unexpected end of file; expected ',' or ']'"),
         ] {
             let read = Self.readBothWays(text, isLines: false)
@@ -110,8 +125,10 @@ import Testing
         // short of a key or with one more; values of every kind, some nested, some escaped; white
         // space and line breaks between members. Both ways read the same rows from each text.
         let values = [
-            "0", "-17", "9223372036854775807", "1.5", "-0.25", "1e3", "2E-2", "true", "false", "null", #""""#, #""plain""#,
-            #""Fenêtre 🔥 漢字""#, #""line\nbreak \u00e9 \"q\"""#, #""2020-01-02T03:04:05Z""#, "[]", #"["a", 1, null, true]"#,
+            "0", "-17", "9223372036854775807", "1.5", "-0.25", "1e3", "2E-2", "true", "false", "null", #""""#,
+            #""plain""#,
+            #""Fenêtre 🔥 漢字""#, #""line\nbreak \u00e9 \"q\"""#, #""2020-01-02T03:04:05Z""#, "[]",
+            #"["a", 1, null, true]"#,
             #"{"latitude": 1, "longitude": 2}"#, #"[{"x": 1}]"#, "[[1]]",
         ]
         var generator = SeededGenerator(seed: 2026)
@@ -130,12 +147,15 @@ import Testing
                 let space = [" ", "", "\n  ", "\t"][Int.random(in: 0..<4, using: &generator)]
                 // The first record, the header, is flat: the last three values are nested.
                 let drawn = line == 0 ? values.count - 3 : values.count
-                let members = lineKeys.map { #""\#($0)":"# + space + values[Int.random(in: 0..<drawn, using: &generator)] }
+                let members = lineKeys.map {
+                    #""\#($0)":"# + space + values[Int.random(in: 0..<drawn, using: &generator)]
+                }
                 lines.append("{" + members.joined(separator: "," + space) + "}")
             }
             let text = lines.joined(separator: "\n") + "\n"
             for isLines in [true, false] {
-                let result = try Self.rowsBothWays(isLines ? text : "[" + lines.joined(separator: ",\n") + "]", isLines: isLines)
+                let result = try Self.rowsBothWays(
+                    isLines ? text : "[" + lines.joined(separator: ",\n") + "]", isLines: isLines)
                 #expect(result.cells == result.whole, "\(text)")
                 cellRecords += result.cellRecords
             }
@@ -151,10 +171,22 @@ import Testing
         let header = #"{"title": "A", "copies": 1}"# + "\n"
         for (line, error) in [
             (#"{"t\u0069tle": "B", "copies": 2}"#, nil),
-            (#"{"title": "B", "copies": 2, "copies": 3}"#, #"artworks.jsonl:2:29: duplicate key "copies" in one object; keep one of them"#),
-            (#"{"title": "B", "copies": 01}"#, "artworks.jsonl:2:26: a JSON number cannot start with 0; quote it to keep it as text"),
-            (#"{"title": "B\x", "copies": 2}"#, #"artworks.jsonl:2:14: invalid escape \x; use \", \\, \/, \b, \f, \n, \r, \t or \uXXXX"#),
-            ("{\"title\": \"B\u{1}\", \"copies\": 2}", "artworks.jsonl:2:13: control character 0x1 inside a string; escape it (\\n, \\t, \\u00XX)"),
+            (
+                #"{"title": "B", "copies": 2, "copies": 3}"#,
+                #"artworks.jsonl:2:29: duplicate key "copies" in one object; keep one of them"#
+            ),
+            (
+                #"{"title": "B", "copies": 01}"#,
+                "artworks.jsonl:2:26: a JSON number cannot start with 0; quote it to keep it as text"
+            ),
+            (
+                #"{"title": "B\x", "copies": 2}"#,
+                #"artworks.jsonl:2:14: invalid escape \x; use \", \\, \/, \b, \f, \n, \r, \t or \uXXXX"#
+            ),
+            (
+                "{\"title\": \"B\u{1}\", \"copies\": 2}",
+                "artworks.jsonl:2:13: control character 0x1 inside a string; escape it (\\n, \\t, \\u00XX)"
+            ),
             (#"{"title": "B", "copies": 2"#, "artworks.jsonl:3:1: unexpected '{'; expected ',' or '}'"),
         ] {
             let text = header + line + "\n" + #"{"title": "C", "copies": 3}"# + "\n"
@@ -188,11 +220,14 @@ import Testing
             var options = options
             options.takesCellByCell = cellByCell
             let path = folder.path("\(cellByCell)-\(guessingRows ?? 0).sqlite")
-            var importer = Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            var importer = Importer(
+                store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options,
+                now: 1_700_000_000_000)
             importer.guessingRows = guessingRows
             var rejected: [String] = []
             let summary = try importer.run(sources, rejected: { rejected += $0.jsonLines })
-            summaries.append(summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
+            summaries.append(
+                summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
             rejects.append(rejected)
             stores.append(try GuessedPlanTests.tables(of: path))
         }
@@ -200,26 +235,37 @@ import Testing
     }
 
     @Test func recordsTypedWhereReadAreStoredAsTheGeneralWayStoresThem() throws {
-        let result = try Self.importThreeWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.jsonl", Self.artworks)])
+        let result = try Self.importThreeWays([
+            ("artists.csv", FlatCellTypingTests.artists), ("artworks.jsonl", Self.artworks),
+        ])
         // The same records as a JSON array are stored the same, each way.
-        let array = try Self.importThreeWays([("artists.csv", FlatCellTypingTests.artists), ("artworks.json", Self.artworksArray)])
+        let array = try Self.importThreeWays([
+            ("artists.csv", FlatCellTypingTests.artists), ("artworks.json", Self.artworksArray),
+        ])
         #expect(array.stores == result.stores)
         #expect(result.stores[0] == result.stores[2])
         #expect(result.stores[1] == result.stores[2])
         #expect(result.summaries[0] == result.summaries[2])
         #expect(result.summaries[1] == result.summaries[2])
         let fields = result.stores[2]["_cloudseed_fields"]?.filter { $0[0] == .text("Artwork") }.map { [$0[1], $0[2]] }
-        #expect(fields == [
-            [.text("artist"), .text("REFERENCE")], [.text("catalogNumber"), .text("INT64")], [.text("copies"), .text("INT64")],
-            [.text("created"), .text("TIMESTAMP")], [.text("latitude"), .text("DOUBLE")], [.text("location"), .text("LOCATION")], [.text("notes"), .text("STRING")],
-            [.text("notes_by"), .text("STRING")], [.text("notes_text"), .text("STRING")], [.text("onDisplay"), .text("INT64")],
-            [.text("price"), .text("DOUBLE")], [.text("tags"), .text("LIST<STRING>")], [.text("title"), .text("STRING")],
-        ])
+        #expect(
+            fields == [
+                [.text("artist"), .text("REFERENCE")], [.text("catalogNumber"), .text("INT64")],
+                [.text("copies"), .text("INT64")],
+                [.text("created"), .text("TIMESTAMP")], [.text("latitude"), .text("DOUBLE")],
+                [.text("location"), .text("LOCATION")], [.text("notes"), .text("STRING")],
+                [.text("notes_by"), .text("STRING")], [.text("notes_text"), .text("STRING")],
+                [.text("onDisplay"), .text("INT64")],
+                [.text("price"), .text("DOUBLE")], [.text("tags"), .text("LIST<STRING>")],
+                [.text("title"), .text("STRING")],
+            ])
         let artworks = try #require(result.stores[2]["Artwork"])
-        #expect(artworks.map { $0[0] } == [
-            .text("'Code'"), .text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Nested'"), .text("'Reordered'"),
-            .text("'Two\nlines e'"),
-        ])
+        #expect(
+            artworks.map { $0[0] } == [
+                .text("'Code'"), .text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Nested'"),
+                .text("'Reordered'"),
+                .text("'Two\nlines e'"),
+            ])
     }
 
     @Test func reimportedRecordsAreComparedAsTheGeneralWayComparesThem() throws {
@@ -240,7 +286,9 @@ import Testing
         // `extra` is null in the first record (the header), first set in the second (read as
         // cells), then in the third (its keys in another order: read whole). Production, whose
         // Artwork has a title alone, refuses the new field where it was first set, each way.
-        let lines = #"{"title": "A", "extra": null}"# + "\n" + #"{"title": "B", "extra": "x"}"# + "\n" + #"{"extra": "y", "title": "C"}"# + "\n"
+        let lines =
+            #"{"title": "A", "extra": null}"# + "\n" + #"{"title": "B", "extra": "x"}"# + "\n"
+            + #"{"extra": "y", "title": "C"}"# + "\n"
         let folder = try TemporaryFolder()
         let path = try folder.write("artworks.jsonl", lines)
         var messages: [[String]] = []
@@ -264,13 +312,18 @@ import Testing
         }
         #expect(messages[0] == messages[2])
         #expect(messages[1] == messages[2])
-        #expect(messages[2].contains("\(path):2:25: Cannot create or modify field 'extra' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"))
+        #expect(
+            messages[2].contains(
+                "\(path):2:25: Cannot create or modify field 'extra' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"
+            ))
     }
 
     @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
         // copies pinned to INT64: the second record's "two" is refused, worded by the general
         // way, and with --skip-bad-rows the other records are saved.
-        let lines = #"{"title": "One", "copies": 1}"# + "\n" + #"{"title": "Two", "copies": "two"}"# + "\n" + #"{"title": "Three", "copies": 3}"# + "\n"
+        let lines =
+            #"{"title": "One", "copies": 1}"# + "\n" + #"{"title": "Two", "copies": "two"}"# + "\n"
+            + #"{"title": "Three", "copies": 3}"# + "\n"
         var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "copies", type: .int64)])
         options.skipBadRows = true
         let result = try Self.importThreeWays([("artworks.jsonl", lines)], options: options)
@@ -280,6 +333,9 @@ import Testing
         #expect(result.rejected[0] == result.rejected[2])
         #expect(result.rejected[1] == result.rejected[2])
         #expect(result.rejected[2].count == 1)
-        #expect(result.rejected[2].first?.contains("invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64") == true)
+        #expect(
+            result.rejected[2].first?.contains(
+                "invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64")
+                == true)
     }
 }

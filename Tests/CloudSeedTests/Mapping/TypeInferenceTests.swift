@@ -9,7 +9,8 @@ import Testing
         ("007", .string), ("1,000", .string), ("+1 555 0100", .string), ("1.2.3", .string), ("00.5", .string),
         (".5", .string), ("9223372036854775808", .string), ("abc", .string), ("yes", .string),
         // Integers' and reals' edges: 64 bits either way, a sign alone, an exponent past Double's range.
-        ("9223372036854775807", .int64), ("-9223372036854775808", .int64), ("-9223372036854775809", .string), ("-0", .int64),
+        ("9223372036854775807", .int64), ("-9223372036854775808", .int64), ("-9223372036854775809", .string),
+        ("-0", .int64),
         ("-", .string), ("-05", .string), ("1e400", .string), ("1.5E-400", .double),
     ])
     func classifiesCSVText(text: String, type: FieldType) {
@@ -18,7 +19,9 @@ import Testing
 
     @Test func mergesOverAllValues() {
         func merged(_ values: [PlainValue]) -> FieldType? {
-            values.compactMap(InferredKind.init(of:)).reduce(nil as InferredKind?) { result, kind in result.map { $0.merged(with: kind) } ?? kind }?.fieldType
+            values.compactMap(InferredKind.init(of:)).reduce(nil as InferredKind?) { result, kind in
+                result.map { $0.merged(with: kind) } ?? kind
+            }?.fieldType
         }
         #expect(merged([.text("1"), .text("2")]) == .int64)
         #expect(merged([.text("1"), .text("2.5")]) == .double)

@@ -6,10 +6,15 @@ import Testing
 
 @Suite struct CSVOptionsTests {
     @Test func namesColumnsOfFilesWithoutAHeader() throws {
-        let reader = CSVReader(input: { ChunkedInput(bytes: Array("1;Mei\n2;Zoë\n".utf8)) }, file: "x.csv", options: CSVOptions(columns: ["id", "name"]))
+        let reader = CSVReader(
+            input: { ChunkedInput(bytes: Array("1;Mei\n2;Zoë\n".utf8)) }, file: "x.csv",
+            options: CSVOptions(columns: ["id", "name"]))
         var read: [SourceRow] = []
         try reader.forEachRow { read.append($0) }
-        #expect(read.map(\.values) == [["id": .text("1"), "name": .text("Mei")], ["id": .text("2"), "name": .text("Zoë")]])
+        #expect(
+            read.map(\.values) == [
+                ["id": .text("1"), "name": .text("Mei")], ["id": .text("2"), "name": .text("Zoë")],
+            ])
     }
 
     @Test func convertsUTF16WithAByteOrderMark() throws {
@@ -22,7 +27,11 @@ import Testing
     }
 
     @Test func namesTheByteOffsetOfInvalidUTF8() {
-        #expect(throws: CloudSeedError(.invalidValue, "the field is not valid UTF-8 at byte offset 7; re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
+        #expect(
+            throws: CloudSeedError(
+                .invalidValue, "the field is not valid UTF-8 at byte offset 7; re-save the file as UTF-8",
+                at: SourcePosition(file: "test", line: 2, column: 1))
+        ) {
             try rows(bytes: Array("name\nab".utf8) + [0xC3, 0x28, 0x0A], format: .csv)
         }
     }

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct CSVReaderTests {
     @Test func readsRFC4180Quoting() throws {
-        let read = try rows("title,notes\r\n\"Smith, John\",\"He said \"\"hi\"\"\r\nthen left\"\r\nplain,\r\n", format: .csv)
+        let read = try rows(
+            "title,notes\r\n\"Smith, John\",\"He said \"\"hi\"\"\r\nthen left\"\r\nplain,\r\n", format: .csv)
         #expect(read.count == 2)
         #expect(read[0].values == ["title": .text("Smith, John"), "notes": .text("He said \"hi\"\r\nthen left")])
         #expect(read[1].values == ["title": .text("plain")])
@@ -16,13 +17,16 @@ import Testing
     @Test func undoesDoubledQuotesInLongRunsAndCountsTheirLines() throws {
         let tags = #""[""still life"", ""abstract"",""light""]""#
         let read = try rows("tags,n\n\(tags),1\n\"a \"\"long\"\" run\nof Zoë's \"\"\"\"\",2\nlast,3\n", format: .csv)
-        #expect(read.map(\.values) == [
-            ["tags": .text(#"["still life", "abstract","light"]"#), "n": .text("1")],
-            ["tags": .text("a \"long\" run\nof Zoë's \"\""), "n": .text("2")],
-            ["tags": .text("last"), "n": .text("3")],
-        ])
+        #expect(
+            read.map(\.values) == [
+                ["tags": .text(#"["still life", "abstract","light"]"#), "n": .text("1")],
+                ["tags": .text("a \"long\" run\nof Zoë's \"\""), "n": .text("2")],
+                ["tags": .text("last"), "n": .text("3")],
+            ])
         #expect(read[2].position.line == 5)
-        #expect(readError("a\n\"x\"\"y and more than a word\n", format: .csv, file: "x.csv") == "x.csv:2:1: unterminated quoted field; add the closing quote")
+        #expect(
+            readError("a\n\"x\"\"y and more than a word\n", format: .csv, file: "x.csv")
+                == "x.csv:2:1: unterminated quoted field; add the closing quote")
     }
 
     @Test func sniffsSemicolonsAndSkipsTheByteOrderMark() throws {
@@ -41,20 +45,28 @@ import Testing
     }
 
     @Test func refusesRowsWiderThanTheHeader() {
-        #expect(readError("a,b\n1,2,3\n", format: .csv, file: "x.csv")
-            == "x.csv:2:5: this row has 3 fields but the header has 2; quote fields that contain the delimiter")
+        #expect(
+            readError("a,b\n1,2,3\n", format: .csv, file: "x.csv")
+                == "x.csv:2:5: this row has 3 fields but the header has 2; quote fields that contain the delimiter")
     }
 
     @Test func refusesDuplicateAndEmptyColumnNames() {
-        #expect(readError("a,b,a\n", format: .csv, file: "x.csv")
-            == "x.csv:1:5: duplicate column name 'a' (first at column 1); rename one of them")
-        #expect(readError("a,,b\n", format: .csv, file: "x.csv") == "x.csv:1:3: empty column name in the header row; name every column")
+        #expect(
+            readError("a,b,a\n", format: .csv, file: "x.csv")
+                == "x.csv:1:5: duplicate column name 'a' (first at column 1); rename one of them")
+        #expect(
+            readError("a,,b\n", format: .csv, file: "x.csv")
+                == "x.csv:1:3: empty column name in the header row; name every column")
     }
 
     @Test func refusesUnterminatedQuotesAndStrayQuotes() {
-        #expect(readError("a\n\"open\n", format: .csv, file: "x.csv") == "x.csv:2:1: unterminated quoted field; add the closing quote")
-        #expect(readError("a\nsa\"y\n", format: .csv, file: "x.csv")
-            == "x.csv:2:3: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")")
+        #expect(
+            readError("a\n\"open\n", format: .csv, file: "x.csv")
+                == "x.csv:2:1: unterminated quoted field; add the closing quote")
+        #expect(
+            readError("a\nsa\"y\n", format: .csv, file: "x.csv")
+                == "x.csv:2:3: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")"
+        )
     }
 
     @Test func refusesInvalidUTF8() {

@@ -11,11 +11,15 @@ import Testing
         var generator = SeededGenerator(seed: 5)
         let alphabet: [UInt8] = Array("ab,\"\n\r;".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
         for _ in 0..<20_000 {
-            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }
             let start = Int.random(in: 0...bytes.count, using: &generator)
             var isASCII = true
             let end = bytes.withUnsafeBufferPointer {
-                PlainByteRun.end(in: $0, from: start, stoppingAt: (Self.stops[0], Self.stops[1], Self.stops[2], Self.stops[3]), isASCII: &isASCII)
+                PlainByteRun.end(
+                    in: $0, from: start, stoppingAt: (Self.stops[0], Self.stops[1], Self.stops[2], Self.stops[3]),
+                    isASCII: &isASCII)
             }
             let firstStop = bytes[start...].firstIndex { Self.stops.contains($0) } ?? bytes.count
             // At the first stop byte, or short of it only where fewer than eight bytes are left.
@@ -25,22 +29,32 @@ import Testing
     }
 
     @Test func readsCellsLongerThanAWordAsTheirBytes() throws {
-        let text = "title,notes\n\"Harbor at Dusk, \"\"late\"\" and long\",Fenêtre 🔥 漢字 and more text\n\"Two\nlines of a quoted cell\",plain ASCII cell of some length\n"
+        let text =
+            "title,notes\n\"Harbor at Dusk, \"\"late\"\" and long\",Fenêtre 🔥 漢字 and more text\n\"Two\nlines of a quoted cell\",plain ASCII cell of some length\n"
         let read = try rows(text, format: .csv)
-        #expect(read.map(\.values) == [
-            ["title": .text("Harbor at Dusk, \"late\" and long"), "notes": .text("Fenêtre 🔥 漢字 and more text")],
-            ["title": .text("Two\nlines of a quoted cell"), "notes": .text("plain ASCII cell of some length")],
-        ])
+        #expect(
+            read.map(\.values) == [
+                ["title": .text("Harbor at Dusk, \"late\" and long"), "notes": .text("Fenêtre 🔥 漢字 and more text")],
+                ["title": .text("Two\nlines of a quoted cell"), "notes": .text("plain ASCII cell of some length")],
+            ])
         #expect(read.map(\.position.line) == [2, 3])
     }
 
     @Test func findsInvalidUTF8AndQuotesPastTheFirstWord() {
-        #expect(readError("name\nabcdefghijkl\"m\n", format: .csv, file: "x.csv")
-            == "x.csv:2:13: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")")
+        #expect(
+            readError("name\nabcdefghijkl\"m\n", format: .csv, file: "x.csv")
+                == "x.csv:2:13: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")"
+        )
         for (prefix, quote) in [("", ""), ("\"", "\"")] {
             let offset = 15 + prefix.utf8.count
-            #expect(throws: CloudSeedError(.invalidValue, "the field is not valid UTF-8 at byte offset \(offset); re-save the file as UTF-8", at: SourcePosition(file: "test", line: 2, column: 1))) {
-                try rows(bytes: Array("name\n\(prefix)abcdefghij".utf8) + [0xC3, 0x28] + Array("klmnop\(quote)\n".utf8), format: .csv)
+            #expect(
+                throws: CloudSeedError(
+                    .invalidValue, "the field is not valid UTF-8 at byte offset \(offset); re-save the file as UTF-8",
+                    at: SourcePosition(file: "test", line: 2, column: 1))
+            ) {
+                try rows(
+                    bytes: Array("name\n\(prefix)abcdefghij".utf8) + [0xC3, 0x28] + Array("klmnop\(quote)\n".utf8),
+                    format: .csv)
             }
         }
     }

@@ -19,13 +19,31 @@ import Testing
     }
 
     @Test(arguments: [
-        ("<plist><array><dict><key>a</key><integer>x</integer></dict></array></plist>", "x.plist:1:33: <integer>x</integer> is not a 64-bit integer"),
-        ("<plist><array><dict><key>a</key><date>yesterday</date></dict></array></plist>", "x.plist:1:33: <date>yesterday</date> is not an ISO 8601 date between the years 1 and 9999"),
-        ("<plist><array><dict><string>a</string></dict></array></plist>", "x.plist:1:21: expected <key> or </dict>, found <string>"),
-        ("<plist><array><dict><key>a</key><string>b</dict></array></plist>", "x.plist:1:42: expected </string>, found </dict>"),
-        ("<plist><array><dict><key>a</key><foo>b</foo></dict></array></plist>", "x.plist:1:33: unknown element <foo>; property lists use dict, array, string, integer, real, true, false, date and data"),
+        (
+            "<plist><array><dict><key>a</key><integer>x</integer></dict></array></plist>",
+            "x.plist:1:33: <integer>x</integer> is not a 64-bit integer"
+        ),
+        (
+            "<plist><array><dict><key>a</key><date>yesterday</date></dict></array></plist>",
+            "x.plist:1:33: <date>yesterday</date> is not an ISO 8601 date between the years 1 and 9999"
+        ),
+        (
+            "<plist><array><dict><string>a</string></dict></array></plist>",
+            "x.plist:1:21: expected <key> or </dict>, found <string>"
+        ),
+        (
+            "<plist><array><dict><key>a</key><string>b</dict></array></plist>",
+            "x.plist:1:42: expected </string>, found </dict>"
+        ),
+        (
+            "<plist><array><dict><key>a</key><foo>b</foo></dict></array></plist>",
+            "x.plist:1:33: unknown element <foo>; property lists use dict, array, string, integer, real, true, false, date and data"
+        ),
         ("<plist><array></array></plist>junk", "x.plist:1:31: unexpected content after the end of the property list"),
-        ("<plist><array><dict><key>a</key><string>&bogus;</string></dict></array></plist>", "x.plist:1:41: unknown entity &bogus;; property lists know &lt; &gt; &amp; &apos; &quot; and &#NN;"),
+        (
+            "<plist><array><dict><key>a</key><string>&bogus;</string></dict></array></plist>",
+            "x.plist:1:41: unknown entity &bogus;; property lists know &lt; &gt; &amp; &apos; &quot; and &#NN;"
+        ),
     ])
     func reportsMalformedXMLWithItsPosition(text: String, message: String) {
         #expect(readError(text, format: .propertyList, file: "x.plist") == message)
@@ -33,7 +51,9 @@ import Testing
 
     @Test func refusesDeepXMLNesting() {
         let deep = "<plist>" + String(repeating: "<array>", count: 100_000)
-        #expect(readError(deep, format: .propertyList, file: "x.plist") == "x.plist:1:3592: nesting deeper than 512 levels; flatten the property list")
+        #expect(
+            readError(deep, format: .propertyList, file: "x.plist")
+                == "x.plist:1:3592: nesting deeper than 512 levels; flatten the property list")
     }
 
     @Test func readsOpenStepPropertyLists() throws {
@@ -49,15 +69,18 @@ import Testing
             """
         let read = try rows(text, format: .propertyList, file: "project.pbxproj")
         #expect(read.map(\.recordType) == ["Object", "Object", nil])
-        #expect(read[0].values == [
-            "isa": .string("PBXGroup"), "children": .array([.string("B2"), .string("C 3")]), "name": .string("Main \"App\""),
-        ])
+        #expect(
+            read[0].values == [
+                "isa": .string("PBXGroup"), "children": .array([.string("B2"), .string("C 3")]),
+                "name": .string("Main \"App\""),
+            ])
         #expect(read[1].values["data"] == .data(Data([0x0f, 0xbd, 0x77, 0x91])))
         #expect(read[2].values == ["archiveVersion": .string("1")])
     }
 
     @Test func refusesDamagedBinaryPropertyLists() throws {
-        var binary = Array(try PropertyListSerialization.data(fromPropertyList: [["a": 1]], format: .binary, options: 0))
+        var binary = Array(
+            try PropertyListSerialization.data(fromPropertyList: [["a": 1]], format: .binary, options: 0))
         let good = try rows(bytes: binary, format: .propertyList)
         #expect(good.map(\.values) == [["a": .integer(1)]])
         binary[binary.count - 8] = 0x7F
@@ -69,20 +92,40 @@ import Testing
     /// with non-ASCII characters as UTF-16), read field by field.
     @Test func readsBinaryRowsWithSharedKeysAndUTF16Text() throws {
         let source: [[String: Any]] = [
-            ["title": "Zoë 漢字 🌊", "copies": 3, "price": 12.5, "onDisplay": true, "created": Date(timeIntervalSince1970: 1_700_000_000.25),
-             "location": ["latitude": 48.5], "tags": ["oil", "水墨"], "thumbnail": Data([1, 2, 3])],
-            ["title": "plain", "copies": 4, "price": 1.5, "onDisplay": false, "created": Date(timeIntervalSince1970: 0),
-             "location": ["latitude": 1.25], "tags": [String](), "thumbnail": Data()],
+            [
+                "title": "Zoë 漢字 🌊", "copies": 3, "price": 12.5, "onDisplay": true,
+                "created": Date(timeIntervalSince1970: 1_700_000_000.25),
+                "location": ["latitude": 48.5], "tags": ["oil", "水墨"], "thumbnail": Data([1, 2, 3]),
+            ],
+            [
+                "title": "plain", "copies": 4, "price": 1.5, "onDisplay": false,
+                "created": Date(timeIntervalSince1970: 0),
+                "location": ["latitude": 1.25], "tags": [String](), "thumbnail": Data(),
+            ],
             ["title": "fewer keys", "tags": [["nested": "dictionary"]]],
         ]
-        let read = try rows(bytes: Array(PropertyListSerialization.data(fromPropertyList: source, format: .binary, options: 0)), format: .propertyList)
-        #expect(read.map(\.values) == [
-            ["title": .string("Zoë 漢字 🌊"), "copies": .integer(3), "price": .real(12.5), "onDisplay": .bool(true), "created": .date(1_700_000_000_250),
-             "location": .dictionary([PlainEntry("latitude", .real(48.5))]), "tags": .array([.string("oil"), .string("水墨")]), "thumbnail": .data(Data([1, 2, 3]))],
-            ["title": .string("plain"), "copies": .integer(4), "price": .real(1.5), "onDisplay": .bool(false), "created": .date(0),
-             "location": .dictionary([PlainEntry("latitude", .real(1.25))]), "tags": .array([]), "thumbnail": .data(Data())],
-            ["title": .string("fewer keys"), "tags": .array([.dictionary([PlainEntry("nested", .string("dictionary"))])])],
-        ])
+        let read = try rows(
+            bytes: Array(PropertyListSerialization.data(fromPropertyList: source, format: .binary, options: 0)),
+            format: .propertyList)
+        #expect(
+            read.map(\.values) == [
+                [
+                    "title": .string("Zoë 漢字 🌊"), "copies": .integer(3), "price": .real(12.5), "onDisplay": .bool(true),
+                    "created": .date(1_700_000_000_250),
+                    "location": .dictionary([PlainEntry("latitude", .real(48.5))]),
+                    "tags": .array([.string("oil"), .string("水墨")]), "thumbnail": .data(Data([1, 2, 3])),
+                ],
+                [
+                    "title": .string("plain"), "copies": .integer(4), "price": .real(1.5), "onDisplay": .bool(false),
+                    "created": .date(0),
+                    "location": .dictionary([PlainEntry("latitude", .real(1.25))]), "tags": .array([]),
+                    "thumbnail": .data(Data()),
+                ],
+                [
+                    "title": .string("fewer keys"),
+                    "tags": .array([.dictionary([PlainEntry("nested", .string("dictionary"))])]),
+                ],
+            ])
         #expect(read[1].position == SourcePosition(file: "test", keyPath: "[1]"))
         // A field's position holds its row's path and its key apart; it is the same position as
         // the joined key path, prints it and hashes as it.
@@ -92,7 +135,8 @@ import Testing
         #expect(title.keyPath == "[2].title")
         #expect(title.description == "test:[2].title")
         #expect(Set([title, joined]).count == 1)
-        #expect(read[1].fields.first { $0.key == "title" }?.position == SourcePosition(file: "test", keyPath: "[1].title"))
+        #expect(
+            read[1].fields.first { $0.key == "title" }?.position == SourcePosition(file: "test", keyPath: "[1].title"))
         #expect(read[1].fields.first { $0.key == "title" }?.position != joined)
     }
 
@@ -114,9 +158,12 @@ import Testing
         // "é", a lone high surrogate (read as U+FFFD, as the standard library reads it), "A".
         let bytes = Self.handMadeRows(text: [0x00, 0xE9, 0xD8, 0x00, 0x00, 0x41])
         #expect(String(decoding: [0x00E9, 0xD800, 0x0041] as [UInt16], as: UTF16.self) == "é\u{FFFD}A")
-        #expect(throws: CloudSeedError(
-            .malformedSource, "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
-            at: SourcePosition(file: "test", keyPath: "[0].list[1]"))) {
+        #expect(
+            throws: CloudSeedError(
+                .malformedSource,
+                "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+                at: SourcePosition(file: "test", keyPath: "[0].list[1]"))
+        ) {
             try rows(bytes: bytes, format: .propertyList)
         }
         var readable = bytes
@@ -126,8 +173,12 @@ import Testing
     }
 
     @Test func readsCloudKitRecordsFromABinaryPropertyList() throws {
-        let records: [[String: Any]] = [["recordType": "Artist", "recordName": "mei", "fields": ["name": ["value": "Mei Chen", "type": "STRING"]]]]
-        let read = try rows(bytes: Array(PropertyListSerialization.data(fromPropertyList: records, format: .binary, options: 0)), format: .propertyList)
+        let records: [[String: Any]] = [
+            ["recordType": "Artist", "recordName": "mei", "fields": ["name": ["value": "Mei Chen", "type": "STRING"]]]
+        ]
+        let read = try rows(
+            bytes: Array(PropertyListSerialization.data(fromPropertyList: records, format: .binary, options: 0)),
+            format: .propertyList)
         #expect(read.map(\.recordType) == ["Artist"])
         #expect(read.map(\.recordName) == ["mei"])
         #expect(read[0].values == ["name": .string("Mei Chen")])
@@ -138,18 +189,32 @@ import Testing
         var bytes = Array("bplist00".utf8) + [0xA1, 0x00]
         let offsetTable = bytes.count
         bytes += [0x08]
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
-        #expect(throws: CloudSeedError(.malformedSource, "damaged binary property list: object 0 contains itself (a cycle)", at: SourcePosition(file: "test", keyPath: "[0]"))) {
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [
+                0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable),
+            ]
+        #expect(
+            throws: CloudSeedError(
+                .malformedSource, "damaged binary property list: object 0 contains itself (a cycle)",
+                at: SourcePosition(file: "test", keyPath: "[0]"))
+        ) {
             try rows(bytes: bytes, format: .propertyList)
         }
     }
 
     @Test func refusesKeyedArchives() throws {
         let archive = try PropertyListSerialization.data(
-            fromPropertyList: ["$archiver": "NSKeyedArchiver", "$objects": ["$null"], "$top": [:] as [String: Any], "$version": 100000],
+            fromPropertyList: [
+                "$archiver": "NSKeyedArchiver", "$objects": ["$null"], "$top": [:] as [String: Any], "$version": 100000,
+            ],
             format: .binary, options: 0)
         #expect(readError(String(decoding: archive, as: UTF8.self), format: .propertyList) != nil)
-        #expect(throws: CloudSeedError(.malformedSource, "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first", at: SourcePosition(file: "test", keyPath: "top level"))) {
+        #expect(
+            throws: CloudSeedError(
+                .malformedSource,
+                "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
+                at: SourcePosition(file: "test", keyPath: "top level"))
+        ) {
             try rows(bytes: Array(archive), format: .propertyList)
         }
     }

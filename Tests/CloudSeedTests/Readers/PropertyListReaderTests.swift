@@ -20,10 +20,11 @@ import Testing
     @Test func readsEveryScalarWithItsOwnType() throws {
         let read = try rows(Self.xml, format: .propertyList)
         #expect(read.count == 1)
-        #expect(read[0].values == [
-            "title": .string("Get apples"), "done": .bool(false), "count": .integer(3), "ratio": .real(2),
-            "due": .date(-315_619_200_000), "blob": .data(Data([0, 1])),
-        ])
+        #expect(
+            read[0].values == [
+                "title": .string("Get apples"), "done": .bool(false), "count": .integer(3), "ratio": .real(2),
+                "due": .date(-315_619_200_000), "blob": .data(Data([0, 1])),
+            ])
         #expect(read[0].fields.first { $0.key == "count" }?.position.description == "test:6:19")
         #expect(read[0].position.keyPath == "[0]")
     }
@@ -37,12 +38,14 @@ import Testing
     }
 
     @Test func namesRecordsByTheKeysOfADictionaryOfDictionaries() throws {
-        let plist = "<plist><dict><key>Item 0</key><dict><key>a</key><integer>1</integer></dict><key>Item 1</key><dict><key>a</key><integer>2</integer></dict></dict></plist>"
+        let plist =
+            "<plist><dict><key>Item 0</key><dict><key>a</key><integer>1</integer></dict><key>Item 1</key><dict><key>a</key><integer>2</integer></dict></dict></plist>"
         #expect(try rows(plist, format: .propertyList).map(\.recordName) == ["Item 0", "Item 1"])
     }
 
     @Test func refusesATruncatedFile() {
-        #expect(readError(String(Self.xml.prefix(200)), format: .propertyList, file: "x.plist")
-            == "x.plist:4:19: unterminated tag <stri; close it with '>'")
+        #expect(
+            readError(String(Self.xml.prefix(200)), format: .propertyList, file: "x.plist")
+                == "x.plist:4:19: unterminated tag <stri; close it with '>'")
     }
 }

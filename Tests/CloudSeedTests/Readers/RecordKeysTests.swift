@@ -20,19 +20,27 @@ import Testing
             {"a" : 18, "b":19}
             """#
         let read = try rows(text, format: .jsonLines, file: "x.jsonl")
-        #expect(read.map { $0.fields.map(\.key) } == [
-            ["a", "long key of many bytes", "é", "q\"t"], ["a", "long key of many bytes", "é", "q\"t"], ["a", "b"], ["b", "a", "c"],
-            ["b", "a"], ["a\\b"], ["a\u{8}"], ["a", "b"],
-        ])
+        #expect(
+            read.map { $0.fields.map(\.key) } == [
+                ["a", "long key of many bytes", "é", "q\"t"], ["a", "long key of many bytes", "é", "q\"t"], ["a", "b"],
+                ["b", "a", "c"],
+                ["b", "a"], ["a\\b"], ["a\u{8}"], ["a", "b"],
+            ])
         #expect(read.flatMap { $0.fields.map(\.value) } == (1...19).map { PlainValue.integer(Int64($0)) })
         #expect(read[7].fields[1].position.description == "x.jsonl:8:16")
     }
 
     @Test(arguments: [
         // The second record repeats the first's first key, then repeats it.
-        ("{\"a\": 1, \"b\": 2}\n{\"a\": 3, \"a\": 4}", "x.jsonl:2:10: duplicate key \"a\" in one object; keep one of them"),
+        (
+            "{\"a\": 1, \"b\": 2}\n{\"a\": 3, \"a\": 4}",
+            "x.jsonl:2:10: duplicate key \"a\" in one object; keep one of them"
+        ),
         // It has the first's keys, then one of them again.
-        ("{\"a\": 1, \"b\": 2}\n{\"a\": 3, \"b\": 4, \"a\": 5}", "x.jsonl:2:18: duplicate key \"a\" in one object; keep one of them"),
+        (
+            "{\"a\": 1, \"b\": 2}\n{\"a\": 3, \"b\": 4, \"a\": 5}",
+            "x.jsonl:2:18: duplicate key \"a\" in one object; keep one of them"
+        ),
         // It turns out to be a CloudKit record after a key the first had, which it repeats.
         (
             "{\"a\": 1}\n{\"a\": 2, \"fields\": {\"n\": {\"value\": 5, \"type\": \"INT64\"}}, \"a\": 3}",

@@ -4,7 +4,10 @@ import Testing
 
 @Suite struct FieldTypeTests {
     @Test func namesEveryTypeInSchemaAndWireForm() {
-        #expect(FieldType.primitives.map(\.schemaName) == ["STRING", "INT64", "DOUBLE", "BYTES", "TIMESTAMP", "LOCATION", "REFERENCE", "ASSET"])
+        #expect(
+            FieldType.primitives.map(\.schemaName) == [
+                "STRING", "INT64", "DOUBLE", "BYTES", "TIMESTAMP", "LOCATION", "REFERENCE", "ASSET",
+            ])
         #expect(FieldType.asset.wireName == "ASSETID")
         #expect(FieldType.list(.int64).schemaName == "LIST<INT64>")
         #expect(FieldType.list(.asset).wireName == "ASSETID_LIST")

@@ -8,7 +8,8 @@ import Testing
     }
 
     @Test func listsEveryKindOfChangeOnePerLineInSchemaOrder() throws {
-        let old = try Self.schema("""
+        let old = try Self.schema(
+            """
             CREATE ROLE editor;
             RECORD TYPE Artwork (
                 oldName STRING,
@@ -20,7 +21,8 @@ import Testing
             );
             RECORD TYPE Gallery (name STRING);
             """)
-        let new = try Self.schema("""
+        let new = try Self.schema(
+            """
             CREATE ROLE moderator;
             RECORD TYPE Artist (name STRING);
             RECORD TYPE Artwork (
@@ -34,31 +36,33 @@ import Testing
             );
             """)
         let diff = SchemaDiff(from: old, to: new)
-        #expect(diff.description == """
-            - role editor
-            + role moderator
-            + record type Artist
-            + index Artwork.___recordID QUERYABLE
-            - field Artwork.oldName STRING
-            ~ field Artwork.price: INT64 → DOUBLE
-            + index Artwork.price QUERYABLE
-            + encryption Artwork.secret
-            - index Artwork.title SORTABLE
-            + index Artwork.title QUERYABLE
-            ~ field Artwork.weight: NUMBER → NUMBER PREFERRED AS DOUBLE
-            + field Artwork.year INT64 SORTABLE
-            + grant Artwork WRITE TO "_icloud"
-            - grant Artwork READ TO "_icloud"
-            - grant Artwork READ TO editor
-            + grant Artwork READ TO moderator
-            - record type Gallery
-            """)
-        #expect(diff.changes.filter { !$0.isAdditive }.map(\.description) == [
-            "- field Artwork.oldName STRING",
-            "~ field Artwork.price: INT64 → DOUBLE",
-            "+ encryption Artwork.secret",
-            "- record type Gallery",
-        ])
+        #expect(
+            diff.description == """
+                - role editor
+                + role moderator
+                + record type Artist
+                + index Artwork.___recordID QUERYABLE
+                - field Artwork.oldName STRING
+                ~ field Artwork.price: INT64 → DOUBLE
+                + index Artwork.price QUERYABLE
+                + encryption Artwork.secret
+                - index Artwork.title SORTABLE
+                + index Artwork.title QUERYABLE
+                ~ field Artwork.weight: NUMBER → NUMBER PREFERRED AS DOUBLE
+                + field Artwork.year INT64 SORTABLE
+                + grant Artwork WRITE TO "_icloud"
+                - grant Artwork READ TO "_icloud"
+                - grant Artwork READ TO editor
+                + grant Artwork READ TO moderator
+                - record type Gallery
+                """)
+        #expect(
+            diff.changes.filter { !$0.isAdditive }.map(\.description) == [
+                "- field Artwork.oldName STRING",
+                "~ field Artwork.price: INT64 → DOUBLE",
+                "+ encryption Artwork.secret",
+                "- record type Gallery",
+            ])
         #expect(!diff.isAdditive)
     }
 
@@ -70,9 +74,20 @@ import Testing
         (.fieldAdded(recordType: "Artist", field: FieldDefinition(name: "name", type: .string)), true),
         (.fieldRemoved(recordType: "Artist", field: FieldDefinition(name: "name", type: .string)), false),
         (.fieldTypeChanged(recordType: "Artist", field: "age", from: .int64, to: .double), false),
-        (.fieldTypeChanged(recordType: "Artist", field: "age", from: .number(preferred: nil), to: .number(preferred: .int64)), true),
-        (.fieldTypeChanged(recordType: "Artist", field: "age", from: .number(preferred: .int64), to: .number(preferred: .double)), false),
-        (.fieldTypeChanged(recordType: "Artist", field: "age", from: .number(preferred: .int64), to: .number(preferred: nil)), false),
+        (
+            .fieldTypeChanged(
+                recordType: "Artist", field: "age", from: .number(preferred: nil), to: .number(preferred: .int64)), true
+        ),
+        (
+            .fieldTypeChanged(
+                recordType: "Artist", field: "age", from: .number(preferred: .int64), to: .number(preferred: .double)),
+            false
+        ),
+        (
+            .fieldTypeChanged(
+                recordType: "Artist", field: "age", from: .number(preferred: .int64), to: .number(preferred: nil)),
+            false
+        ),
         (.fieldTypeChanged(recordType: "Artist", field: "age", from: .number(preferred: nil), to: .int64), false),
         (.encryptionChanged(recordType: "Artist", field: "name", isEncrypted: true), false),
         (.encryptionChanged(recordType: "Artist", field: "name", isEncrypted: false), false),
@@ -87,20 +102,24 @@ import Testing
 
     @Test func anAdditiveDiffOnlyAddsOrDropsIndexes() throws {
         let old = try Self.schema(#"RECORD TYPE Artwork (title STRING QUERYABLE, GRANT READ TO "_world");"#)
-        let new = try Self.schema(#"RECORD TYPE Artwork (title STRING SEARCHABLE, price DOUBLE, GRANT READ, WRITE TO "_world");"#)
+        let new = try Self.schema(
+            #"RECORD TYPE Artwork (title STRING SEARCHABLE, price DOUBLE, GRANT READ, WRITE TO "_world");"#)
         let diff = SchemaDiff(from: old, to: new)
-        #expect(diff.description == """
-            + field Artwork.price DOUBLE
-            - index Artwork.title QUERYABLE
-            + index Artwork.title SEARCHABLE
-            + grant Artwork WRITE TO "_world"
-            """)
+        #expect(
+            diff.description == """
+                + field Artwork.price DOUBLE
+                - index Artwork.title QUERYABLE
+                + index Artwork.title SEARCHABLE
+                + grant Artwork WRITE TO "_world"
+                """)
         #expect(diff.isAdditive)
     }
 
     @Test func sameSchemaWrittenDifferentlyHasNoChanges() throws {
-        let old = try Self.schema(#"RECORD TYPE A (b STRING, a INT64 SORTABLE QUERYABLE, GRANT READ TO "_world", GRANT WRITE TO "_world");"#)
-        let new = try Self.schema(#"record type A (a int64 queryable sortable, "___etag" STRING, b string, GRANT WRITE, READ TO "_world")"#)
+        let old = try Self.schema(
+            #"RECORD TYPE A (b STRING, a INT64 SORTABLE QUERYABLE, GRANT READ TO "_world", GRANT WRITE TO "_world");"#)
+        let new = try Self.schema(
+            #"record type A (a int64 queryable sortable, "___etag" STRING, b string, GRANT WRITE, READ TO "_world")"#)
         let diff = SchemaDiff(from: old, to: new)
         #expect(diff.isEmpty)
         #expect(diff.isAdditive)

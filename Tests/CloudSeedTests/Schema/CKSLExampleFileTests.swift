@@ -75,10 +75,11 @@ struct CKSLExampleFileTests {
     @Test func readsRolesGrantsAndIndexesOfDispatch() throws {
         let schema = try CKSLExamples.schema("robbiet480_Dispatch_1.ckdb")
         #expect(schema.roles == ["moderator"])
-        #expect(schema.recordTypes.map(\.name) == [
-            "CD_PersonEntity", "CD_PromptGroup", "CD_Question", "CD_Report", "CD_Response", "CD_TokenEntity",
-            "CatalogQuestion", "QuestionFlag", "SubmittedQuestion", "Users",
-        ])
+        #expect(
+            schema.recordTypes.map(\.name) == [
+                "CD_PersonEntity", "CD_PromptGroup", "CD_Question", "CD_Report", "CD_Response", "CD_TokenEntity",
+                "CatalogQuestion", "QuestionFlag", "SubmittedQuestion", "Users",
+            ])
         let question = try #require(schema.recordType(named: "CatalogQuestion"))
         #expect(question.grants == [Grant([.read], to: .world), Grant([.create, .write], to: "moderator")])
         #expect(question.field(named: "tags") == FieldDefinition(name: "tags", type: .list(.string)))
@@ -89,24 +90,27 @@ struct CKSLExampleFileTests {
     }
 
     @Test func validationWarnsAboutTypesWithoutTheDefaultGrants() throws {
-        #expect(try CKSLExamples.schema("robbiet480_Dispatch_1.ckdb").validate().map(\.description) == [
-            #"warning: CatalogQuestion: lacks GRANT WRITE TO "_creator", which a type needs in the public database"#,
-            #"warning: CatalogQuestion: lacks GRANT CREATE TO "_icloud", which a type needs in the public database"#,
-            #"warning: QuestionFlag: lacks GRANT WRITE TO "_creator", which a type needs in the public database"#,
-            #"warning: QuestionFlag: lacks GRANT READ TO "_world", which a type needs in the public database"#,
-            #"warning: SubmittedQuestion: lacks GRANT READ TO "_world", which a type needs in the public database"#,
-        ])
-        #expect(try CKSLExamples.schema("pagoda8_Walking-Buddy_1.ckdb").validate().map(\.description) == [
-            #"warning: Profiles: lacks GRANT READ TO "_world", which a type needs in the public database"#,
-        ])
+        #expect(
+            try CKSLExamples.schema("robbiet480_Dispatch_1.ckdb").validate().map(\.description) == [
+                #"warning: CatalogQuestion: lacks GRANT WRITE TO "_creator", which a type needs in the public database"#,
+                #"warning: CatalogQuestion: lacks GRANT CREATE TO "_icloud", which a type needs in the public database"#,
+                #"warning: QuestionFlag: lacks GRANT WRITE TO "_creator", which a type needs in the public database"#,
+                #"warning: QuestionFlag: lacks GRANT READ TO "_world", which a type needs in the public database"#,
+                #"warning: SubmittedQuestion: lacks GRANT READ TO "_world", which a type needs in the public database"#,
+            ])
+        #expect(
+            try CKSLExamples.schema("pagoda8_Walking-Buddy_1.ckdb").validate().map(\.description) == [
+                #"warning: Profiles: lacks GRANT READ TO "_world", which a type needs in the public database"#
+            ])
         #expect(try CKSLExamples.schema("AlexW00_hibi_1.ckdb").validate().isEmpty)
     }
 
     @Test func convertsAnExportToTheStoreSchema() throws {
         let schema = Schema(try CKSLExamples.schema("pagoda8_Walking-Buddy_1.ckdb"))
-        #expect(schema.recordTypes["Photos"]?.fields == [
-            "authorID": .string, "collected": .int64, "location": .location, "photo": .asset,
-        ])
+        #expect(
+            schema.recordTypes["Photos"]?.fields == [
+                "authorID": .string, "collected": .int64, "location": .location, "photo": .asset,
+            ])
         #expect(schema.recordTypes["Friends"]?.fields == ["friends": .list(.string), "id": .string])
     }
 }

@@ -39,60 +39,65 @@ import Testing
     @Test func parsesApplesExampleAndPrintsItCanonically() throws {
         let schema = try CKSLParser.parse(Self.appleExample)
         #expect(schema.roles == ["DeptManager"])
-        #expect(CKSLPrinter.print(schema) == """
-            DEFINE SCHEMA
+        #expect(
+            CKSLPrinter.print(schema) == """
+                DEFINE SCHEMA
 
-                CREATE ROLE DeptManager;
+                    CREATE ROLE DeptManager;
 
-                RECORD TYPE Department (
-                    "___createTime" TIMESTAMP QUERYABLE SORTABLE,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE QUERYABLE,
-                    address         STRING,
-                    employees       LIST<REFERENCE>,
-                    name            STRING,
-                    phone           LIST<STRING>,
-                    GRANT WRITE TO "_creator",
-                    GRANT CREATE TO "_icloud",
-                    GRANT READ TO "_world",
-                    GRANT READ, CREATE, WRITE TO DeptManager
-                );
+                    RECORD TYPE Department (
+                        "___createTime" TIMESTAMP QUERYABLE SORTABLE,
+                        "___createdBy"  REFERENCE,
+                        "___etag"       STRING,
+                        "___modTime"    TIMESTAMP,
+                        "___modifiedBy" REFERENCE,
+                        "___recordID"   REFERENCE QUERYABLE,
+                        address         STRING,
+                        employees       LIST<REFERENCE>,
+                        name            STRING,
+                        phone           LIST<STRING>,
+                        GRANT WRITE TO "_creator",
+                        GRANT CREATE TO "_icloud",
+                        GRANT READ TO "_world",
+                        GRANT READ, CREATE, WRITE TO DeptManager
+                    );
 
-                RECORD TYPE Employee (
-                    "___createTime" TIMESTAMP QUERYABLE SORTABLE,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE QUERYABLE,
-                    address         STRING,
-                    hiredate        TIMESTAMP,
-                    name            STRING,
-                    salary          INT64,
-                    GRANT WRITE TO "_creator",
-                    GRANT CREATE TO "_icloud",
-                    GRANT READ TO "_world"
-                );
+                    RECORD TYPE Employee (
+                        "___createTime" TIMESTAMP QUERYABLE SORTABLE,
+                        "___createdBy"  REFERENCE,
+                        "___etag"       STRING,
+                        "___modTime"    TIMESTAMP,
+                        "___modifiedBy" REFERENCE,
+                        "___recordID"   REFERENCE QUERYABLE,
+                        address         STRING,
+                        hiredate        TIMESTAMP,
+                        name            STRING,
+                        salary          INT64,
+                        GRANT WRITE TO "_creator",
+                        GRANT CREATE TO "_icloud",
+                        GRANT READ TO "_world"
+                    );
 
 
-            """)
+                """)
         #expect(try CKSLParser.parse(CKSLPrinter.print(schema)) == schema)
     }
 
     @Test func readsKeywordsInAnyCase() throws {
-        let schema = try CKSLParser.parse(#"define Schema record TYPE Artist (name string Queryable, grant read TO "_world");"#)
-        #expect(schema == SchemaDefinition(recordTypes: [
-            RecordTypeDefinition(
-                name: "Artist", fields: [FieldDefinition(name: "name", type: .string, options: [.queryable])],
-                grants: [Grant([.read], to: .world)]),
-        ]))
+        let schema = try CKSLParser.parse(
+            #"define Schema record TYPE Artist (name string Queryable, grant read TO "_world");"#)
+        #expect(
+            schema
+                == SchemaDefinition(recordTypes: [
+                    RecordTypeDefinition(
+                        name: "Artist", fields: [FieldDefinition(name: "name", type: .string, options: [.queryable])],
+                        grants: [Grant([.read], to: .world)])
+                ]))
     }
 
     @Test func skipsAllThreeCommentForms() throws {
-        let schema = try CKSLParser.parse("""
+        let schema = try CKSLParser.parse(
+            """
             // A schema -- with comments
             DEFINE SCHEMA /* block
                over lines */
@@ -106,7 +111,8 @@ import Testing
     }
 
     @Test func acceptsAMissingFinalSemicolonATrailingCommaAndAnEmptyType() throws {
-        let schema = try CKSLParser.parse("""
+        let schema = try CKSLParser.parse(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Empty ();
                 RECORD TYPE Artist (
@@ -119,7 +125,8 @@ import Testing
     }
 
     @Test func readsQuotedNamesReservedWordsAndRolesWithSpaces() throws {
-        let schema = try CKSLParser.parse("""
+        let schema = try CKSLParser.parse(
+            """
             DEFINE SCHEMA
                 CREATE ROLE "test role";
                 RECORD TYPE "grant" (
@@ -135,7 +142,8 @@ import Testing
     }
 
     @Test func readsEveryDataType() throws {
-        let schema = try CKSLParser.parse("""
+        let schema = try CKSLParser.parse(
+            """
             DEFINE SCHEMA
                 RECORD TYPE T (
                     a ASSET, b BYTES, c DOUBLE, d INT64, e LOCATION, f REFERENCE, g STRING, h TIMESTAMP,
@@ -145,12 +153,13 @@ import Testing
                 );
             """)
         let fields = try #require(schema.recordType(named: "T")).userFields
-        #expect(fields.map(\.declaration) == [
-            "ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "REFERENCE", "STRING", "TIMESTAMP",
-            "NUMBER", "NUMBER PREFERRED AS INT64", "NUMBER PREFERRED AS DOUBLE",
-            "ENCRYPTED STRING", "ENCRYPTED BYTES", "ENCRYPTED LOCATION",
-            "LIST<ASSET>", "LIST<STRING>", "LIST<TIMESTAMP> QUERYABLE",
-        ])
+        #expect(
+            fields.map(\.declaration) == [
+                "ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "REFERENCE", "STRING", "TIMESTAMP",
+                "NUMBER", "NUMBER PREFERRED AS INT64", "NUMBER PREFERRED AS DOUBLE",
+                "ENCRYPTED STRING", "ENCRYPTED BYTES", "ENCRYPTED LOCATION",
+                "LIST<ASSET>", "LIST<STRING>", "LIST<TIMESTAMP> QUERYABLE",
+            ])
     }
 
     @Test func addsMissingSystemFieldsAndKeepsTheOptionsOfDeclaredOnes() throws {
@@ -161,7 +170,8 @@ import Testing
     }
 
     @Test func mergesGrantsToTheSameRoleAndSortsThem() throws {
-        let schema = try CKSLParser.parse("""
+        let schema = try CKSLParser.parse(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Feed (
                     GRANT READ TO "_world",
@@ -170,13 +180,15 @@ import Testing
                     GRANT WRITE TO "_icloud"
                 );
             """)
-        #expect(schema.recordType(named: "Feed")?.grants == [
-            Grant([.create], to: .creator), Grant([.create, .write], to: .icloud), Grant([.read], to: .world),
-        ])
+        #expect(
+            schema.recordType(named: "Feed")?.grants == [
+                Grant([.create], to: .creator), Grant([.create, .write], to: .icloud), Grant([.read], to: .world),
+            ])
     }
 
     @Test func acceptsRolesCreatedAfterTheTypesThatGrantToThem() throws {
-        let schema = try CKSLParser.parse("""
+        let schema = try CKSLParser.parse(
+            """
             DEFINE SCHEMA
                 RECORD TYPE T (GRANT READ TO moderator);
                 CREATE ROLE moderator
@@ -186,13 +198,17 @@ import Testing
 
     @Test func skipsAByteOrderMarkAtTheStart() throws {
         #expect(try CKSLParser.parse("\u{FEFF}DEFINE SCHEMA RECORD TYPE T ();").recordTypes.map(\.name) == ["T"])
-        #expect(ckslError("DEFINE SCHEMA\u{FEFF}") == "schema.ckdb:1:14: expected CREATE ROLE, RECORD TYPE or end of file, found U+FEFF\nDEFINE SCHEMA\u{FEFF}\n             ^")
+        #expect(
+            ckslError("DEFINE SCHEMA\u{FEFF}")
+                == "schema.ckdb:1:14: expected CREATE ROLE, RECORD TYPE or end of file, found U+FEFF\nDEFINE SCHEMA\u{FEFF}\n             ^"
+        )
     }
 
     @Test func readsHandWrittenLayoutWithCommentsBeforeDefineSchemaAndWindowsLineEnds() throws {
         let schema = try CKSLParser.parse(
             "// Hand-maintained\r\nDEFINE SCHEMA\r\n    RECORD TYPE WalletBackup (\r\n        network STRING QUERYABLE,\r\n"
                 + "\r\n        payload ASSET\r\n    );\r\n")
-        #expect(schema.recordType(named: "WalletBackup")?.userFields.map(\.declaration) == ["STRING QUERYABLE", "ASSET"])
+        #expect(
+            schema.recordType(named: "WalletBackup")?.userFields.map(\.declaration) == ["STRING QUERYABLE", "ASSET"])
     }
 }

@@ -35,108 +35,112 @@ import Testing
                         Grant([.read], to: "Grant"),
                     ]),
             ])
-        #expect(CKSLPrinter.print(schema) == """
-            DEFINE SCHEMA
+        #expect(
+            CKSLPrinter.print(schema) == """
+                DEFINE SCHEMA
 
-                CREATE ROLE "Grant";
+                    CREATE ROLE "Grant";
 
-                CREATE ROLE moderator;
+                    CREATE ROLE moderator;
 
-                CREATE ROLE "test role";
+                    CREATE ROLE "test role";
 
-                RECORD TYPE Artwork (
-                    CD_entityName   STRING QUERYABLE,
-                    "___createTime" TIMESTAMP,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE QUERYABLE,
-                    notes           ENCRYPTED STRING,
-                    price           NUMBER PREFERRED AS INT64 SORTABLE,
-                    tags            LIST<STRING> SEARCHABLE,
-                    title           STRING QUERYABLE SEARCHABLE SORTABLE,
-                    weight          NUMBER,
-                    where           LOCATION QUERYABLE SORTABLE,
-                    GRANT WRITE TO "_creator",
-                    GRANT READ, CREATE, WRITE TO "_icloud",
-                    GRANT READ TO "_world",
-                    GRANT READ TO "Grant",
-                    GRANT CREATE, WRITE TO moderator,
-                    GRANT READ TO "test role"
-                );
+                    RECORD TYPE Artwork (
+                        CD_entityName   STRING QUERYABLE,
+                        "___createTime" TIMESTAMP,
+                        "___createdBy"  REFERENCE,
+                        "___etag"       STRING,
+                        "___modTime"    TIMESTAMP,
+                        "___modifiedBy" REFERENCE,
+                        "___recordID"   REFERENCE QUERYABLE,
+                        notes           ENCRYPTED STRING,
+                        price           NUMBER PREFERRED AS INT64 SORTABLE,
+                        tags            LIST<STRING> SEARCHABLE,
+                        title           STRING QUERYABLE SEARCHABLE SORTABLE,
+                        weight          NUMBER,
+                        where           LOCATION QUERYABLE SORTABLE,
+                        GRANT WRITE TO "_creator",
+                        GRANT READ, CREATE, WRITE TO "_icloud",
+                        GRANT READ TO "_world",
+                        GRANT READ TO "Grant",
+                        GRANT CREATE, WRITE TO moderator,
+                        GRANT READ TO "test role"
+                    );
 
-                RECORD TYPE "searchable" (
-                    "___createTime" TIMESTAMP,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE,
-                    "queryable"     STRING
-                );
+                    RECORD TYPE "searchable" (
+                        "___createTime" TIMESTAMP,
+                        "___createdBy"  REFERENCE,
+                        "___etag"       STRING,
+                        "___modTime"    TIMESTAMP,
+                        "___modifiedBy" REFERENCE,
+                        "___recordID"   REFERENCE,
+                        "queryable"     STRING
+                    );
 
 
-            """)
+                """)
     }
 
     @Test func padsTheNameColumnToTheLongestQuotedOrBareName() {
         let schema = SchemaDefinition(recordTypes: [
-            RecordTypeDefinition(name: "T", fields: [FieldDefinition(name: "aVeryLongFieldNameIndeed", type: .bytes)]),
+            RecordTypeDefinition(name: "T", fields: [FieldDefinition(name: "aVeryLongFieldNameIndeed", type: .bytes)])
         ])
-        #expect(CKSLPrinter.print(schema) == """
-            DEFINE SCHEMA
+        #expect(
+            CKSLPrinter.print(schema) == """
+                DEFINE SCHEMA
 
-                RECORD TYPE T (
-                    "___createTime"          TIMESTAMP,
-                    "___createdBy"           REFERENCE,
-                    "___etag"                STRING,
-                    "___modTime"             TIMESTAMP,
-                    "___modifiedBy"          REFERENCE,
-                    "___recordID"            REFERENCE,
-                    aVeryLongFieldNameIndeed BYTES
-                );
+                    RECORD TYPE T (
+                        "___createTime"          TIMESTAMP,
+                        "___createdBy"           REFERENCE,
+                        "___etag"                STRING,
+                        "___modTime"             TIMESTAMP,
+                        "___modifiedBy"          REFERENCE,
+                        "___recordID"            REFERENCE,
+                        aVeryLongFieldNameIndeed BYTES
+                    );
 
-            """)
+                """)
     }
 
     @Test func printsAStoreSchemaAsCktoolExportsJustInTimeTypes() throws {
         let schema = Schema(recordTypes: [
-            "ToDoItem": RecordTypeSchema(name: "ToDoItem", fields: ["title": .string, "dueDate": .timestamp, "isCompleted": .int64]),
+            "ToDoItem": RecordTypeSchema(
+                name: "ToDoItem", fields: ["title": .string, "dueDate": .timestamp, "isCompleted": .int64]),
             "Artist": RecordTypeSchema(name: "Artist", fields: ["CD_name": .string, "tags": .list(.string)]),
         ])
-        #expect(CKSLPrinter.print(try SchemaDefinition(schema)) == """
-            DEFINE SCHEMA
+        #expect(
+            CKSLPrinter.print(try SchemaDefinition(schema)) == """
+                DEFINE SCHEMA
 
-                RECORD TYPE Artist (
-                    CD_name         STRING,
-                    "___createTime" TIMESTAMP,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE,
-                    tags            LIST<STRING>,
-                    GRANT WRITE TO "_creator",
-                    GRANT CREATE TO "_icloud",
-                    GRANT READ TO "_world"
-                );
+                    RECORD TYPE Artist (
+                        CD_name         STRING,
+                        "___createTime" TIMESTAMP,
+                        "___createdBy"  REFERENCE,
+                        "___etag"       STRING,
+                        "___modTime"    TIMESTAMP,
+                        "___modifiedBy" REFERENCE,
+                        "___recordID"   REFERENCE,
+                        tags            LIST<STRING>,
+                        GRANT WRITE TO "_creator",
+                        GRANT CREATE TO "_icloud",
+                        GRANT READ TO "_world"
+                    );
 
-                RECORD TYPE ToDoItem (
-                    "___createTime" TIMESTAMP,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE,
-                    dueDate         TIMESTAMP,
-                    isCompleted     INT64,
-                    title           STRING,
-                    GRANT WRITE TO "_creator",
-                    GRANT CREATE TO "_icloud",
-                    GRANT READ TO "_world"
-                );
+                    RECORD TYPE ToDoItem (
+                        "___createTime" TIMESTAMP,
+                        "___createdBy"  REFERENCE,
+                        "___etag"       STRING,
+                        "___modTime"    TIMESTAMP,
+                        "___modifiedBy" REFERENCE,
+                        "___recordID"   REFERENCE,
+                        dueDate         TIMESTAMP,
+                        isCompleted     INT64,
+                        title           STRING,
+                        GRANT WRITE TO "_creator",
+                        GRANT CREATE TO "_icloud",
+                        GRANT READ TO "_world"
+                    );
 
-            """)
+                """)
     }
 }

@@ -28,7 +28,8 @@ import Testing
             let count = Int.random(in: 0...120, using: &random)
             var bytes = Bool.random(using: &random) ? Array("DEFINE SCHEMA ".utf8) : []
             for _ in 0..<count {
-                let byte = Bool.random(using: &random)
+                let byte =
+                    Bool.random(using: &random)
                     ? likely.randomElement(using: &random) ?? 0 : UInt8.random(in: 0...255, using: &random)
                 bytes.append(byte)
             }
@@ -67,12 +68,14 @@ import Testing
     func deepNestingFailsAtTheFirstSurplusBracket(bracket: String) {
         let nested = String(repeating: bracket, count: 100_000)
         let error = ckslError("DEFINE SCHEMA RECORD TYPE T (tags LIST" + nested)
-        let expected = bracket == "<"
+        let expected =
+            bracket == "<"
             ? "schema.ckdb:1:40: expected ASSET, BYTES, DOUBLE, INT64, LOCATION, REFERENCE, STRING or TIMESTAMP, found \"<\""
             : "schema.ckdb:1:39: expected \"<\", found \"(\""
         #expect(error?.hasPrefix(expected + "\n") == true)
         let column = bracket.hasPrefix("(") ? 30 : 29
-        #expect(ckslError("DEFINE SCHEMA RECORD TYPE T " + nested)?.hasPrefix("schema.ckdb:1:\(column): expected ") == true)
+        #expect(
+            ckslError("DEFINE SCHEMA RECORD TYPE T " + nested)?.hasPrefix("schema.ckdb:1:\(column): expected ") == true)
     }
 
     @Test func longInputsParseInOnePass() throws {
@@ -81,7 +84,8 @@ import Testing
         let schema = try CKSLParser.parse("DEFINE SCHEMA\n" + types)
         #expect(schema.recordTypes.count == 100)
         #expect(schema.recordTypes.last?.fields.count == 1006)
-        #expect(ckslError("DEFINE SCHEMA /*" + String(repeating: "*", count: 100_000))?.hasPrefix(
-            #"schema.ckdb:1:15: expected "*/" to end the comment that starts here, found end of file"#) == true)
+        #expect(
+            ckslError("DEFINE SCHEMA /*" + String(repeating: "*", count: 100_000))?.hasPrefix(
+                #"schema.ckdb:1:15: expected "*/" to end the comment that starts here, found end of file"#) == true)
     }
 }

@@ -9,7 +9,8 @@ enum RandomSchema {
         let recordTypes = (0..<Int.random(in: 0...5, using: &random)).map { _ in
             RecordTypeDefinition(
                 name: name(using: &random),
-                fields: (0..<Int.random(in: 0...8, using: &random)).map { _ in field(using: &random) } + systemFields(using: &random),
+                fields: (0..<Int.random(in: 0...8, using: &random)).map { _ in field(using: &random) }
+                    + systemFields(using: &random),
                 grants: (Grant.Role.systemRoles + roles.map { Grant.Role($0) }).compactMap { role in
                     let permissions = Grant.Permission.allCases.filter { _ in Bool.random(using: &random) }
                     return permissions.isEmpty ? nil : Grant(Set(permissions), to: role)
@@ -28,7 +29,9 @@ enum RandomSchema {
         case 0: return reservedWords.randomElement(using: &random) ?? "grant"
         case 1: return "CD_" + String(letters.randomElement(using: &random) ?? "x")
         default:
-            let rest = (0..<Int.random(in: 0...12, using: &random)).compactMap { _ in identifierCharacters.randomElement(using: &random) }
+            let rest = (0..<Int.random(in: 0...12, using: &random)).compactMap { _ in
+                identifierCharacters.randomElement(using: &random)
+            }
             return String([letters.randomElement(using: &random) ?? "a"] + rest)
         }
     }
@@ -48,8 +51,11 @@ enum RandomSchema {
 
     private static func field(using random: inout SeededGenerator) -> FieldDefinition {
         let type = dataType(using: &random)
-        let isEncrypted = FieldDefinition.encryptionRejection(type: type) == nil && Int.random(in: 0..<5, using: &random) == 0
-        return FieldDefinition(name: name(using: &random), type: type, isEncrypted: isEncrypted, options: options(for: type, isEncrypted, using: &random))
+        let isEncrypted =
+            FieldDefinition.encryptionRejection(type: type) == nil && Int.random(in: 0..<5, using: &random) == 0
+        return FieldDefinition(
+            name: name(using: &random), type: type, isEncrypted: isEncrypted,
+            options: options(for: type, isEncrypted, using: &random))
     }
 
     /// Some of the system fields, with options, as exports list them when they are indexed.
@@ -61,8 +67,13 @@ enum RandomSchema {
         }
     }
 
-    private static func options(for type: FieldDataType, _ isEncrypted: Bool, using random: inout SeededGenerator) -> Set<FieldDefinition.Option> {
-        Set(FieldDefinition.allowedOptions(type: type, isEncrypted: isEncrypted).filter { _ in Bool.random(using: &random) })
+    private static func options(for type: FieldDataType, _ isEncrypted: Bool, using random: inout SeededGenerator)
+        -> Set<FieldDefinition.Option>
+    {
+        Set(
+            FieldDefinition.allowedOptions(type: type, isEncrypted: isEncrypted).filter { _ in
+                Bool.random(using: &random)
+            })
     }
 }
 
@@ -91,7 +102,9 @@ enum RandomSchema {
             let schema = RandomSchema.make(using: &random)
             #expect(SchemaDiff(from: schema, to: schema).isEmpty)
             let diff = SchemaDiff(from: SchemaDefinition(), to: schema)
-            #expect(diff.changes == schema.roles.map(SchemaChange.roleAdded) + schema.recordTypes.map(SchemaChange.recordTypeAdded))
+            #expect(
+                diff.changes == schema.roles.map(SchemaChange.roleAdded)
+                    + schema.recordTypes.map(SchemaChange.recordTypeAdded))
             #expect(diff.isAdditive)
             #expect(!SchemaDiff(from: schema, to: SchemaDefinition()).isAdditive || schema.recordTypes.isEmpty)
         }

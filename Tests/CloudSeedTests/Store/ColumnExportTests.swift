@@ -12,11 +12,14 @@ import Testing
         let store = try fixture.filledStore()
         var compared = 0
         for zone in try store.inventory().zones {
-            let scope = StoreScope(container: zone.container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
+            let scope = StoreScope(
+                container: zone.container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
             var expected: [String] = []
             try store.forEachRecord(in: scope, recordType: nil) { expected.append(CloudKitJSON.record($0) + "\n") }
             var lines: [String] = []
-            try store.forEachRecordJSONLine(in: scope, recordType: nil) { lines.append(String(decoding: $0, as: UTF8.self)) }
+            try store.forEachRecordJSONLine(in: scope, recordType: nil) {
+                lines.append(String(decoding: $0, as: UTF8.self))
+            }
             #expect(lines == expected)
             compared += lines.count
         }
@@ -27,9 +30,13 @@ import Testing
         let fixture = try BackupFixture()
         let store = try fixture.filledStore()
         var lines: [String] = []
-        try store.forEachRecordJSONLine(in: StoreScope(), recordType: "Artist") { lines.append(String(decoding: $0, as: UTF8.self)) }
+        try store.forEachRecordJSONLine(in: StoreScope(), recordType: "Artist") {
+            lines.append(String(decoding: $0, as: UTF8.self))
+        }
         var expected: [String] = []
-        try store.forEachRecord(in: StoreScope(), recordType: "Artist") { expected.append(CloudKitJSON.record($0) + "\n") }
+        try store.forEachRecord(in: StoreScope(), recordType: "Artist") {
+            expected.append(CloudKitJSON.record($0) + "\n")
+        }
         #expect(lines == expected)
         #expect(lines.count == 3)
     }
@@ -42,7 +49,9 @@ import Testing
         let scope = StoreScope()
         try Self.addEverythingType(to: store)
         var lines: [String] = []
-        let longWay = try store.forEachRecordJSONLine(in: scope, recordType: nil) { lines.append(String(decoding: $0, as: UTF8.self)) }
+        let longWay = try store.forEachRecordJSONLine(in: scope, recordType: nil) {
+            lines.append(String(decoding: $0, as: UTF8.self))
+        }
         var expected: [String] = []
         try store.forEachRecord(in: scope, recordType: nil) { expected.append(CloudKitJSON.record($0) + "\n") }
         #expect(longWay == 0)
@@ -61,7 +70,10 @@ import Testing
             "tiny": .double(.leastNonzeroMagnitude),
             "data": .bytes(Data([0, 1, 2, 250, 255])),
             "when": .timestamp(-2_208_988_800_000),
-            "place": .location(Location(latitude: 39.5, longitude: -123, altitude: 12.25, horizontalAccuracy: 5, verticalAccuracy: nil, course: 90, speed: 1.5, timestamp: 1_700_000_000_000)),
+            "place": .location(
+                Location(
+                    latitude: 39.5, longitude: -123, altitude: 12.25, horizontalAccuracy: 5, verticalAccuracy: nil,
+                    course: 90, speed: 1.5, timestamp: 1_700_000_000_000)),
             "plain": .reference(Reference(recordName: "Mei Chen")),
             "owner": .reference(Reference(recordName: "Mei Chen", action: .deleteSelf)),
             "curly": .reference(Reference(recordName: "{odd}")),
@@ -78,10 +90,14 @@ import Testing
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 try transaction.addField(name, type: value.fieldType, to: "Everything", in: scope.schemaScope)
             }
-            var full = CloudRecord(recordType: "Everything", recordID: RecordID(recordName: "full \"one\""), fields: values)
-            full.system = SystemFields(createdTimestamp: 0, createdUserRecordName: "_a", modifiedTimestamp: 253_402_300_799_999, modifiedUserRecordName: "_b", changeTag: "7")
+            var full = CloudRecord(
+                recordType: "Everything", recordID: RecordID(recordName: "full \"one\""), fields: values)
+            full.system = SystemFields(
+                createdTimestamp: 0, createdUserRecordName: "_a", modifiedTimestamp: 253_402_300_799_999,
+                modifiedUserRecordName: "_b", changeTag: "7")
             try transaction.save(full, in: scope)
-            var sparse = CloudRecord(recordType: "Everything", recordID: RecordID(recordName: "sparse"), fields: ["real": .double(-0.5)])
+            var sparse = CloudRecord(
+                recordType: "Everything", recordID: RecordID(recordName: "sparse"), fields: ["real": .double(-0.5)])
             sparse.system.changeTag = "8"
             try transaction.save(sparse, in: scope)
         }
@@ -95,7 +111,8 @@ import Testing
         var compared = 0
         var copied = 0
         for zone in try store.inventory().zones {
-            let scope = StoreScope(container: zone.container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
+            let scope = StoreScope(
+                container: zone.container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
             let schema = try store.schema(of: scope.schemaScope)
             var expected: [UInt8] = []
             let general = try CSVExporter(folder: nil, schema: schema) { expected += $0 }
@@ -106,7 +123,10 @@ import Testing
             var lines = 0
             let longWay = try store.forEachRecordCSVLine(
                 in: scope, recordType: nil, columns: { try direct.columns(of: $0) },
-                line: { lines += 1; try direct.append(line: $1, recordType: $0) }, record: direct.append)
+                line: {
+                    lines += 1
+                    try direct.append(line: $1, recordType: $0)
+                }, record: direct.append)
             try direct.finish()
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
             compared += lines + longWay
@@ -130,7 +150,9 @@ import Testing
         var csv = "recordName,number\n"
         for index in 0..<count { csv += "item\((index * 7919) % count),\(index)\n" }
         _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: folder.write("Item.csv", csv))])
-        _ = try Importer(store: store, scope: other, now: 0).run([SourceFile(path: folder.write("Item.csv", "recordName,number\nitem5,5\nzz,1\n"))])
+        _ = try Importer(store: store, scope: other, now: 0).run([
+            SourceFile(path: folder.write("Item.csv", "recordName,number\nitem5,5\nzz,1\n"))
+        ])
         let layout = try #require(try store.typeLayouts(scope.schemaScope)["Item"])
         let zone = try #require(try store.zoneKey(scope, create: false))
         let bounds = try #require(try store.nameBounds(of: layout, zone: zone))
@@ -154,7 +176,9 @@ import Testing
             }
             expected.append("\(record.recordID.recordName),\(number)\r\n")
         }
-        #expect(expected.map { String($0.prefix { $0 != "," }) } == (0..<count).map { "item\($0)" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            expected.map { String($0.prefix { $0 != "," }) }
+                == (0..<count).map { "item\($0)" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         #expect(try csvLines() == expected)
         #expect(store.database.snapshotReaders(2)?.count == 2)
 

@@ -18,7 +18,10 @@ import Testing
         "when": .timestamp(-2_208_988_800_000),
         "beyond": .timestamp(Timestamp.range.upperBound + 1),
         "place": .location(Location(latitude: 39.240171, longitude: -91.202184)),
-        "measured": .location(Location(latitude: 39.5, longitude: -123, altitude: 12.25, horizontalAccuracy: 5, verticalAccuracy: nil, course: 90, speed: 1.5, timestamp: 1_700_000_000_000)),
+        "measured": .location(
+            Location(
+                latitude: 39.5, longitude: -123, altitude: 12.25, horizontalAccuracy: 5, verticalAccuracy: nil,
+                course: 90, speed: 1.5, timestamp: 1_700_000_000_000)),
         "plain": .reference(Reference(recordName: "Mei Chen")),
         "owner": .reference(Reference(recordName: "Mei Chen", action: .deleteSelf)),
         "curly": .reference(Reference(recordName: "{odd}")),
@@ -26,7 +29,9 @@ import Testing
         "counts": .list(.int64, [.int64(1), .int64(-2)]),
         "weights": .list(.double, [.double(1), .double(2.5)]),
         "whens": .list(.timestamp, [.timestamp(0), .timestamp(1_572_220_800_123)]),
-        "refs": .list(.reference, [.reference(Reference(recordName: "a")), .reference(Reference(recordName: "b", action: .deleteSelf))]),
+        "refs": .list(
+            .reference,
+            [.reference(Reference(recordName: "a")), .reference(Reference(recordName: "b", action: .deleteSelf))]),
         "blobs": .list(.bytes, [.bytes(Data([1, 2, 3]))]),
         "places": .list(.location, [.location(Location(latitude: 1, longitude: 2))]),
         "empty": .list(.string, []),
@@ -59,31 +64,39 @@ import Testing
         try store.write { transaction in
             for type in ["Saved", "Inserted"] {
                 try transaction.createRecordType(type, in: scope.schemaScope)
-                for name in names { try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope) }
+                for name in names {
+                    try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope)
+                }
             }
             for (recordName, fields, system, _) in records {
-                var record = CloudRecord(recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
+                var record = CloudRecord(
+                    recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
                 record.system = system
                 try transaction.save(record, in: scope)
             }
             for (recordName, fields, system, isSaved) in records {
                 if isSaved {
-                    var record = CloudRecord(recordType: "Inserted", recordID: RecordID(recordName: recordName), fields: fields)
+                    var record = CloudRecord(
+                        recordType: "Inserted", recordID: RecordID(recordName: recordName), fields: fields)
                     record.system = system
                     try transaction.save(record, in: scope)
                     continue
                 }
-                let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] }, position: SourcePosition(file: "test"))
+                let flat = FlatRecord(
+                    recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] },
+                    position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
             }
         }
         let database = try SQLiteDatabase(path: path)
         func rows(_ table: String) throws -> [[SQLiteValue]] {
-            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map { row -> String in
+            let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
+                row -> String in
                 guard case .text(let name) = row[0] else { return "NULL" }
                 return "quote(\(SQLiteLayout.quoted(name)))"
             }
-            return try database.rows("SELECT \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
+            return try database.rows(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
         }
         let saved = try rows("Saved")
         #expect(saved.count == records.count)
@@ -94,7 +107,9 @@ import Testing
     /// On each backend: records inserted new read back as the records saved the long way, and,
     /// before they are written (PostgreSQL buffers them), are found by name, replaced by a save
     /// and deleted as saved ones are.
-    @Test(arguments: BackendKind.testable) func insertedRecordsReadBackAsSavedOnesAndAreFoundBeforeTheyAreWritten(_ backend: BackendKind) throws {
+    @Test(arguments: BackendKind.testable) func insertedRecordsReadBackAsSavedOnesAndAreFoundBeforeTheyAreWritten(
+        _ backend: BackendKind
+    ) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let scope = StoreScope()
@@ -108,29 +123,39 @@ import Testing
         try store.write { transaction in
             for type in ["Saved", "Inserted"] {
                 try transaction.createRecordType(type, in: scope.schemaScope)
-                for name in names { try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope) }
+                for name in names {
+                    try transaction.addField(name, type: Self.values[name]!.fieldType, to: type, in: scope.schemaScope)
+                }
             }
             for (recordName, fields) in [("full", full), ("sparse", sparse)] {
-                var record = CloudRecord(recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
+                var record = CloudRecord(
+                    recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
                 record.system = system
                 try transaction.save(record, in: scope)
-                let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] }, position: SourcePosition(file: "test"))
+                let flat = FlatRecord(
+                    recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] },
+                    position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
             }
             for recordName in ["doomed", "replaced"] {
-                let flat = FlatRecord(recordType: "Inserted", recordName: recordName, values: names.map { sparse[$0] }, position: SourcePosition(file: "test"))
+                let flat = FlatRecord(
+                    recordType: "Inserted", recordName: recordName, values: names.map { sparse[$0] },
+                    position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
             }
             let found = try #require(try transaction.record("sparse", ofType: "Inserted", in: scope))
             #expect(found.fields == sparse && found.system == system && found.recordID.recordName == "sparse")
             #expect(try transaction.delete("doomed", ofType: "Inserted", in: scope))
             #expect(try transaction.record("doomed", ofType: "Inserted", in: scope) == nil)
-            var replacement = CloudRecord(recordType: "Inserted", recordID: RecordID(recordName: "replaced"), fields: ["number": .int64(7)])
+            var replacement = CloudRecord(
+                recordType: "Inserted", recordID: RecordID(recordName: "replaced"), fields: ["number": .int64(7)])
             replacement.system = system
             try transaction.save(replacement, in: scope)
         }
         var read: [String: [String: CloudRecord]] = [:]
-        try store.forEachRecord(in: scope, recordType: nil) { read[$0.recordType, default: [:]][$0.recordID.recordName] = $0 }
+        try store.forEachRecord(in: scope, recordType: nil) {
+            read[$0.recordType, default: [:]][$0.recordID.recordName] = $0
+        }
         let saved = try #require(read["Saved"])
         let inserted = try #require(read["Inserted"])
         #expect(inserted.keys.sorted() == ["full", "replaced", "sparse"])

@@ -16,7 +16,8 @@ import Testing
             testStore = try TestStore(backend)
             store = try testStore.open()
             _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
-                SourceFile(path: Repository.sample("Gallery/artists.csv")), SourceFile(path: Repository.sample("Gallery/artworks.plist")),
+                SourceFile(path: Repository.sample("Gallery/artists.csv")),
+                SourceFile(path: Repository.sample("Gallery/artworks.plist")),
             ])
         }
 
@@ -26,7 +27,10 @@ import Testing
             artwork.fields = artwork.fields.map { field in
                 var field = field
                 if let text = options[field.name] {
-                    field.options = Set(text.split(separator: " ").compactMap { FieldDefinition.Option(rawValue: String($0).uppercased()) })
+                    field.options = Set(
+                        text.split(separator: " ").compactMap {
+                            FieldDefinition.Option(rawValue: String($0).uppercased())
+                        })
                 }
                 return field
             }
@@ -35,41 +39,83 @@ import Testing
         }
 
         func titles(_ query: RecordQuery) throws -> [String] {
-            try store.query(query, in: StoreScope()).compactMap { if case .string(let title)? = $0.fields["title"] { title } else { nil } }
+            try store.query(query, in: StoreScope()).compactMap {
+                if case .string(let title)? = $0.fields["title"] { title } else { nil }
+            }
         }
     }
 
     @Test(arguments: BackendKind.testable) func refusesFieldsWithoutTheirIndex(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
-        let query = RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: ("title", true))
-        #expect(throws: CloudSeedError(.unsupportedQuery, "Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import")) {
+        let query = RecordQuery(
+            recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: ("title", true))
+        #expect(
+            throws: CloudSeedError(
+                .unsupportedQuery,
+                "Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import"
+            )
+        ) {
             try gallery.store.query(query, in: StoreScope())
         }
         try gallery.indexed(["price": "SORTABLE", "title": "SORTABLE"])
-        #expect(try gallery.titles(query) == ["MacKerricher State Park", "Night Harbor", "Rainy Day in Mendocino", "Über den Dächern"])
+        #expect(
+            try gallery.titles(query) == [
+                "MacKerricher State Park", "Night Harbor", "Rainy Day in Mendocino", "Über den Dächern",
+            ])
     }
 
     @Test(arguments: BackendKind.testable) func filtersSortsAndLimits(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
-        try gallery.indexed(["price": "QUERYABLE SORTABLE", "title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "location": "QUERYABLE", "catalogNumber": "QUERYABLE"])
-        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")], sort: ("price", false))) == [
-            "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino",
+        try gallery.indexed([
+            "price": "QUERYABLE SORTABLE", "title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "location": "QUERYABLE",
+            "catalogNumber": "QUERYABLE",
         ])
-        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "title BEGINSWITH Night")])) == ["Night Harbor"])
-        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "catalogNumber IN 115,308")], sort: ("title", true))) == [
-            "MacKerricher State Park", "Night Harbor",
-        ])
-        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "tags CONTAINS watercolor")])) == ["Rainy Day in Mendocino"])
-        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "location NEAR 39.3,-123.8,2000")], sort: ("title", true))) == [
-            "MacKerricher State Park", "Rainy Day in Mendocino",
-        ])
-        #expect(try gallery.titles(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")], sort: ("title", true), limit: 1)) == ["MacKerricher State Park"])
+        #expect(
+            try gallery.titles(
+                RecordQuery(
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")],
+                    sort: ("price", false))) == [
+                    "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino",
+                ])
+        #expect(
+            try gallery.titles(
+                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "title BEGINSWITH Night")])) == [
+                    "Night Harbor"
+                ])
+        #expect(
+            try gallery.titles(
+                RecordQuery(
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: "catalogNumber IN 115,308")],
+                    sort: ("title", true))) == [
+                    "MacKerricher State Park", "Night Harbor",
+                ])
+        #expect(
+            try gallery.titles(
+                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "tags CONTAINS watercolor")]))
+                == ["Rainy Day in Mendocino"])
+        #expect(
+            try gallery.titles(
+                RecordQuery(
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: "location NEAR 39.3,-123.8,2000")],
+                    sort: ("title", true))) == [
+                    "MacKerricher State Park", "Rainy Day in Mendocino",
+                ])
+        #expect(
+            try gallery.titles(
+                RecordQuery(
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")], sort: ("title", true),
+                    limit: 1)) == ["MacKerricher State Park"])
     }
 
     @Test(arguments: BackendKind.testable) func searchesSearchableText(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", search: "harbor")
-        #expect(throws: CloudSeedError(.unsupportedQuery, "Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import")) {
+        #expect(
+            throws: CloudSeedError(
+                .unsupportedQuery,
+                "Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import"
+            )
+        ) {
             try gallery.store.query(query, in: StoreScope())
         }
         try gallery.indexed(["title": "SEARCHABLE"])
@@ -83,8 +129,15 @@ import Testing
     @Test(arguments: BackendKind.testable) func valuesMustFitTheFieldType(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["price": "SORTABLE"])
-        #expect(throws: CloudSeedError(.invalidOption, "Field 'price' has a value type of DOUBLE and cannot be queried using filter value type STRING; give a DOUBLE value")) {
-            try gallery.store.query(RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > cheap")]), in: StoreScope())
+        #expect(
+            throws: CloudSeedError(
+                .invalidOption,
+                "Field 'price' has a value type of DOUBLE and cannot be queried using filter value type STRING; give a DOUBLE value"
+            )
+        ) {
+            try gallery.store.query(
+                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > cheap")]),
+                in: StoreScope())
         }
     }
 }

@@ -9,17 +9,27 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
+        ])
         let database = try SQLiteDatabase(path: path)
-        #expect(try database.rows("SELECT name, type FROM pragma_table_info('ToDoItem')") == [
-            [.text("___zone"), .text("INTEGER")], [.text("___recordID"), .text("TEXT")],
-            [.text("___createTime"), .text("TEXT")], [.text("___createdBy"), .text("TEXT")],
-            [.text("___modTime"), .text("TEXT")], [.text("___modifiedBy"), .text("TEXT")], [.text("___etag"), .text("TEXT")],
-            [.text("dueDate"), .text("TEXT")], [.text("isCompleted"), .text("INTEGER")], [.text("title"), .text("TEXT")],
-        ])
-        #expect(try database.rows("SELECT \"___recordID\", dueDate, isCompleted, title FROM ToDoItem ORDER BY 1 LIMIT 1") == [
-            [.text("Call Zoe about the gallery"), .text("2019-11-02T17:45:00.000Z"), .integer(0), .text("Call Zoë about the gallery")]
-        ])
+        #expect(
+            try database.rows("SELECT name, type FROM pragma_table_info('ToDoItem')") == [
+                [.text("___zone"), .text("INTEGER")], [.text("___recordID"), .text("TEXT")],
+                [.text("___createTime"), .text("TEXT")], [.text("___createdBy"), .text("TEXT")],
+                [.text("___modTime"), .text("TEXT")], [.text("___modifiedBy"), .text("TEXT")],
+                [.text("___etag"), .text("TEXT")],
+                [.text("dueDate"), .text("TEXT")], [.text("isCompleted"), .text("INTEGER")],
+                [.text("title"), .text("TEXT")],
+            ])
+        #expect(
+            try database.rows("SELECT \"___recordID\", dueDate, isCompleted, title FROM ToDoItem ORDER BY 1 LIMIT 1")
+                == [
+                    [
+                        .text("Call Zoe about the gallery"), .text("2019-11-02T17:45:00.000Z"), .integer(0),
+                        .text("Call Zoë about the gallery"),
+                    ]
+                ])
     }
 
     @Test func aChangedRecordIsChangedInPlace() throws {
@@ -29,27 +39,40 @@ import Testing
         let path = folder.path("store.sqlite")
         let first = try folder.write("a/Artwork.csv", "title,copies\nOne,1\nTwo,2\n")
         let second = try folder.write("b/Artwork.csv", "title,copies\nOne,5\n")
-        _ = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 1).run([SourceFile(path: first)])
-        let summary = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 2).run([SourceFile(path: second)])
+        _ = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 1).run([
+            SourceFile(path: first)
+        ])
+        let summary = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 2).run([
+            SourceFile(path: second)
+        ])
         #expect(summary.counts.map(\.updated) == [1])
         let database = try SQLiteDatabase(path: path)
-        #expect(try database.rows("SELECT rowid, \"___recordID\", copies FROM \"Artwork\" ORDER BY rowid") == [
-            [.integer(1), .text("One"), .integer(5)], [.integer(2), .text("Two"), .integer(2)],
-        ])
+        #expect(
+            try database.rows("SELECT rowid, \"___recordID\", copies FROM \"Artwork\" ORDER BY rowid") == [
+                [.integer(1), .text("One"), .integer(5)], [.integer(2), .text("Two"), .integer(2)],
+            ])
     }
 
     @Test func anImportedTableHasItsNameIndexAndKeepsNamesUniqueAfterwards() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
-        let database = try SQLiteDatabase(path: path)
-        #expect(try database.rows("SELECT name, \"unique\" FROM pragma_index_list('ToDoItem')") == [[.text("___names_ToDoItem"), .integer(1)]])
-        #expect(try database.rows("SELECT name FROM pragma_index_info('___names_ToDoItem') ORDER BY seqno") == [
-            [.text("___recordID")], [.text("___zone")],
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
+        let database = try SQLiteDatabase(path: path)
+        #expect(
+            try database.rows("SELECT name, \"unique\" FROM pragma_index_list('ToDoItem')") == [
+                [.text("___names_ToDoItem"), .integer(1)]
+            ])
+        #expect(
+            try database.rows("SELECT name FROM pragma_index_info('___names_ToDoItem') ORDER BY seqno") == [
+                [.text("___recordID")], [.text("___zone")],
+            ])
         // A second import of the same rows replaces them by name instead of adding rows.
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
+        ])
         #expect(summary.counts.map(\.unchanged) == [3])
         #expect(try database.rows("SELECT count(*) FROM ToDoItem") == [[.integer(3)]])
     }
@@ -58,7 +81,11 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
         let scope = StoreScope()
-        #expect(throws: CloudSeedError(.duplicateRecordName, "two records of type Note were given the same record name in one run; give them distinct names")) {
+        #expect(
+            throws: CloudSeedError(
+                .duplicateRecordName,
+                "two records of type Note were given the same record name in one run; give them distinct names")
+        ) {
             try store.write { transaction in
                 try transaction.createRecordType("Note", in: scope.schemaScope)
                 #expect(try transaction.deferNameIndex(ofType: "Note", in: scope.schemaScope))
@@ -75,7 +102,12 @@ import Testing
         let path = folder.path("other.sqlite")
         try SQLiteDatabase(path: path).execute("CREATE TABLE notes (body TEXT)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: CloudSeedError(.storeFailure, "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store", at: SourcePosition(file: path))) {
+        #expect(
+            throws: CloudSeedError(
+                .storeFailure,
+                "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
+                at: SourcePosition(file: path))
+        ) {
             _ = try SQLiteContainerStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -89,16 +121,23 @@ import Testing
         _ = try Importer(store: store, scope: StoreScope(), now: 0).run([source])
         _ = try Importer(store: store, scope: privateZone, now: 0).run([source])
         let inventory = try store.inventory()
-        #expect(inventory.zones.map { "\($0.database.rawValue)/\($0.zoneID.zoneName)/\($0.zoneID.ownerName):\($0.recordCounts)" } == [
-            "private/Work/_alice:[\"ToDoItem\": 3]", "public/_defaultZone/__defaultOwner__:[\"ToDoItem\": 3]",
-        ])
+        #expect(
+            inventory.zones.map {
+                "\($0.database.rawValue)/\($0.zoneID.zoneName)/\($0.zoneID.ownerName):\($0.recordCounts)"
+            } == [
+                "private/Work/_alice:[\"ToDoItem\": 3]", "public/_defaultZone/__defaultOwner__:[\"ToDoItem\": 3]",
+            ])
     }
 
     @Test func refusesZonesInThePublicDatabase() throws {
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
         let scope = StoreScope(zoneID: RecordZoneID(zoneName: "Work"))
-        #expect(throws: CloudSeedError(.invalidOption, "the public database has only the default zone; drop --zone Work or use --database private")) {
+        #expect(
+            throws: CloudSeedError(
+                .invalidOption,
+                "the public database has only the default zone; drop --zone Work or use --database private")
+        ) {
             _ = try Importer(store: store, scope: scope).run([])
         }
     }

@@ -41,7 +41,9 @@ import Testing
         let (sqliteStore, postgresStore) = (try sqlite.open(), try postgres.open())
         try BackupFixture.fill(sqliteStore)
         try BackupFixture.fill(postgresStore)
-        #expect(try Self.backup(postgresStore, sqlite.folder, "postgres") == Self.backup(sqliteStore, sqlite.folder, "sqlite"))
+        #expect(
+            try Self.backup(postgresStore, sqlite.folder, "postgres")
+                == Self.backup(sqliteStore, sqlite.folder, "sqlite"))
         #expect(try postgresStore.inventory().text == sqliteStore.inventory().text)
     }
 
@@ -55,7 +57,9 @@ import Testing
             let store = try testStore.open()
             var seeder = Seeder(store: store)
             seeder.now = 1_700_000_000_000
-            summaries.append(try seeder.run(manifest).text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
+            summaries.append(
+                try seeder.run(manifest).text.replacingOccurrences(
+                    of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
             #expect(try seeder.run(manifest).counts.allSatisfy { $0.created == 0 && $0.updated == 0 })
             exports.append(try Self.export(store, container: manifest.container))
         }
@@ -84,9 +88,12 @@ import Testing
     @Test(arguments: BackendKind.testable) func aFailedRunLeavesTheStoreAsItWas(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
+        ])
         let before = try Self.export(store)
-        let bad = try testStore.folder.write("ToDoItem.csv", "title,isCompleted,notes\nGet apples,1,new\nNew item,maybe,x\n")
+        let bad = try testStore.folder.write(
+            "ToDoItem.csv", "title,isCompleted,notes\nGet apples,1,new\nNew item,maybe,x\n")
         #expect(throws: CloudSeedError.self) {
             _ = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: bad)])
         }
@@ -94,28 +101,43 @@ import Testing
         #expect(try store.schema(of: StoreScope().schemaScope).recordTypes["ToDoItem"]?.fields["notes"] == nil)
     }
 
-    @Test(arguments: BackendKind.testable) func productionRefusesNewTypesAndSaveModesRefuseStaleRecords(_ backend: BackendKind) throws {
+    @Test(arguments: BackendKind.testable) func productionRefusesNewTypesAndSaveModesRefuseStaleRecords(
+        _ backend: BackendKind
+    ) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
-        #expect(errorMessages { _ = try Importer(store: store, scope: StoreScope(environment: .production)).run([SourceFile(path: path)]) } == [
-            "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
-        ])
+        #expect(
+            errorMessages {
+                _ = try Importer(store: store, scope: StoreScope(environment: .production)).run([SourceFile(path: path)]
+                )
+            } == [
+                "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+            ])
         #expect(try store.inventory().zones.isEmpty)
         _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])
-        let stale = try testStore.folder.write("ToDoItem.jsonl", #"{"recordName":"Get apples","recordType":"ToDoItem","recordChangeTag":"zz","fields":{"title":{"value":"Get pears","type":"STRING"}}}"#)
+        let stale = try testStore.folder.write(
+            "ToDoItem.jsonl",
+            #"{"recordName":"Get apples","recordType":"ToDoItem","recordChangeTag":"zz","fields":{"title":{"value":"Get pears","type":"STRING"}}}"#
+        )
         var importer = Importer(store: store, scope: StoreScope(), now: 1)
         importer.mode = .updateIfUnchanged
         #expect(throws: CloudSeedError.self) { _ = try importer.run([SourceFile(path: stale)]) }
-        #expect(try store.write { try $0.record("Get apples", ofType: "ToDoItem", in: StoreScope()) }?.fields["title"] == .string("Get apples"))
+        #expect(
+            try store.write { try $0.record("Get apples", ofType: "ToDoItem", in: StoreScope()) }?.fields["title"]
+                == .string("Get apples"))
     }
 
-    @Test(arguments: BackendKind.testable) func manyRowsGoInBatchesAndChangedRowsReplaceTheirs(_ backend: BackendKind) throws {
+    @Test(arguments: BackendKind.testable) func manyRowsGoInBatchesAndChangedRowsReplaceTheirs(_ backend: BackendKind)
+        throws
+    {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let count = PostgresPendingRows.batchSize * 2 + 500
         func rows(changing changed: Int) -> String {
-            "name,rank,note\n" + (0..<count).map { "item \($0),\($0),\($0 < changed ? "changed\tnote \\ \($0)" : "note \($0)")" }.joined(separator: "\n")
+            "name,rank,note\n"
+                + (0..<count).map { "item \($0),\($0),\($0 < changed ? "changed\tnote \\ \($0)" : "note \($0)")" }
+                .joined(separator: "\n")
         }
         let first = try testStore.folder.write("Item.csv", rows(changing: 0))
         let created = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: first)])
@@ -137,7 +159,9 @@ import Testing
             try transaction.createRecordType("Note", in: scope.schemaScope)
             try transaction.addField("body", type: .string, to: "Note", in: scope.schemaScope)
             for (name, body) in [("a", "first"), ("b", "second"), ("a", "again")] {
-                var record = CloudRecord(recordType: "Note", recordID: RecordID(recordName: name, zoneID: scope.zoneID), fields: ["body": .string(body)])
+                var record = CloudRecord(
+                    recordType: "Note", recordID: RecordID(recordName: name, zoneID: scope.zoneID),
+                    fields: ["body": .string(body)])
                 record.system.changeTag = try transaction.nextChangeTag()
                 try transaction.save(record, in: scope)
             }
@@ -152,11 +176,13 @@ import Testing
         #expect(try Self.export(store).count == 1)
     }
 
-    @Test(arguments: BackendKind.testable) func lookupsSeeRowsSavedAfterTheyWereReadAhead(_ backend: BackendKind) throws {
+    @Test(arguments: BackendKind.testable) func lookupsSeeRowsSavedAfterTheyWereReadAhead(_ backend: BackendKind) throws
+    {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
         let scope = StoreScope()
-        let file = try testStore.folder.write("Note.csv", "name,body\n" + (0..<100).map { "n\($0),body \($0)" }.joined(separator: "\n"))
+        let file = try testStore.folder.write(
+            "Note.csv", "name,body\n" + (0..<100).map { "n\($0),body \($0)" }.joined(separator: "\n"))
         _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: file)])
         try store.write { transaction in
             for name in ["n0", "n1", "n2", "n3"] { _ = try transaction.record(name, ofType: "Note", in: scope) }

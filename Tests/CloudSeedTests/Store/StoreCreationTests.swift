@@ -15,14 +15,18 @@ import Testing
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
         #expect(try files(in: folder) == [".store.sqlite.new", ".store.sqlite.new.lock"])
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
         #expect(summary.counts.map(\.created) == [3])
         #expect(try files(in: folder) == ["store.sqlite", "store.sqlite-shm", "store.sqlite-wal"])
         let reader = try SQLiteDatabase(path: path)
         #expect(try reader.rows("PRAGMA journal_mode") == [[.text("wal")]])
         #expect(try reader.rows("SELECT count(*) FROM ToDoItem") == [[.integer(3)]])
         // The store goes on writing to the file in place.
-        let again = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        let again = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
         #expect(again.counts.map(\.unchanged) == [3])
     }
 
@@ -57,7 +61,9 @@ import Testing
         _ = try folder.write(".store.sqlite.new-journal", "its journal")
         _ = try folder.write(".store.sqlite.new.lock", "")
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
         #expect(try files(in: folder) == ["store.sqlite", "store.sqlite-shm", "store.sqlite-wal"])
     }
 
@@ -66,12 +72,17 @@ import Testing
         let path = folder.path("store.sqlite")
         let first = try SQLiteContainerStore(path: path)
         // It would wait for the lock this process holds: refused rather than left to wait for itself.
-        #expect(throws: CloudSeedError(
-            .storeFailure, "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
-            at: SourcePosition(file: path))) {
+        #expect(
+            throws: CloudSeedError(
+                .storeFailure,
+                "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
+                at: SourcePosition(file: path))
+        ) {
             _ = try SQLiteContainerStore(path: path)
         }
-        _ = try Importer(store: first, scope: StoreScope(), now: 0).run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))])
+        _ = try Importer(store: first, scope: StoreScope(), now: 0).run([
+            SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
+        ])
         #expect(try SQLiteContainerStore(path: path).inventory().zones.first?.recordCounts == ["ToDoItem": 3])
     }
 
@@ -80,9 +91,12 @@ import Testing
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
         _ = try folder.write("store.sqlite", "someone else's")
-        #expect(throws: CloudSeedError(
-            .storeFailure, "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
-            at: SourcePosition(file: path))) {
+        #expect(
+            throws: CloudSeedError(
+                .storeFailure,
+                "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+                at: SourcePosition(file: path))
+        ) {
             try store.write { transaction in try transaction.createRecordType("Note", in: StoreScope().schemaScope) }
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone else's")

@@ -6,7 +6,9 @@ import Testing
     @Test func quotesAndEscapesWhatRFC8259Requires() {
         #expect(JSONText.quoted("Get apples") == #""Get apples""#)
         #expect(JSONText.quoted("Fenêtre 🔥 漢字") == #""Fenêtre 🔥 漢字""#)
-        #expect(JSONText.quoted("say \"hi\"\\ \n\r\t\u{1}\u{1F}\u{7F}") == #""say \"hi\"\\ \n\r\t\u0001\u001f"# + "\u{7F}\"")
+        #expect(
+            JSONText.quoted("say \"hi\"\\ \n\r\t\u{1}\u{1F}\u{7F}") == #""say \"hi\"\\ \n\r\t\u0001\u001f"# + "\u{7F}\""
+        )
     }
 
     @Test func writesNumbersThatReadBackAsDoubles() {
@@ -37,7 +39,8 @@ import Testing
         var mismatches: [String] = []
         for _ in 0..<200_000 {
             let digits = Double(Int64.random(in: -999_999_999_999_999...999_999_999_999_999, using: &generator))
-            let value = digits / [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e9, 1e12][Int.random(in: 0..<10, using: &generator)]
+            let value =
+                digits / [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e9, 1e12][Int.random(in: 0..<10, using: &generator)]
             if appended(value) != JSONText.number(value) { mismatches.append(JSONText.number(value)) }
         }
         #expect(mismatches.isEmpty)

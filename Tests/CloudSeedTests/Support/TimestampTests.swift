@@ -30,7 +30,9 @@ import Testing
         #expect(Timestamp.parse(text) == milliseconds)
     }
 
-    @Test(arguments: ["2019-02-29", "2019-13-01", "2019-10-28T24:00", "19-10-28", "2019-10-28T10:00Zjunk", "2019/10/28", "0000-01-01"])
+    @Test(arguments: [
+        "2019-02-29", "2019-13-01", "2019-10-28T24:00", "19-10-28", "2019-10-28T10:00Zjunk", "2019/10/28", "0000-01-01",
+    ])
     func refusesWhatIsNotADate(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }

@@ -15,11 +15,15 @@ import Testing
         let transform = ICUTransliterator("Any-Latin; Latin-ASCII")
         let texts = [
             "", "plain", "Zoë Müller", "漢字", "京都の海 12", "Skagen漢字Boat", "美咲 山田", "Москва", "Ἀθῆναι", "서울", "القاهرة",
-            "Hội An", "ß Æ Œuvre", "e\u{301}", "ｶﾀｶﾅ", "🖼️ ⛵", "静かな Harbour, 京都 No. 100002", String(repeating: "漢", count: 300),
-            String(repeating: "\u{FDFA}", count: 50),  // a ligature ICU spells out in 30 letters: more than the first buffer holds
+            "Hội An", "ß Æ Œuvre", "e\u{301}", "ｶﾀｶﾅ", "🖼️ ⛵", "静かな Harbour, 京都 No. 100002",
+            String(repeating: "漢", count: 300),
+            // A ligature ICU spells out in 30 letters: more than the first buffer holds.
+            String(repeating: "\u{FDFA}", count: 50),
         ]
         for text in texts {
-            #expect(transform.apply(text) == text.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false), "\(text)")
+            #expect(
+                transform.apply(text)
+                    == text.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false), "\(text)")
         }
     }
 
@@ -40,8 +44,10 @@ import Testing
             let other = others[offset % others.count]
             let pictograph = pictographs[offset % pictographs.count]
             texts += [
-                letter, "a\(letter)b", "\(letter)\(neighbour)", "Le \(letter)\(pictograph) \(neighbour)x", "\(pictograph)\(letter)",
-                "\(other)\(letter)", "\(letter)\(other)", "Skagen\(other)Boat \(letter)", "\(other) \(other)\(pictograph)\(other)",
+                letter, "a\(letter)b", "\(letter)\(neighbour)", "Le \(letter)\(pictograph) \(neighbour)x",
+                "\(pictograph)\(letter)",
+                "\(other)\(letter)", "\(letter)\(other)", "Skagen\(other)Boat \(letter)",
+                "\(other) \(other)\(pictograph)\(other)",
             ]
         }
         var disagreements: [String] = []

@@ -12,24 +12,29 @@ import Testing
     func handsEveryItemOverInOrder(batchSize: Int, slowConsumer: Bool) throws {
         let count = 20_000
         var received: [Int] = []
-        try TwoCorePipeline.run(batchSize: batchSize, produce: { emit in
-            for item in 0..<count {
-                if !slowConsumer, item % 1_000 == 0 { Thread.sleep(forTimeInterval: 0.001) }
-                try emit(item)
-            }
-        }, consume: { item in
-            if slowConsumer, item % 1_000 == 0 { Thread.sleep(forTimeInterval: 0.001) }
-            received.append(item)
-        })
+        try TwoCorePipeline.run(
+            batchSize: batchSize,
+            produce: { emit in
+                for item in 0..<count {
+                    if !slowConsumer, item % 1_000 == 0 { Thread.sleep(forTimeInterval: 0.001) }
+                    try emit(item)
+                }
+            },
+            consume: { item in
+                if slowConsumer, item % 1_000 == 0 { Thread.sleep(forTimeInterval: 0.001) }
+                received.append(item)
+            })
         #expect(received == Array(0..<count))
     }
 
     /// Items made on the producing thread and only read by the consumer are handed back to be freed there.
     @Test func freesWhereMadeAndStillHandsEveryItemOver() throws {
         var total = 0
-        try TwoCorePipeline.run(batchSize: 64, freeingWhereMade: true, produce: { emit in
-            for item in 0..<10_000 { try emit([item, item]) }
-        }, consume: { (pair: [Int]) in total += pair[0] + pair[1] })
+        try TwoCorePipeline.run(
+            batchSize: 64, freeingWhereMade: true,
+            produce: { emit in
+                for item in 0..<10_000 { try emit([item, item]) }
+            }, consume: { (pair: [Int]) in total += pair[0] + pair[1] })
         #expect(total == 2 * (0..<10_000).reduce(0, +))
     }
 
@@ -52,10 +57,11 @@ import Testing
     @Test func aProducersErrorComesAfterItsItems() {
         var received: [Int] = []
         #expect(throws: Stop(at: 5_000)) {
-            try TwoCorePipeline.run(produce: { emit in
-                for item in 0..<5_000 { try emit(item) }
-                throw Stop(at: 5_000)
-            }, consume: { received.append($0) })
+            try TwoCorePipeline.run(
+                produce: { emit in
+                    for item in 0..<5_000 { try emit(item) }
+                    throw Stop(at: 5_000)
+                }, consume: { received.append($0) })
         }
         #expect(received == Array(0..<5_000))
     }
@@ -64,14 +70,17 @@ import Testing
     @Test func aConsumersErrorStopsTheProducer() {
         let produced = Counter()
         #expect(throws: Stop(at: 300)) {
-            try TwoCorePipeline.run(batchSize: 16, produce: { emit in
-                for item in 0..<1_000_000 {
-                    try emit(item)
-                    produced.add(1)
-                }
-            }, consume: { item in
-                if item == 300 { throw Stop(at: 300) }
-            })
+            try TwoCorePipeline.run(
+                batchSize: 16,
+                produce: { emit in
+                    for item in 0..<1_000_000 {
+                        try emit(item)
+                        produced.add(1)
+                    }
+                },
+                consume: { item in
+                    if item == 300 { throw Stop(at: 300) }
+                })
         }
         // The producer stops at its next hand-over: after the batch of the failing item (288-303),
         // at most the 32 batches the channel holds and the one it was filling.

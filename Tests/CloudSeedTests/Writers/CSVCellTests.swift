@@ -4,9 +4,13 @@ import Testing
 
 @Suite struct CSVCellTests {
     @Test func cellsAreQuotedOnlyWhenTheyMustBe() {
-        let cells = ["plain", "a,b", #"say "hi""#, "line\nbreak", "cr\rhere", " lead", "trail ", "", #""""#, "Fenêtre 漢字 🔥", "x"]
-        #expect(CSVExporter.line(cells, quoteEmpty: ["set"], header: ["a", "b", "c", "d", "e", "f", "set", "g", "h", "i"]) ==
-            #"plain,"a,b","say ""hi""","line"# + "\n" + #"break","cr"# + "\r" + #"here"," lead","trail ","","""""",Fenêtre 漢字 🔥,x"# + "\r\n")
+        let cells = [
+            "plain", "a,b", #"say "hi""#, "line\nbreak", "cr\rhere", " lead", "trail ", "", #""""#, "Fenêtre 漢字 🔥", "x",
+        ]
+        #expect(
+            CSVExporter.line(cells, quoteEmpty: ["set"], header: ["a", "b", "c", "d", "e", "f", "set", "g", "h", "i"])
+                == #"plain,"a,b","say ""hi""","line"# + "\n" + #"break","cr"# + "\r"
+                + #"here"," lead","trail ","","""""",Fenêtre 漢字 🔥,x"# + "\r\n")
     }
 
     @Test func anUnsetCellIsEmptyAndASetEmptyOneIsTwoQuotes() {
@@ -31,7 +35,9 @@ import Testing
                 for offset in 0...plain.count {
                     var text = plain
                     text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: offset))
-                    #expect(cell(text) == "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"", "\(special) at \(offset) in \(plain)")
+                    #expect(
+                        cell(text) == "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"",
+                        "\(special) at \(offset) in \(plain)")
                 }
             }
         }

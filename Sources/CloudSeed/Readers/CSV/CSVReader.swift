@@ -27,10 +27,14 @@ struct CSVReader: SourceReader {
         var unescaped: [UInt8] = []
         var headerCells: [CSVCell] = []
         if let columns = options.columns {
-            headerCells = columns.enumerated().map { CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1)) }
+            headerCells = columns.enumerated().map {
+                CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1))
+            }
         } else {
             guard try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped) != nil else {
-                throw CloudSeedError(.malformedSource, "the file is empty; expected a header row", at: SourcePosition(file: file, line: 1, column: 1))
+                throw CloudSeedError(
+                    .malformedSource, "the file is empty; expected a header row",
+                    at: SourcePosition(file: file, line: 1, column: 1))
             }
             headerCells = scanner.lend(cells, unescaped) { $0.textCells }
         }
@@ -40,7 +44,8 @@ struct CSVReader: SourceReader {
             if cells.count == 1, cells[0].range.isEmpty { continue }
             if cells.count > header.columns.count {
                 let error = CloudSeedError(
-                    .malformedSource, "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
+                    .malformedSource,
+                    "this row has \(cells.count) fields but the header has \(header.columns.count); quote fields that contain the delimiter",
                     at: scanner.position(of: cells[header.columns.count]))
                 guard let badRow else { throw error }
                 try badRow(error)
@@ -54,7 +59,8 @@ struct CSVReader: SourceReader {
 
     /// A header cell's field name and, for `price:DOUBLE` (as `export` writes), its declared type.
     private static func column(_ cell: CSVCell) -> CSVHeader.Column {
-        guard let colon = cell.text.lastIndex(of: ":"), let type = FieldType(name: String(cell.text[cell.text.index(after: colon)...]))
+        guard let colon = cell.text.lastIndex(of: ":"),
+            let type = FieldType(name: String(cell.text[cell.text.index(after: colon)...]))
         else { return CSVHeader.Column(name: cell.text, type: nil) }
         return CSVHeader.Column(name: String(cell.text[..<colon]), type: type)
     }
@@ -63,11 +69,13 @@ struct CSVReader: SourceReader {
         var seen: [String: SourcePosition] = [:]
         for cell in header {
             if cell.text.isEmpty {
-                throw CloudSeedError(.malformedSource, "empty column name in the header row; name every column", at: cell.position)
+                throw CloudSeedError(
+                    .malformedSource, "empty column name in the header row; name every column", at: cell.position)
             }
             if let first = seen[cell.text] {
                 throw CloudSeedError(
-                    .malformedSource, "duplicate column name '\(cell.text)' (first at column \(first.column ?? 0)); rename one of them",
+                    .malformedSource,
+                    "duplicate column name '\(cell.text)' (first at column \(first.column ?? 0)); rename one of them",
                     at: cell.position)
             }
             seen[cell.text] = cell.position
@@ -91,8 +99,12 @@ struct CSVHeader {
         var fields: [SourceField] = []
         fields.reserveCapacity(record.count)
         for (offset, column) in zip(0..<record.count, columns) where record.isSet(offset) {
-            let cell = CSVCell(text: record.text(offset), position: record.position(offset), wasQuoted: record.cells[offset].wasQuoted)
-            fields.append(SourceField(key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position, declaredType: column.type))
+            let cell = CSVCell(
+                text: record.text(offset), position: record.position(offset), wasQuoted: record.cells[offset].wasQuoted)
+            fields.append(
+                SourceField(
+                    key: column.name, value: try Self.value(of: cell, as: column.type), position: cell.position,
+                    declaredType: column.type))
         }
         return SourceRow(fields: fields, position: position)
     }
@@ -112,7 +124,8 @@ struct CSVHeader {
         do {
             return try parser.parseDocument().plainValue
         } catch let error as CloudSeedError {
-            throw CloudSeedError(error.code, "the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
+            throw CloudSeedError(
+                error.code, "the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)
         }
     }
 }
@@ -191,7 +204,9 @@ struct CSVScanner {
 
     /// Lends `body` the record whose `cells` the scanner just read (their bytes checked UTF-8),
     /// with the bytes their ranges point into.
-    func lend<Result>(_ cells: [CSVRecord.Cell], _ unescaped: [UInt8], _ body: (CSVRecord) throws -> Result) rethrows -> Result {
+    func lend<Result>(_ cells: [CSVRecord.Cell], _ unescaped: [UInt8], _ body: (CSVRecord) throws -> Result) rethrows
+        -> Result
+    {
         try body(CSVRecord(cells: cells, input: input.buffer, unescaped: unescaped, origin: origin))
     }
 
@@ -201,14 +216,17 @@ struct CSVScanner {
     /// Reads the next record's cells into `cells`, the bytes of quoted cells whose doubled quotes
     /// it undoes into `unescaped`; returns where the record starts, or `nil` at the end of the
     /// input. Every cell is checked to be UTF-8.
-    mutating func nextRecord(delimiter: UInt8, into cells: inout [CSVRecord.Cell], unescaped: inout [UInt8]) throws -> SourcePosition? {
+    mutating func nextRecord(delimiter: UInt8, into cells: inout [CSVRecord.Cell], unescaped: inout [UInt8]) throws
+        -> SourcePosition?
+    {
         guard byte(at: index) != nil else { return nil }
         let recordPosition = position
         let origin = origin  // what a cell's position is made of, if an error needs it: not the whole scanner
         cells.removeAll(keepingCapacity: true)
         unescaped.removeAll(keepingCapacity: true)
         while true {
-            let cellLine = line, cellColumn = index - lineStart + 1
+            let cellLine = line
+            let cellColumn = index - lineStart + 1
             var cellPosition: SourcePosition { origin.at(line: cellLine, column: cellColumn) }
             let quoted = byte(at: index) == 0x22
             if quoted {
@@ -221,14 +239,17 @@ struct CSVScanner {
                     guard let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D else { break }
                     if byte == 0x22 {
                         throw CloudSeedError(
-                            .malformedSource, "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
+                            .malformedSource,
+                            "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
                             at: position)
                     }
                     if byte >= 0x80 { isASCII = false }
                     index += 1
                 }
                 if !isASCII { try checkUTF8(start..<index, at: cellPosition) }
-                cells.append(CSVRecord.Cell(range: start..<index, isUnescaped: false, line: cellLine, column: cellColumn, wasQuoted: false))
+                cells.append(
+                    CSVRecord.Cell(
+                        range: start..<index, isUnescaped: false, line: cellLine, column: cellColumn, wasQuoted: false))
             }
             guard let next = byte(at: index) else { return recordPosition }
             if next == delimiter {
@@ -237,7 +258,9 @@ struct CSVScanner {
             }
             if next != 0x0A, next != 0x0D {
                 throw CloudSeedError(
-                    .malformedSource, "unexpected text after a closing quote; expected the delimiter or the end of the line", at: position)
+                    .malformedSource,
+                    "unexpected text after a closing quote; expected the delimiter or the end of the line", at: position
+                )
             }
             if next == 0x0D { index += 1 }
             if byte(at: index) == 0x0A { index += 1 }
@@ -248,7 +271,9 @@ struct CSVScanner {
     }
 
     /// The quoted cell that starts at `line` and `column`.
-    private mutating func quotedCell(line cellLine: Int, column cellColumn: Int, unescaped: inout [UInt8]) throws -> CSVRecord.Cell {
+    private mutating func quotedCell(line cellLine: Int, column cellColumn: Int, unescaped: inout [UInt8]) throws
+        -> CSVRecord.Cell
+    {
         let origin = origin
         var start: SourcePosition { origin.at(line: cellLine, column: cellColumn) }
         index += 1
@@ -269,7 +294,8 @@ struct CSVScanner {
         }
         if byte(at: end) == 0x22, byte(at: end + 1) != 0x22 {
             if !isASCII { try checkUTF8(index..<end, at: start) }
-            let cell = CSVRecord.Cell(range: index..<end, isUnescaped: false, line: cellLine, column: cellColumn, wasQuoted: true)
+            let cell = CSVRecord.Cell(
+                range: index..<end, isUnescaped: false, line: cellLine, column: cellColumn, wasQuoted: true)
             index = end + 1
             line += lines
             lineStart = lastLineStart
@@ -295,7 +321,9 @@ struct CSVScanner {
                 }
                 index += 1
                 if !isASCII { try Self.checkUTF8(unescaped[cellStart...], at: start) }
-                return CSVRecord.Cell(range: cellStart..<unescaped.count, isUnescaped: true, line: cellLine, column: cellColumn, wasQuoted: true)
+                return CSVRecord.Cell(
+                    range: cellStart..<unescaped.count, isUnescaped: true, line: cellLine, column: cellColumn,
+                    wasQuoted: true)
             }
             index += 1
             if byte >= 0x80 { isASCII = false }
@@ -315,8 +343,12 @@ struct CSVScanner {
     /// Where the run of bytes from `offset` that are none of `stops` ends, as far as the buffer
     /// holds a whole word (``PlainByteRun``); `isASCII` turns `false` at a byte past 0x7F in it.
     @inline(__always)
-    private func plainRunEnd(from offset: Int, stoppingAt stops: (UInt8, UInt8, UInt8, UInt8), isASCII: inout Bool) -> Int {
-        input.buffer.withUnsafeBufferPointer { PlainByteRun.end(in: $0, from: offset, stoppingAt: stops, isASCII: &isASCII) }
+    private func plainRunEnd(from offset: Int, stoppingAt stops: (UInt8, UInt8, UInt8, UInt8), isASCII: inout Bool)
+        -> Int
+    {
+        input.buffer.withUnsafeBufferPointer {
+            PlainByteRun.end(in: $0, from: offset, stoppingAt: stops, isASCII: &isASCII)
+        }
     }
 
     /// Checks that a cell's bytes are UTF-8; a cell whose bytes are all ASCII needs no check.
@@ -325,9 +357,12 @@ struct CSVScanner {
     }
 
     /// Checks the bytes are UTF-8; the position is made only for the error.
-    private static func checkUTF8(_ bytes: ArraySlice<UInt8>, at position: @autoclosure () -> SourcePosition, offset: Int? = nil) throws {
+    private static func checkUTF8(
+        _ bytes: ArraySlice<UInt8>, at position: @autoclosure () -> SourcePosition, offset: Int? = nil
+    ) throws {
         guard let bad = bytes.withUnsafeBufferPointer(UTF8Validation.firstInvalidOffset) else { return }
         let at = offset.map { " at byte offset \($0 + bad)" } ?? ""
-        throw CloudSeedError(.invalidValue, "the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position())
+        throw CloudSeedError(
+            .invalidValue, "the field is not valid UTF-8\(at); re-save the file as UTF-8", at: position())
     }
 }

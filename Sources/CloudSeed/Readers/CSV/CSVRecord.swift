@@ -29,7 +29,9 @@ struct CSVRecord {
         cells = texts.map { text in
             let start = input.count
             input += text.utf8
-            return Cell(range: start..<input.count, isUnescaped: false, line: position.line, column: position.column, wasQuoted: false)
+            return Cell(
+                range: start..<input.count, isUnescaped: false, line: position.line, column: position.column,
+                wasQuoted: false)
         }
         self.input = input
         unescaped = []
@@ -79,7 +81,9 @@ struct CSVRecord {
         let range = cells[column].range
         // Each array lent where it is, not chosen into a copy: a copy counts a reference to the
         // bytes for every cell.
-        if cells[column].isUnescaped { return try unescaped.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) } }
+        if cells[column].isUnescaped {
+            return try unescaped.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
         return try input.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 

@@ -10,12 +10,17 @@ enum PlainByteRun {
     /// byte at a time. `isASCII` turns `false` where a byte before that offset is past 0x7F.
     @inline(__always)
     static func end(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, stoppingAt stops: (UInt8, UInt8, UInt8, UInt8), isASCII: inout Bool
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, stoppingAt stops: (UInt8, UInt8, UInt8, UInt8),
+        isASCII: inout Bool
     ) -> Int {
         let ones = WordScan.ones
-        let a = UInt64(stops.0) &* ones, b = UInt64(stops.1) &* ones, c = UInt64(stops.2) &* ones, d = UInt64(stops.3) &* ones
+        let a = UInt64(stops.0) &* ones
+        let b = UInt64(stops.1) &* ones
+        let c = UInt64(stops.2) &* ones
+        let d = UInt64(stops.3) &* ones
         return WordScan.end(in: bytes, from: start, isASCII: &isASCII) { word in
-            WordScan.below(word ^ a, ones) | WordScan.below(word ^ b, ones) | WordScan.below(word ^ c, ones) | WordScan.below(word ^ d, ones)
+            WordScan.below(word ^ a, ones) | WordScan.below(word ^ b, ones) | WordScan.below(word ^ c, ones)
+                | WordScan.below(word ^ d, ones)
         }
     }
 }

@@ -55,7 +55,9 @@ struct TreeCursor: DocumentCursor {
     init(root: DocumentNode) { pending = root }
 
     private func current() throws -> DocumentNode {
-        guard let pending else { throw CloudSeedError(.malformedSource, "internal: no value at this point of the document") }
+        guard let pending else {
+            throw CloudSeedError(.malformedSource, "internal: no value at this point of the document")
+        }
         return pending
     }
 

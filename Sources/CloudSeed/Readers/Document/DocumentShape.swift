@@ -23,7 +23,8 @@ enum DocumentShape {
         case .scalar:
             let node = try cursor.readValue()
             throw CloudSeedError(
-                .malformedSource, "expected an array of records or an object at the top of the document, found \(describe(node))",
+                .malformedSource,
+                "expected an array of records or an object at the top of the document, found \(describe(node))",
                 at: node.position)
         }
         try cursor.finish()
@@ -41,7 +42,9 @@ enum DocumentShape {
         }
     }
 
-    private static func streamObject<Cursor: DocumentCursor>(_ cursor: inout Cursor, _ body: (SourceRow) throws -> Void) throws {
+    private static func streamObject<Cursor: DocumentCursor>(_ cursor: inout Cursor, _ body: (SourceRow) throws -> Void)
+        throws
+    {
         let position = try cursor.beginObject()
         var plain: [(key: String, node: DocumentNode)] = []
         var streamedRecords = false
@@ -93,7 +96,9 @@ enum DocumentShape {
         _ body: (SourceRow) throws -> Void
     ) throws {
         if !streamedRecords, !members.isEmpty, members.allSatisfy({ isRecordLike($0.node) }) {
-            for (name, node) in members { try body(try row(from: node, recordType: nil, recordName: name, keyPath: name)) }
+            for (name, node) in members {
+                try body(try row(from: node, recordType: nil, recordName: name, keyPath: name))
+            }
             return
         }
         var singleton: [(key: String, node: DocumentNode)] = []
@@ -120,9 +125,12 @@ enum DocumentShape {
     }
 
     /// One row from an element node.
-    static func row(from node: DocumentNode, recordType: String?, recordName: String?, keyPath: String) throws -> SourceRow {
+    static func row(from node: DocumentNode, recordType: String?, recordName: String?, keyPath: String) throws
+        -> SourceRow
+    {
         guard let members = node.members else {
-            throw CloudSeedError(.malformedSource, "expected an object (one record), found \(describe(node))", at: node.position)
+            throw CloudSeedError(
+                .malformedSource, "expected an object (one record), found \(describe(node))", at: node.position)
         }
         var position = node.position
         if !keyPath.isEmpty { position.keyPath = keyPath }
@@ -155,14 +163,16 @@ enum DocumentShape {
     private static func cloudKitField(key: String, node: DocumentNode) throws -> SourceField {
         guard let value = node.member("value") else {
             throw CloudSeedError(
-                .malformedSource, "field '\(key)' of a CloudKit record needs a dictionary {\"value\": ..., \"type\": ...}",
+                .malformedSource,
+                "field '\(key)' of a CloudKit record needs a dictionary {\"value\": ..., \"type\": ...}",
                 at: node.position)
         }
         var declared: FieldType?
         if let typeName = node.member("type")?.stringValue, typeName != "LIST" {
             guard let type = FieldType(name: typeName) else {
                 throw CloudSeedError(
-                    .malformedSource, "unknown field type '\(typeName)' for field '\(key)'; use one of STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSETID or a list such as STRING_LIST",
+                    .malformedSource,
+                    "unknown field type '\(typeName)' for field '\(key)'; use one of STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSETID or a list such as STRING_LIST",
                     at: node.member("type")?.position ?? node.position)
             }
             declared = type
@@ -206,11 +216,14 @@ enum LocationKeys {
 
     /// Whether `keys` are those of a location ``location(latitude:longitude:)`` made: the common
     /// location, told without a search.
-    static func areMade<Keys: Collection<String>>(_ keys: Keys) -> Bool { keys.count == 2 && keys.elementsEqual(madeKeys) }
+    static func areMade<Keys: Collection<String>>(_ keys: Keys) -> Bool {
+        keys.count == 2 && keys.elementsEqual(madeKeys)
+    }
 
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
     static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
         if areMade(keys) { return true }
-        return keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) } && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
+        return keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) }
+            && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
     }
 }

@@ -8,7 +8,8 @@ indirect enum DocumentNode {
     init(plain value: PlainValue, at position: SourcePosition) {
         switch value {
         case .array(let items): self = .array(items.map { DocumentNode(plain: $0, at: position) }, position)
-        case .dictionary(let entries): self = .object(entries.map { ($0.key, DocumentNode(plain: $0.value, at: position)) }, position)
+        case .dictionary(let entries):
+            self = .object(entries.map { ($0.key, DocumentNode(plain: $0.value, at: position)) }, position)
         default: self = .scalar(value, position)
         }
     }

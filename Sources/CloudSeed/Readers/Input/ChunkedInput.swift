@@ -21,7 +21,8 @@ struct ChunkedInput {
     init(path: String, meter: ProgressMeter? = nil) throws {
         self.meter = meter
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CloudSeedError(.fileAccess, "cannot be read; check that it exists and its permissions", at: SourcePosition(file: path))
+            throw CloudSeedError(
+                .fileAccess, "cannot be read; check that it exists and its permissions", at: SourcePosition(file: path))
         }
         self.handle = handle
         buffer = []
@@ -92,7 +93,8 @@ struct ChunkedInput {
             let count = buffer.withUnsafeMutableBytes { bytes in
                 var count = 0
                 while count < unread {
-                    let read = Foundation.read(handle.fileDescriptor, bytes.baseAddress! + start + count, unread - count)
+                    let read = Foundation.read(
+                        handle.fileDescriptor, bytes.baseAddress! + start + count, unread - count)
                     if read <= 0 { break }
                     count += read
                 }

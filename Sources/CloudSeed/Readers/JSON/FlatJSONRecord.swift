@@ -61,7 +61,9 @@ extension FlatJSONRecord: FlatCells {
     }
 
     /// A date in a string, read from its bytes; every other value is typed from itself.
-    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (value: RecordValue, kind: InferredKind.TextKind?)? {
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (
+        value: RecordValue, kind: InferredKind.TextKind?
+    )? {
         guard type == .timestamp, let text = cells[column].text else { return nil }
         return withBytes(text) { Timestamp.parse(utf8: $0) }.map { (.timestamp($0), nil) }
     }
@@ -76,7 +78,8 @@ extension FlatJSONRecord: FlatCells {
             }
         }
         guard cells[latitude].text == nil, cells[longitude].text == nil, let latitude = number(cells[latitude].value),
-            (-90...90).contains(latitude), let longitude = number(cells[longitude].value), (-180...180).contains(longitude)
+            (-90...90).contains(latitude), let longitude = number(cells[longitude].value),
+            (-180...180).contains(longitude)
         else { return nil }
         return .location(Location(latitude: latitude, longitude: longitude))
     }
@@ -97,6 +100,9 @@ extension FlatJSONRecord {
     /// The row ``JSONReader/forEachRow(_:)`` reads of the record (starting at `position`), whose
     /// keys are `header`'s columns.
     func row(of header: CSVHeader, at position: SourcePosition) -> SourceRow {
-        SourceRow(fields: cells.indices.map { SourceField(key: header.columns[$0].name, value: value($0), position: self.position($0)) }, position: position)
+        SourceRow(
+            fields: cells.indices.map {
+                SourceField(key: header.columns[$0].name, value: value($0), position: self.position($0))
+            }, position: position)
     }
 }

@@ -75,7 +75,10 @@ struct JSONParser: DocumentCursor {
         switch current() {
         case UInt8(ascii: "[")?: return .array
         case UInt8(ascii: "{")?: return .object
-        case nil: throw error(depth == 0 ? "the document is empty; expected a JSON value" : "unexpected end of file; expected a JSON value")
+        case nil:
+            throw error(
+                depth == 0
+                    ? "the document is empty; expected a JSON value" : "unexpected end of file; expected a JSON value")
         default: return .scalar
         }
     }
@@ -143,14 +146,18 @@ struct JSONParser: DocumentCursor {
     /// The next key of a record, refused if it repeats one; `nil` at the record's end. While
     /// `matching`, the keys so far are the last record's first `offset`, so not in `keys` yet: a
     /// key the last record had next is recognised by its bytes, not parsed (``RecordKeys``).
-    private mutating func nextRecordMember(_ keys: inout DistinctKeys, matching: inout Bool, offset: Int) throws -> String? {
+    private mutating func nextRecordMember(_ keys: inout DistinctKeys, matching: inout Bool, offset: Int) throws
+        -> String?
+    {
         guard matching else { return try nextMember(&keys) }
         guard try nextItem(close: UInt8(ascii: "}"), what: "'}'") else { return nil }
         if offset < lastRecordKeys.count {
             skipWhitespace()
             if let key = lastRecordKeys.reuse(at: offset, from: &input, index: &index) {
                 skipWhitespace()
-                guard current() == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()); expected ':' after the key") }
+                guard current() == UInt8(ascii: ":") else {
+                    throw error("unexpected \(describeCurrent()); expected ':' after the key")
+                }
                 index += 1
                 return key
             }
@@ -205,7 +212,9 @@ struct JSONParser: DocumentCursor {
                     cell.value = .string(string)
                 }
             case UInt8(ascii: "[")?:
-                guard let value = try? parsePlainValue(), case .array(let items) = value, !items.contains(where: \.isNested) else { return false }
+                guard let value = try? parsePlainValue(), case .array(let items) = value,
+                    !items.contains(where: \.isNested)
+                else { return false }
                 cell.value = value
             case UInt8(ascii: "{")?, nil:
                 return false
@@ -223,9 +232,13 @@ struct JSONParser: DocumentCursor {
 
     /// Moves past `key` in double quotes, written as its bytes, where the input has it at the read position.
     private mutating func skipKey(_ key: [UInt8]) -> Bool {
-        guard current() == UInt8(ascii: "\""), input.byte(at: index + key.count + 1) == UInt8(ascii: "\"") else { return false }
+        guard current() == UInt8(ascii: "\""), input.byte(at: index + key.count + 1) == UInt8(ascii: "\"") else {
+            return false
+        }
         let matches = input.buffer.withUnsafeBufferPointer { buffer in
-            key.withUnsafeBufferPointer { key in key.isEmpty || memcmp(buffer.baseAddress! + index + 1, key.baseAddress!, key.count) == 0 }
+            key.withUnsafeBufferPointer { key in
+                key.isEmpty || memcmp(buffer.baseAddress! + index + 1, key.baseAddress!, key.count) == 0
+            }
         }
         if matches { index += key.count + 2 }
         return matches
@@ -246,7 +259,11 @@ struct JSONParser: DocumentCursor {
             if byte >= 0x80 { isASCII = false }
             end += 1
         }
-        guard isASCII || input.buffer.withUnsafeBufferPointer({ UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[start..<end])) })
+        guard
+            isASCII
+                || input.buffer.withUnsafeBufferPointer({
+                    UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[start..<end]))
+                })
         else { return nil }
         index = end + 1
         return start..<end
@@ -257,7 +274,8 @@ struct JSONParser: DocumentCursor {
     /// before each record), lent to `flat` with where it starts, where it is one
     /// (``readFlatRecord(keys:into:)``); every other as ``readRecord()`` reads it, to `other`.
     mutating func forEachRecord(
-        inArray: Bool, keys: () -> [[UInt8]]?, flat: (FlatJSONRecord, SourcePosition) throws -> Void, other: (RecordRead) throws -> Void
+        inArray: Bool, keys: () -> [[UInt8]]?, flat: (FlatJSONRecord, SourcePosition) throws -> Void,
+        other: (RecordRead) throws -> Void
     ) throws {
         // One array of cells serves every record.
         var cells: [FlatJSONRecord.Cell] = []
@@ -307,7 +325,9 @@ struct JSONParser: DocumentCursor {
     }
 
     /// Reads values with `read` one after another until the input ends.
-    private mutating func forEachLine<Value>(_ read: (inout JSONParser) throws -> Value, _ body: (Value) throws -> Void) throws {
+    private mutating func forEachLine<Value>(_ read: (inout JSONParser) throws -> Value, _ body: (Value) throws -> Void)
+        throws
+    {
         while true {
             skipWhitespace()
             guard current() != nil else { return }
@@ -328,7 +348,9 @@ struct JSONParser: DocumentCursor {
             return false
         }
         if !isFirst {
-            guard byte == UInt8(ascii: ",") else { throw error("unexpected \(describeCurrent()); expected ',' or \(what)") }
+            guard byte == UInt8(ascii: ",") else {
+                throw error("unexpected \(describeCurrent()); expected ',' or \(what)")
+            }
             index += 1
             skipWhitespace()
         }
@@ -344,7 +366,9 @@ struct JSONParser: DocumentCursor {
         let keyPosition = position
         let key = try parseString()
         skipWhitespace()
-        guard current() == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()); expected ':' after the key") }
+        guard current() == UInt8(ascii: ":") else {
+            throw error("unexpected \(describeCurrent()); expected ':' after the key")
+        }
         index += 1
         return (key, keyPosition)
     }
@@ -387,9 +411,15 @@ struct JSONParser: DocumentCursor {
     private mutating func parseScalar(_ byte: UInt8) throws -> PlainValue {
         switch byte {
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected \(describeCurrent()); expected a JSON value")
         }
@@ -405,14 +435,17 @@ struct JSONParser: DocumentCursor {
     /// Adds `key` (at `position`) to an object's `keys`, refusing it if they have it already.
     private func claim(_ key: String, at position: SourcePosition, in keys: inout DistinctKeys) throws {
         guard keys.insert(key) else {
-            throw CloudSeedError(.malformedSource, "duplicate key \"\(key)\" in one object; keep one of them", at: position)
+            throw CloudSeedError(
+                .malformedSource, "duplicate key \"\(key)\" in one object; keep one of them", at: position)
         }
     }
 
     private mutating func enter() throws {
         depth += 1
         if depth > JSONParser.maximumDepth {
-            throw CloudSeedError(.limitExceeded, "nesting deeper than \(JSONParser.maximumDepth) levels; flatten the document", at: position)
+            throw CloudSeedError(
+                .limitExceeded, "nesting deeper than \(JSONParser.maximumDepth) levels; flatten the document",
+                at: position)
         }
     }
 
@@ -460,7 +493,8 @@ struct JSONParser: DocumentCursor {
         let integerDigits = digits(&self)
         guard integerDigits > 0 else { throw error("unexpected \(describeCurrent()); expected a digit") }
         if integerDigits > 1, input.buffer[integerStart] == UInt8(ascii: "0") {
-            throw CloudSeedError(.malformedSource, "a JSON number cannot start with 0; quote it to keep it as text", at: startPosition)
+            throw CloudSeedError(
+                .malformedSource, "a JSON number cannot start with 0; quote it to keep it as text", at: startPosition)
         }
         if current() == UInt8(ascii: ".") {
             isInteger = false
@@ -471,21 +505,27 @@ struct JSONParser: DocumentCursor {
             isInteger = false
             index += 1
             if current() == UInt8(ascii: "+") || current() == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { throw error("unexpected \(describeCurrent()); expected a digit in the exponent") }
+            guard digits(&self) > 0 else {
+                throw error("unexpected \(describeCurrent()); expected a digit in the exponent")
+            }
         }
         // Read from the bytes: the text is made only for an error.
         let end = index
         let value: PlainValue? = input.buffer.withUnsafeBufferPointer { buffer in
             let bytes = UnsafeBufferPointer(rebasing: buffer[start..<end])
-            return isInteger ? NumberText.integer(bytes).map(PlainValue.integer) : NumberText.decimal(bytes).map(PlainValue.real)
+            return isInteger
+                ? NumberText.integer(bytes).map(PlainValue.integer) : NumberText.decimal(bytes).map(PlainValue.real)
         }
         if let value { return value }
         let literal = String(decoding: input.buffer[start..<index], as: UTF8.self)
         if isInteger {
-            throw CloudSeedError(.invalidValue, "the integer \(literal) is outside the 64-bit range; quote it to keep it as text", at: startPosition)
+            throw CloudSeedError(
+                .invalidValue, "the integer \(literal) is outside the 64-bit range; quote it to keep it as text",
+                at: startPosition)
         }
         throw CloudSeedError(
-            .invalidValue, "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text", at: startPosition)
+            .invalidValue, "the number \(literal) is outside the range of a 64-bit double; quote it to keep it as text",
+            at: startPosition)
     }
 
     private mutating func parseString() throws -> String {
@@ -504,14 +544,18 @@ struct JSONParser: DocumentCursor {
             if byte == UInt8(ascii: "\"") {
                 let text: String?
                 if buffer.isEmpty {
-                    text = isASCII ? String(decoding: input.buffer[runStart..<index], as: UTF8.self) : UTF8Validation.string(input.buffer, runStart..<index)
+                    text =
+                        isASCII
+                        ? String(decoding: input.buffer[runStart..<index], as: UTF8.self)
+                        : UTF8Validation.string(input.buffer, runStart..<index)
                 } else {
                     buffer.append(contentsOf: input.buffer[runStart..<index])
                     text = UTF8Validation.string(buffer, buffer.indices)
                 }
                 index += 1
                 guard let text else {
-                    throw CloudSeedError(.invalidValue, "the string is not valid UTF-8; re-save the file as UTF-8", at: startPosition)
+                    throw CloudSeedError(
+                        .invalidValue, "the string is not valid UTF-8; re-save the file as UTF-8", at: startPosition)
                 }
                 return text
             }
@@ -522,7 +566,9 @@ struct JSONParser: DocumentCursor {
                 continue
             }
             if byte < 0x20 {
-                throw error("control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; escape it (\\n, \\t, \\u00XX)")
+                throw error(
+                    "control character 0x\(String(byte, radix: 16, uppercase: true)) inside a string; escape it (\\n, \\t, \\u00XX)"
+                )
             }
             if byte >= 0x80 { isASCII = false }
             index += 1
@@ -544,7 +590,8 @@ struct JSONParser: DocumentCursor {
             var scalar = try hexQuad()
             if (0xD800...0xDBFF).contains(scalar) {
                 guard current() == UInt8(ascii: "\\"), peek(1) == UInt8(ascii: "u") else {
-                    throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16)); pair it with its low surrogate")
+                    throw error(
+                        "a lone UTF-16 surrogate \\u\(String(scalar, radix: 16)); pair it with its low surrogate")
                 }
                 index += 2
                 let low = try hexQuad()
@@ -553,11 +600,15 @@ struct JSONParser: DocumentCursor {
             } else if (0xDC00...0xDFFF).contains(scalar) {
                 throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16))")
             }
-            guard let unicode = UnicodeScalar(scalar) else { throw error("invalid escape \\u\(String(scalar, radix: 16))") }
+            guard let unicode = UnicodeScalar(scalar) else {
+                throw error("invalid escape \\u\(String(scalar, radix: 16))")
+            }
             buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
         default:
             index -= 1
-            throw error("invalid escape \\\(Character(UnicodeScalar(escape))); use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX")
+            throw error(
+                "invalid escape \\\(Character(UnicodeScalar(escape))); use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
+            )
         }
     }
 

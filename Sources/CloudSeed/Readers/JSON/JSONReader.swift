@@ -25,25 +25,31 @@ struct JSONReader: SourceReader {
     /// (and every record of a document of another shape) as ``forEachRow(_:)`` reads it. `header`
     /// is asked once, where the first record is flat: a `false` leaves every record to `row`.
     func forEachRecord(
-        header: (CSVHeader) -> Bool, _ body: (CSVHeader, FlatJSONRecord, SourcePosition) throws -> Void, row: (SourceRow) throws -> Void
+        header: (CSVHeader) -> Bool, _ body: (CSVHeader, FlatJSONRecord, SourcePosition) throws -> Void,
+        row: (SourceRow) throws -> Void
     ) throws {
         var parser = JSONParser(input: try input(), file: file)
         if !isLines, try parser.peekValue() != .array { return try DocumentShape.rows(in: &parser, row) }
         var taken: (header: CSVHeader, keys: [[UInt8]])?
         var index = 0
-        try parser.forEachRecord(inArray: !isLines, keys: { taken?.keys }, flat: { record, start in
-            var start = start
-            start.keyPath = "[\(index)]"
-            index += 1
-            try body(taken!.header, record, start)
-        }, other: { read in
-            if index == 0, case .fields(let fields, _) = read, fields.allSatisfy({ !$0.value.isNested || Self.isFlatList($0.value) }) {
-                let columns = CSVHeader(columns: fields.map { CSVHeader.Column(name: $0.key, type: nil) })
-                if header(columns) { taken = (columns, fields.map { Array($0.key.utf8) }) }
-            }
-            try row(try DocumentShape.row(from: read, recordType: nil, keyPath: "[\(index)]"))
-            index += 1
-        })
+        try parser.forEachRecord(
+            inArray: !isLines, keys: { taken?.keys },
+            flat: { record, start in
+                var start = start
+                start.keyPath = "[\(index)]"
+                index += 1
+                try body(taken!.header, record, start)
+            },
+            other: { read in
+                if index == 0, case .fields(let fields, _) = read,
+                    fields.allSatisfy({ !$0.value.isNested || Self.isFlatList($0.value) })
+                {
+                    let columns = CSVHeader(columns: fields.map { CSVHeader.Column(name: $0.key, type: nil) })
+                    if header(columns) { taken = (columns, fields.map { Array($0.key.utf8) }) }
+                }
+                try row(try DocumentShape.row(from: read, recordType: nil, keyPath: "[\(index)]"))
+                index += 1
+            })
     }
 
     /// Whether a value is an array of values that are not nested, as a flat record's may be.

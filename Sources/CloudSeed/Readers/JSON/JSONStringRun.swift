@@ -15,7 +15,8 @@ enum JSONStringRun {
     @inline(__always)
     static func end(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isASCII: inout Bool) -> Int {
         WordScan.end(in: bytes, from: start, isASCII: &isASCII) { word in
-            WordScan.below(word ^ quotes, WordScan.ones) | WordScan.below(word ^ backslashes, WordScan.ones) | WordScan.below(word, spaces)
+            WordScan.below(word ^ quotes, WordScan.ones) | WordScan.below(word ^ backslashes, WordScan.ones)
+                | WordScan.below(word, spaces)
         }
     }
 }

@@ -21,7 +21,10 @@ struct RecordKeys {
     mutating func replace(with fields: [SourceField]) {
         keys = fields.map(\.key)
         reusable = keys.map { key in
-            key.utf8.count <= 15 && key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            key.utf8.count <= 15
+                && key.utf8.allSatisfy {
+                    $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+                }
         }
     }
 
@@ -42,9 +45,12 @@ struct RecordKeys {
         guard reusable[offset] else { return nil }
         var key = keys[offset]
         let length = key.utf8.count
-        guard input.byte(at: index) == UInt8(ascii: "\""), input.byte(at: index + length + 1) == UInt8(ascii: "\"") else { return nil }
+        guard input.byte(at: index) == UInt8(ascii: "\""), input.byte(at: index + length + 1) == UInt8(ascii: "\"")
+        else { return nil }
         let matches = input.buffer.withUnsafeBufferPointer { buffer in
-            key.withUTF8 { bytes in length == 0 || memcmp(buffer.baseAddress! + index + 1, bytes.baseAddress!, length) == 0 }
+            key.withUTF8 { bytes in
+                length == 0 || memcmp(buffer.baseAddress! + index + 1, bytes.baseAddress!, length) == 0
+            }
         }
         guard matches else { return nil }
         index += length + 2

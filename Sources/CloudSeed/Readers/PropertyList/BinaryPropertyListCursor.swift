@@ -28,7 +28,9 @@ struct BinaryPropertyListCursor: DocumentCursor {
     }
 
     private func current() throws -> (object: Int, path: String, depth: Int) {
-        guard let pending else { throw CloudSeedError(.malformedSource, "internal: no value at this point of the document") }
+        guard let pending else {
+            throw CloudSeedError(.malformedSource, "internal: no value at this point of the document")
+        }
         return pending
     }
 
@@ -97,7 +99,10 @@ struct BinaryPropertyListCursor: DocumentCursor {
         frames[frames.count - 1].next += 1
         let key = keys[frame.next]
         let path = BinaryPropertyListParser.path(frame.path, key)
-        pending = (parser.reference(at: frame.content + (frame.count + frame.next) * parser.referenceSize), path, frame.depth + 1)
+        pending = (
+            parser.reference(at: frame.content + (frame.count + frame.next) * parser.referenceSize), path,
+            frame.depth + 1
+        )
         return (key, parser.position(path))
     }
 
@@ -109,7 +114,9 @@ struct BinaryPropertyListCursor: DocumentCursor {
 
     mutating func readRecord() throws -> RecordRead {
         let (index, path, depth) = try current()
-        guard let fields = try parser.plainRecord(index, path: path, depth: depth) else { return .node(try readValue()) }
+        guard let fields = try parser.plainRecord(index, path: path, depth: depth) else {
+            return .node(try readValue())
+        }
         pending = nil
         return .fields(fields, at: parser.position(path))
     }

@@ -40,7 +40,9 @@ struct BinaryPropertyListParser {
     }
 
     /// `path` is worked out only here, when something is wrong: values read as plain values carry no path.
-    func error(_ message: String, _ path: @autoclosure () -> String = "", code: CloudSeedError.Code = .malformedSource) -> CloudSeedError {
+    func error(_ message: String, _ path: @autoclosure () -> String = "", code: CloudSeedError.Code = .malformedSource)
+        -> CloudSeedError
+    {
         CloudSeedError(code, "damaged binary property list: \(message)", at: position(path()))
     }
 
@@ -57,7 +59,9 @@ struct BinaryPropertyListParser {
         let trailer = bytes.count - 32
         offsetSize = Int(bytes[trailer + 6])
         referenceSize = Int(bytes[trailer + 7])
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else { throw error("invalid trailer sizes") }
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+            throw error("invalid trailer sizes")
+        }
         let count = readUInt(at: trailer + 8, size: 8)
         let top = readUInt(at: trailer + 16, size: 8)
         let table = readUInt(at: trailer + 24, size: 8)
@@ -81,7 +85,9 @@ struct BinaryPropertyListParser {
     func offset(of object: Int, path: @autoclosure () -> String) throws -> Int {
         let entry = offsetTableStart + object * offsetSize
         let offset = readUInt(at: entry, size: offsetSize)
-        guard offset >= 8, offset < UInt64(offsetTableStart) else { throw error("object \(object) lies outside the file", path()) }
+        guard offset >= 8, offset < UInt64(offsetTableStart) else {
+            throw error("object \(object) lies outside the file", path())
+        }
         return Int(offset)
     }
 
@@ -93,7 +99,9 @@ struct BinaryPropertyListParser {
         let intMarker = bytes[offset + 1]
         guard intMarker >> 4 == 0x1 else { throw error("a length is not an integer", path()) }
         let size = 1 << Int(intMarker & 0x0F)
-        guard size <= 8, offset + 2 + size <= offsetTableStart else { throw error("a length lies outside the file", path()) }
+        guard size <= 8, offset + 2 + size <= offsetTableStart else {
+            throw error("a length lies outside the file", path())
+        }
         let value = readUInt(at: offset + 2, size: size)
         guard value <= UInt64(bytes.count) else { throw error("a length of \(value) is larger than the file", path()) }
         return (Int(value), offset + 2 + size)
@@ -101,7 +109,9 @@ struct BinaryPropertyListParser {
 
     @inline(__always)
     func checkRange(_ start: Int, _ count: Int, path: @autoclosure () -> String) throws {
-        guard count >= 0, start + count <= offsetTableStart else { throw error("an object's content runs past the end of the file", path()) }
+        guard count >= 0, start + count <= offsetTableStart else {
+            throw error("an object's content runs past the end of the file", path())
+        }
     }
 
     @inline(__always)
@@ -113,9 +123,15 @@ struct BinaryPropertyListParser {
     /// object passes: a known object, not too deep, not one of the containers around it (unless
     /// `checkingCycles` is false: the caller checks that of containers itself).
     @inline(__always)
-    func header(of index: Int, path: @autoclosure () -> String, depth: Int, checkingCycles: Bool = true) throws -> (marker: UInt8, start: Int) {
-        guard index < objectCount else { throw error("a reference to object \(index), beyond the \(objectCount) objects", path()) }
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path(), code: .limitExceeded) }
+    func header(of index: Int, path: @autoclosure () -> String, depth: Int, checkingCycles: Bool = true) throws -> (
+        marker: UInt8, start: Int
+    ) {
+        guard index < objectCount else {
+            throw error("a reference to object \(index), beyond the \(objectCount) objects", path())
+        }
+        guard depth <= Self.maximumDepth else {
+            throw error("nesting deeper than \(Self.maximumDepth) levels", path(), code: .limitExceeded)
+        }
         guard !checkingCycles || !visiting.contains(index) else { throw cycle(index, path()) }
         let start = try offset(of: index, path: path())
         return (bytes[start], start)
@@ -134,15 +150,22 @@ struct BinaryPropertyListParser {
 
     /// The keys of the dictionary whose references start at `content`, checked: strings, each once,
     /// and not an NSKeyedArchiver archive.
-    mutating func dictionaryKeys(count: Int, content: Int, path: @autoclosure () -> String, depth: Int) throws -> [String] {
+    mutating func dictionaryKeys(count: Int, content: Int, path: @autoclosure () -> String, depth: Int) throws
+        -> [String]
+    {
         let width = count * referenceSize
-        if depth < recentKeys.count, let last = recentKeys[depth].first(where: {
-            $0.keys.count == count && bytes[$0.content..<$0.content + width].elementsEqual(bytes[content..<content + width])
-        }) {
+        if depth < recentKeys.count,
+            let last = recentKeys[depth].first(where: {
+                $0.keys.count == count
+                    && bytes[$0.content..<$0.content + width].elementsEqual(bytes[content..<content + width])
+            })
+        {
             // The same key objects as a dictionary before at this depth (the records of a file
             // written by `plistlib` or Foundation): already read and checked; the checks that
             // depend on where the dictionary is, again.
-            guard depth + 1 <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path(), code: .limitExceeded) }
+            guard depth + 1 <= Self.maximumDepth else {
+                throw error("nesting deeper than \(Self.maximumDepth) levels", path(), code: .limitExceeded)
+            }
             try spend(count, at: path())
             return last.keys
         }
@@ -156,7 +179,8 @@ struct BinaryPropertyListParser {
         }
         if keys.contains("$archiver"), keys.contains("$objects") {
             throw CloudSeedError(
-                .malformedSource, "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
+                .malformedSource,
+                "this binary property list is an NSKeyedArchiver archive, not plain data; export the objects as a plain property list first",
                 at: position(path()))
         }
         if depth >= recentKeys.count { recentKeys += Array(repeating: [], count: depth + 1 - recentKeys.count) }
@@ -170,7 +194,9 @@ struct BinaryPropertyListParser {
     private mutating func keyText(_ index: Int, path: String, depth: Int) throws -> String {
         if let known = keyTexts[index] {
             // The checks ``header(of:path:depth:)`` makes that can differ from the first time.
-            guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels", path, code: .limitExceeded) }
+            guard depth <= Self.maximumDepth else {
+                throw error("nesting deeper than \(Self.maximumDepth) levels", path, code: .limitExceeded)
+            }
             try spend(at: path)
             return known
         }
@@ -195,15 +221,20 @@ struct BinaryPropertyListParser {
             var items: [DocumentNode] = []
             items.reserveCapacity(min(count, 4096))
             for item in 0..<count {
-                items.append(try object(reference(at: content + item * referenceSize), path: Self.path(path, item), depth: depth + 1))
+                items.append(
+                    try object(
+                        reference(at: content + item * referenceSize), path: Self.path(path, item), depth: depth + 1))
             }
             return .array(items, position)
         case 0xD:
             let (count, content) = try length(marker: marker, at: start, path: path)
             try checkRange(content, 2 * count * referenceSize, path: path)
             var members: [(key: String, node: DocumentNode)] = []
-            for (item, key) in try dictionaryKeys(count: count, content: content, path: path, depth: depth).enumerated() {
-                let value = try object(reference(at: content + (count + item) * referenceSize), path: Self.path(path, key), depth: depth + 1)
+            for (item, key) in try dictionaryKeys(count: count, content: content, path: path, depth: depth).enumerated()
+            {
+                let value = try object(
+                    reference(at: content + (count + item) * referenceSize), path: Self.path(path, key),
+                    depth: depth + 1)
                 members.append((key, value))
             }
             return .object(members, position)
@@ -249,7 +280,8 @@ struct BinaryPropertyListParser {
     private mutating func recordKeys(_ keys: [String]) -> RecordKeys {
         if let known = recentRecordKeys.first(where: { $0.keys == keys }) { return known }
         let known = RecordKeys(
-            keys: keys, numbers: keys.map(Names.keys.number(of:)), markOtherShape: keys.contains("fields") || keys.contains("record"))
+            keys: keys, numbers: keys.map(Names.keys.number(of:)),
+            markOtherShape: keys.contains("fields") || keys.contains("record"))
         if recentRecordKeys.count >= Self.recentKeySets { recentRecordKeys.removeFirst() }
         recentRecordKeys.append(known)
         return known
@@ -283,15 +315,22 @@ struct BinaryPropertyListParser {
             var items: [PlainValue] = []
             items.reserveCapacity(min(count, 4096))
             for item in 0..<count {
-                items.append(try plainValue(reference(at: content + item * referenceSize), depth: depth + 1) { Self.path(path(), item) })
+                items.append(
+                    try plainValue(reference(at: content + item * referenceSize), depth: depth + 1) {
+                        Self.path(path(), item)
+                    })
             }
             return .array(items)
         case 0xD:
             let (count, content) = try length(marker: marker, at: start, path: path())
             try checkRange(content, 2 * count * referenceSize, path: path())
             var entries: [PlainEntry] = []
-            for (item, key) in try dictionaryKeys(count: count, content: content, path: path(), depth: depth).enumerated() {
-                let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) { Self.path(path(), key) }
+            for (item, key) in try dictionaryKeys(count: count, content: content, path: path(), depth: depth)
+                .enumerated()
+            {
+                let value = try plainValue(reference(at: content + (count + item) * referenceSize), depth: depth + 1) {
+                    Self.path(path(), key)
+                }
                 entries.append(PlainEntry(key, value))
             }
             return .dictionary(entries)
@@ -304,7 +343,11 @@ struct BinaryPropertyListParser {
     @inline(__always)
     private mutating func spend(_ values: Int = 1, at path: @autoclosure () -> String) throws {
         budget -= values
-        guard budget >= 0 else { throw error("its shared objects expand to more values than a property list of this size can hold", path(), code: .limitExceeded) }
+        guard budget >= 0 else {
+            throw error(
+                "its shared objects expand to more values than a property list of this size can hold", path(),
+                code: .limitExceeded)
+        }
     }
 
     /// The value of a scalar object (anything but an array or a dictionary) whose marker is at `start`.
@@ -347,7 +390,8 @@ struct BinaryPropertyListParser {
             try checkRange(start + 1, 8, path: path())
             let seconds = Double(bitPattern: readUInt(at: start + 1, size: 8)) + Self.referenceDateOffset
             let milliseconds = (seconds * 1000).rounded()
-            guard milliseconds.isFinite, let value = Int64(exactly: milliseconds), Timestamp.range.contains(value) else {
+            guard milliseconds.isFinite, let value = Int64(exactly: milliseconds), Timestamp.range.contains(value)
+            else {
                 throw error("a date outside the years 1 to 9999", path(), code: .invalidValue)
             }
             return .date(value)
@@ -365,7 +409,8 @@ struct BinaryPropertyListParser {
             return .string(Self.string(utf16BigEndian: bytes[content..<content + 2 * count]))
         case 0x8:
             throw CloudSeedError(
-                .malformedSource, "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
+                .malformedSource,
+                "this binary property list holds UIDs, as NSKeyedArchiver archives do; export the objects as a plain property list first",
                 at: position(path()))
         default:
             throw error("unknown marker 0x\(String(marker, radix: 16))", path())

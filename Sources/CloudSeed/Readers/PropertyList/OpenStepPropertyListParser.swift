@@ -54,8 +54,12 @@ struct OpenStepPropertyListParser {
             } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
                 let start = position
                 index += 2
-                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { advance() }
-                guard index + 1 < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated /* comment", at: start) }
+                while index + 1 < bytes.count,
+                    !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
+                { advance() }
+                guard index + 1 < bytes.count else {
+                    throw CloudSeedError(.malformedSource, "unterminated /* comment", at: start)
+                }
                 index += 2
             } else {
                 return
@@ -74,14 +78,18 @@ struct OpenStepPropertyListParser {
         case UInt8(ascii: "\""), UInt8(ascii: "'"): return .scalar(.string(try quoted()), start)
         default:
             let text = bareString()
-            guard !text.isEmpty else { throw error("unexpected '\(Character(UnicodeScalar(bytes[index])))'; expected a value") }
+            guard !text.isEmpty else {
+                throw error("unexpected '\(Character(UnicodeScalar(bytes[index])))'; expected a value")
+            }
             return .scalar(.string(text), start)
         }
     }
 
     private mutating func enter() throws {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw CloudSeedError(.limitExceeded, "nesting deeper than \(Self.maximumDepth) levels", at: position) }
+        guard depth <= Self.maximumDepth else {
+            throw CloudSeedError(.limitExceeded, "nesting deeper than \(Self.maximumDepth) levels", at: position)
+        }
     }
 
     private mutating func dictionary(_ start: SourcePosition) throws -> DocumentNode {
@@ -91,21 +99,31 @@ struct OpenStepPropertyListParser {
         var keys = Set<String>()
         while true {
             try skipTrivia()
-            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated dictionary; add '}'", at: start) }
+            guard index < bytes.count else {
+                throw CloudSeedError(.malformedSource, "unterminated dictionary; add '}'", at: start)
+            }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
                 return .object(members, start)
             }
             let keyPosition = position
-            guard case .scalar(.string(let key), _) = try value() else { throw CloudSeedError(.malformedSource, "a dictionary key must be a string", at: keyPosition) }
-            guard keys.insert(key).inserted else { throw CloudSeedError(.malformedSource, "duplicate key \"\(key)\"; keep one of them", at: keyPosition) }
+            guard case .scalar(.string(let key), _) = try value() else {
+                throw CloudSeedError(.malformedSource, "a dictionary key must be a string", at: keyPosition)
+            }
+            guard keys.insert(key).inserted else {
+                throw CloudSeedError(.malformedSource, "duplicate key \"\(key)\"; keep one of them", at: keyPosition)
+            }
             try skipTrivia()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { throw error("expected '=' after the key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                throw error("expected '=' after the key")
+            }
             index += 1
             members.append((key, try value()))
             try skipTrivia()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else { throw error("expected ';' after the value") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
+                throw error("expected ';' after the value")
+            }
             index += 1
         }
     }
@@ -116,7 +134,9 @@ struct OpenStepPropertyListParser {
         var items: [DocumentNode] = []
         while true {
             try skipTrivia()
-            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated array; add ')'", at: start) }
+            guard index < bytes.count else {
+                throw CloudSeedError(.malformedSource, "unterminated array; add ')'", at: start)
+            }
             if bytes[index] == UInt8(ascii: ")") {
                 index += 1
                 depth -= 1
@@ -124,7 +144,9 @@ struct OpenStepPropertyListParser {
             }
             items.append(try value())
             try skipTrivia()
-            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated array; add ')'", at: start) }
+            guard index < bytes.count else {
+                throw CloudSeedError(.malformedSource, "unterminated array; add ')'", at: start)
+            }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] != UInt8(ascii: ")") {
@@ -137,9 +159,12 @@ struct OpenStepPropertyListParser {
         let start = index
         while index < bytes.count {
             let byte = bytes[index]
-            let isBare = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || [UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: ":"),
-                    UInt8(ascii: "."), UInt8(ascii: "-")].contains(byte)
+            let isBare =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || [
+                    UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: ":"),
+                    UInt8(ascii: "."), UInt8(ascii: "-"),
+                ].contains(byte)
             guard isBare else { break }
             index += 1
         }
@@ -152,7 +177,9 @@ struct OpenStepPropertyListParser {
         index += 1
         var result: [UInt8] = []
         while true {
-            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated string; add the closing quote", at: start) }
+            guard index < bytes.count else {
+                throw CloudSeedError(.malformedSource, "unterminated string; add the closing quote", at: start)
+            }
             let byte = bytes[index]
             if byte == quote {
                 index += 1
@@ -170,7 +197,8 @@ struct OpenStepPropertyListParser {
                 case UInt8(ascii: "t"): result.append(0x09)
                 case UInt8(ascii: "r"): result.append(0x0D)
                 case UInt8(ascii: "U"), UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
+                    guard index + 4 <= bytes.count,
+                        let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
                         let scalar = UnicodeScalar(code)
                     else { throw error("expected four hexadecimal digits after \\U") }
                     index += 4
@@ -190,15 +218,21 @@ struct OpenStepPropertyListParser {
         var result: [UInt8] = []
         var high: UInt8?
         while true {
-            guard index < bytes.count else { throw CloudSeedError(.malformedSource, "unterminated data; add '>'", at: start) }
+            guard index < bytes.count else {
+                throw CloudSeedError(.malformedSource, "unterminated data; add '>'", at: start)
+            }
             let byte = bytes[index]
             index += 1
             if byte == UInt8(ascii: ">") {
-                guard high == nil else { throw CloudSeedError(.malformedSource, "data holds an odd number of hexadecimal digits", at: start) }
+                guard high == nil else {
+                    throw CloudSeedError(.malformedSource, "data holds an odd number of hexadecimal digits", at: start)
+                }
                 return result
             }
             if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D { continue }
-            guard let digit = Character(UnicodeScalar(byte)).hexDigitValue else { throw error("data holds a character that is not hexadecimal") }
+            guard let digit = Character(UnicodeScalar(byte)).hexDigitValue else {
+                throw error("data holds a character that is not hexadecimal")
+            }
             if let first = high {
                 result.append(first << 4 | UInt8(digit))
                 high = nil

@@ -82,8 +82,13 @@ struct XMLPropertyListParser: DocumentCursor {
             return tag
         }
         while true {
-            guard let current = byte(at: index) else { throw CloudSeedError(.malformedSource, "unexpected end of file; the property list is incomplete", at: position) }
-            if current == 0x20 || current == 0x09 || current == 0x0A || current == 0x0D || (index == 0 && current == 0xEF) {
+            guard let current = byte(at: index) else {
+                throw CloudSeedError(
+                    .malformedSource, "unexpected end of file; the property list is incomplete", at: position)
+            }
+            if current == 0x20 || current == 0x09 || current == 0x0A || current == 0x0D
+                || (index == 0 && current == 0xEF)
+            {
                 if current == 0xEF {
                     guard byte(at: 1) == 0xBB, byte(at: 2) == 0xBF else { throw unexpected() }
                     index = 3
@@ -94,7 +99,10 @@ struct XMLPropertyListParser: DocumentCursor {
                 continue
             }
             guard current == UInt8(ascii: "<") else {
-                throw CloudSeedError(.malformedSource, "unexpected text outside an element; values belong inside <string>, <integer> and the like", at: position)
+                throw CloudSeedError(
+                    .malformedSource,
+                    "unexpected text outside an element; values belong inside <string>, <integer> and the like",
+                    at: position)
             }
             let start = position
             if starts(with: "<!--") {
@@ -117,19 +125,27 @@ struct XMLPropertyListParser: DocumentCursor {
             index += 1
         }
         let nameStart = index
-        while let current = byte(at: index), (current >= 0x61 && current <= 0x7A) || (current >= 0x41 && current <= 0x5A) {
+        while let current = byte(at: index),
+            (current >= 0x61 && current <= 0x7A) || (current >= 0x41 && current <= 0x5A)
+        {
             index += 1
         }
         let name = String(decoding: input.buffer[nameStart..<index], as: UTF8.self)
-        guard !name.isEmpty else { throw CloudSeedError(.malformedSource, "expected an element name after '<'", at: start) }
+        guard !name.isEmpty else {
+            throw CloudSeedError(.malformedSource, "expected an element name after '<'", at: start)
+        }
         var isEmpty = false
         while let current = byte(at: index), current != UInt8(ascii: ">") {
-            if current == UInt8(ascii: "/") { isEmpty = true } else if current != 0x20 && current != 0x09 && current != 0x0A && current != 0x0D {
+            if current == UInt8(ascii: "/") {
+                isEmpty = true
+            } else if current != 0x20 && current != 0x09 && current != 0x0A && current != 0x0D {
                 isEmpty = false
             }
             advance()
         }
-        guard byte(at: index) != nil else { throw CloudSeedError(.malformedSource, "unterminated tag <\(name); close it with '>'", at: start) }
+        guard byte(at: index) != nil else {
+            throw CloudSeedError(.malformedSource, "unterminated tag <\(name); close it with '>'", at: start)
+        }
         index += 1
         return Tag(name: name, isEnd: isEnd, isEmpty: isEmpty && !isEnd, position: start)
     }
@@ -156,9 +172,14 @@ struct XMLPropertyListParser: DocumentCursor {
                 let text = UTF8Validation.string(input.buffer, runStart..<index)
                 let tag = try readTag(at: position)
                 guard tag.isEnd, tag.name == name else {
-                    throw CloudSeedError(.malformedSource, "expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
+                    throw CloudSeedError(
+                        .malformedSource, "expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>",
+                        at: tag.position)
                 }
-                guard let text else { throw CloudSeedError(.invalidValue, "the text is not valid UTF-8; re-save the file as UTF-8", at: start) }
+                guard let text else {
+                    throw CloudSeedError(
+                        .invalidValue, "the text is not valid UTF-8; re-save the file as UTF-8", at: start)
+                }
                 return text
             }
             if index > runStart { bytes.append(contentsOf: input.buffer[runStart..<index]) }
@@ -170,7 +191,9 @@ struct XMLPropertyListParser: DocumentCursor {
                     let cdataStart = position
                     index += 9
                     while !starts(with: "]]>") {
-                        guard byte(at: index) != nil else { throw CloudSeedError(.malformedSource, "unterminated CDATA section", at: cdataStart) }
+                        guard byte(at: index) != nil else {
+                            throw CloudSeedError(.malformedSource, "unterminated CDATA section", at: cdataStart)
+                        }
                         bytes.append(input.buffer[index])
                         advance()
                     }
@@ -183,10 +206,13 @@ struct XMLPropertyListParser: DocumentCursor {
                 }
                 let tag = try readTag(at: position)
                 guard tag.isEnd, tag.name == name else {
-                    throw CloudSeedError(.malformedSource, "expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
+                    throw CloudSeedError(
+                        .malformedSource, "expected </\(name)>, found <\(tag.isEnd ? "/" : "")\(tag.name)>",
+                        at: tag.position)
                 }
                 guard let text = UTF8Validation.string(bytes, bytes.indices) else {
-                    throw CloudSeedError(.invalidValue, "the text is not valid UTF-8; re-save the file as UTF-8", at: start)
+                    throw CloudSeedError(
+                        .invalidValue, "the text is not valid UTF-8; re-save the file as UTF-8", at: start)
                 }
                 return text
             }
@@ -199,7 +225,9 @@ struct XMLPropertyListParser: DocumentCursor {
         var name: [UInt8] = []
         index += 1
         while let current = byte(at: index), current != UInt8(ascii: ";") {
-            guard name.count < 12 else { throw CloudSeedError(.malformedSource, "unterminated entity reference; write &amp; for '&'", at: start) }
+            guard name.count < 12 else {
+                throw CloudSeedError(.malformedSource, "unterminated entity reference; write &amp; for '&'", at: start)
+            }
             name.append(current)
             index += 1
         }
@@ -213,11 +241,13 @@ struct XMLPropertyListParser: DocumentCursor {
         case "quot": return [UInt8(ascii: "\"")]
         default:
             let code: UInt32? =
-                if text.hasPrefix("#x") || text.hasPrefix("#X") { UInt32(text.dropFirst(2), radix: 16) }
-                else if text.hasPrefix("#") { UInt32(text.dropFirst()) }
-                else { nil }
+                if text.hasPrefix("#x") || text.hasPrefix("#X") {
+                    UInt32(text.dropFirst(2), radix: 16)
+                } else if text.hasPrefix("#") { UInt32(text.dropFirst()) } else { nil }
             guard let code, let scalar = UnicodeScalar(code) else {
-                throw CloudSeedError(.malformedSource, "unknown entity &\(text);; property lists know &lt; &gt; &amp; &apos; &quot; and &#NN;", at: start)
+                throw CloudSeedError(
+                    .malformedSource,
+                    "unknown entity &\(text);; property lists know &lt; &gt; &amp; &apos; &quot; and &#NN;", at: start)
             }
             return Array(String(Character(scalar)).utf8)
         }
@@ -245,7 +275,9 @@ struct XMLPropertyListParser: DocumentCursor {
 
     mutating func peekValue() throws -> ValueStart {
         let tag = try peekTag()
-        guard !tag.isEnd else { throw CloudSeedError(.malformedSource, "expected a value, found </\(tag.name)>", at: tag.position) }
+        guard !tag.isEnd else {
+            throw CloudSeedError(.malformedSource, "expected a value, found </\(tag.name)>", at: tag.position)
+        }
         switch tag.name {
         case "array": return .array
         case "dict": return .object
@@ -261,7 +293,9 @@ struct XMLPropertyListParser: DocumentCursor {
         let tag = try nextTag()
         depth += 1
         guard depth <= Self.maximumDepth else {
-            throw CloudSeedError(.limitExceeded, "nesting deeper than \(Self.maximumDepth) levels; flatten the property list", at: tag.position)
+            throw CloudSeedError(
+                .limitExceeded, "nesting deeper than \(Self.maximumDepth) levels; flatten the property list",
+                at: tag.position)
         }
         if tag.isEmpty { pendingTag = Tag(name: name, isEnd: true, isEmpty: false, position: tag.position) }
         return tag.position
@@ -270,7 +304,9 @@ struct XMLPropertyListParser: DocumentCursor {
     mutating func nextElement() throws -> Bool {
         let tag = try peekTag()
         if tag.isEnd {
-            guard tag.name == "array" else { throw CloudSeedError(.malformedSource, "expected </array>, found </\(tag.name)>", at: tag.position) }
+            guard tag.name == "array" else {
+                throw CloudSeedError(.malformedSource, "expected </array>, found </\(tag.name)>", at: tag.position)
+            }
             pendingTag = nil
             depth -= 1
             return false
@@ -285,7 +321,9 @@ struct XMLPropertyListParser: DocumentCursor {
             return nil
         }
         guard tag.name == "key", !tag.isEnd else {
-            throw CloudSeedError(.malformedSource, "expected <key> or </dict>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
+            throw CloudSeedError(
+                .malformedSource, "expected <key> or </dict>, found <\(tag.isEnd ? "/" : "")\(tag.name)>",
+                at: tag.position)
         }
         let key = tag.isEmpty ? "" : try readText(closing: "key", start: tag.position)
         return (key, tag.position)
@@ -305,7 +343,8 @@ struct XMLPropertyListParser: DocumentCursor {
             var keys = DistinctKeys()
             while let (key, keyPosition) = try nextKey() {
                 guard keys.insert(key) else {
-                    throw CloudSeedError(.malformedSource, "duplicate key \"\(key)\" in one dict; keep one of them", at: keyPosition)
+                    throw CloudSeedError(
+                        .malformedSource, "duplicate key \"\(key)\" in one dict; keep one of them", at: keyPosition)
                 }
                 members.append((key, try readValue()))
             }
@@ -325,7 +364,8 @@ struct XMLPropertyListParser: DocumentCursor {
         case "integer":
             let trimmed = Self.trimmed(text)
             guard let value = Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) else {
-                throw CloudSeedError(.invalidValue, "<integer>\(trimmed)</integer> is not a 64-bit integer", at: position)
+                throw CloudSeedError(
+                    .invalidValue, "<integer>\(trimmed)</integer> is not a 64-bit integer", at: position)
             }
             return .integer(value)
         case "real":
@@ -336,7 +376,9 @@ struct XMLPropertyListParser: DocumentCursor {
             return .real(value)
         case "date":
             guard let value = Timestamp.parse(Self.trimmed(text)) else {
-                throw CloudSeedError(.invalidValue, "<date>\(text)</date> is not an ISO 8601 date between the years 1 and 9999", at: position)
+                throw CloudSeedError(
+                    .invalidValue, "<date>\(text)</date> is not an ISO 8601 date between the years 1 and 9999",
+                    at: position)
             }
             return .date(value)
         case "data":
@@ -347,7 +389,8 @@ struct XMLPropertyListParser: DocumentCursor {
             return .data(data)
         default:
             throw CloudSeedError(
-                .malformedSource, "unknown element <\(name)>; property lists use dict, array, string, integer, real, true, false, date and data",
+                .malformedSource,
+                "unknown element <\(name)>; property lists use dict, array, string, integer, real, true, false, date and data",
                 at: position)
         }
     }
@@ -363,7 +406,8 @@ struct XMLPropertyListParser: DocumentCursor {
         if hasPlistWrapper {
             let tag = try nextTag()
             guard tag.isEnd, tag.name == "plist" else {
-                throw CloudSeedError(.malformedSource, "expected </plist>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
+                throw CloudSeedError(
+                    .malformedSource, "expected </plist>, found <\(tag.isEnd ? "/" : "")\(tag.name)>", at: tag.position)
             }
         }
         while let current = byte(at: index) {
@@ -372,7 +416,8 @@ struct XMLPropertyListParser: DocumentCursor {
             } else if starts(with: "<!--") {
                 try skip(past: "-->", what: "comment", from: position)
             } else {
-                throw CloudSeedError(.malformedSource, "unexpected content after the end of the property list", at: position)
+                throw CloudSeedError(
+                    .malformedSource, "unexpected content after the end of the property list", at: position)
             }
         }
     }
@@ -384,4 +429,3 @@ struct XMLPropertyListParser: DocumentCursor {
         lineStart -= dropped
     }
 }
-

@@ -80,7 +80,9 @@ struct CKSLLexer {
                 advance()
                 while peek() != "*" || peek(1) != "/" {
                     guard peek() != nil else {
-                        throw source.error(.malformedSource, #"expected "*/" to end the comment that starts here, found end of file"#, at: start)
+                        throw source.error(
+                            .malformedSource, #"expected "*/" to end the comment that starts here, found end of file"#,
+                            at: start)
                     }
                     advance()
                 }
@@ -102,7 +104,8 @@ struct CKSLLexer {
         }
         guard peek() == "\"" else {
             let found = peek() == nil ? "end of file" : "end of line"
-            throw source.error(.malformedSource, #"expected " to end the quoted name that starts here, found \#(found)"#, at: start)
+            throw source.error(
+                .malformedSource, #"expected " to end the quoted name that starts here, found \#(found)"#, at: start)
         }
         advance()
         return CKSLToken(kind: .quoted, text: String(text), start: start, end: location)

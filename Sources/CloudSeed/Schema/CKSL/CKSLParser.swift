@@ -58,7 +58,9 @@ package struct CKSLParser {
                 try expectKeyword("ROLE")
                 let token = current
                 let name = try parseRoleName(declaring: true).name
-                if let first = roles[name] { throw duplicate("role \(CKSLName.spelling(name))", at: token, first: first) }
+                if let first = roles[name] {
+                    throw duplicate("role \(CKSLName.spelling(name))", at: token, first: first)
+                }
                 roles[name] = token
             } else if current.isKeyword("RECORD") {
                 advance()
@@ -87,7 +89,9 @@ package struct CKSLParser {
     }
 
     /// Reads `( field, …, GRANT …, … )` after a type's name; returns the type and the roles its grants name.
-    private mutating func parseRecordBody(named name: String) throws -> (RecordTypeDefinition, [(Grant.Role, CKSLToken)]) {
+    private mutating func parseRecordBody(named name: String) throws -> (
+        RecordTypeDefinition, [(Grant.Role, CKSLToken)]
+    ) {
         try expectSymbol("(")
         var fields: [String: (definition: FieldDefinition, token: CKSLToken)] = [:]
         var grants: [(grant: Grant, token: CKSLToken)] = []
@@ -156,7 +160,9 @@ package struct CKSLParser {
         }
         var options: Set<FieldDefinition.Option> = []
         while true {
-            let allowed = FieldDefinition.allowedOptions(type: type, isEncrypted: isEncrypted).filter { !options.contains($0) }
+            let allowed = FieldDefinition.allowedOptions(type: type, isEncrypted: isEncrypted).filter {
+                !options.contains($0)
+            }
             let expectation = Self.listing(allowed.map(\.rawValue) + [#"",""#, #"")""#])
             guard current.kind == .word, let option = FieldDefinition.Option(rawValue: current.text.uppercased()) else {
                 guard current.isSymbol(",") || current.isSymbol(")") else { throw failure(expected: expectation) }
@@ -176,7 +182,9 @@ package struct CKSLParser {
         if current.isKeyword("ENCRYPTED") {
             advance()
             let encryptable = PrimitiveType.encryptable
-            return (.primitive(try expectPrimitive(encryptable, expected: Self.listing(encryptable.map(\.rawValue)))), true)
+            return (
+                .primitive(try expectPrimitive(encryptable, expected: Self.listing(encryptable.map(\.rawValue)))), true
+            )
         }
         if current.isKeyword("NUMBER") {
             advance()
@@ -193,7 +201,8 @@ package struct CKSLParser {
             advance()
             try expectSymbol("<")
             let all = PrimitiveType.allCases
-            let element = try expectPrimitive(all, expected: Self.listing(all.map(\.rawValue)), reason: "lists do not nest")
+            let element = try expectPrimitive(
+                all, expected: Self.listing(all.map(\.rawValue)), reason: "lists do not nest")
             try expectSymbol(">")
             return (.list(element), false)
         }
@@ -205,8 +214,12 @@ package struct CKSLParser {
     }
 
     /// Reads one of `types`; `reason` explains a `LIST` found in their place.
-    private mutating func expectPrimitive(_ types: [PrimitiveType], expected: String, reason: String? = nil) throws -> PrimitiveType {
-        guard current.kind == .word, let primitive = PrimitiveType(rawValue: current.text.uppercased()), types.contains(primitive) else {
+    private mutating func expectPrimitive(_ types: [PrimitiveType], expected: String, reason: String? = nil) throws
+        -> PrimitiveType
+    {
+        guard current.kind == .word, let primitive = PrimitiveType(rawValue: current.text.uppercased()),
+            types.contains(primitive)
+        else {
             throw failure(expected: expected, reason: current.isKeyword("LIST") ? reason : nil)
         }
         advance()
@@ -220,12 +233,15 @@ package struct CKSLParser {
         let expectation = #"a field name, GRANT or ")""#
         switch current.kind {
         case .word:
-            try checkBareName(expected: expectation, system: #"names starting with "_" are system fields and must be double-quoted"#)
+            try checkBareName(
+                expected: expectation, system: #"names starting with "_" are system fields and must be double-quoted"#)
         case .quoted where FieldDefinition.systemField(named: current.text) != nil:
             break
         case .quoted where current.text.hasPrefix("_"):
             let names = FieldDefinition.systemFields.map { CKSLName.spelling($0.name) }
-            throw failure(.invalidSchema, expected: expectation, reason: "the system fields are \(Self.listing(names, conjunction: "and"))")
+            throw failure(
+                .invalidSchema, expected: expectation,
+                reason: "the system fields are \(Self.listing(names, conjunction: "and"))")
         case .quoted:
             try checkIdentifier(expected: expectation)
         default:
@@ -255,7 +271,8 @@ package struct CKSLParser {
         let system = #"names starting with "_" belong to system roles"#
         switch current.kind {
         case .word:
-            try checkBareName(expected: expectation, system: declaring ? system : "system role names must be double-quoted")
+            try checkBareName(
+                expected: expectation, system: declaring ? system : "system role names must be double-quoted")
         case .quoted where !declaring && Grant.Role(current.text).isSystemRole:
             break
         case .quoted where current.text.hasPrefix("_"):
@@ -314,7 +331,8 @@ package struct CKSLParser {
     /// `expected X, found Y; reason` at `token` (the current one by default), with the source line and a caret;
     /// `code` is ``CloudSeedError/Code/invalidSchema`` where the text is well-formed but breaks one of CloudKit's rules.
     private func failure(
-        _ code: CloudSeedError.Code = .malformedSource, expected: String, found: String? = nil, reason: String? = nil, at token: CKSLToken? = nil
+        _ code: CloudSeedError.Code = .malformedSource, expected: String, found: String? = nil, reason: String? = nil,
+        at token: CKSLToken? = nil
     ) -> CloudSeedError {
         let token = token ?? current
         let message = "expected \(expected), found \(found ?? token.found)" + (reason.map { "; \($0)" } ?? "")
@@ -322,7 +340,8 @@ package struct CKSLParser {
     }
 
     private func duplicate(_ what: String, at token: CKSLToken, first: CKSLToken) -> CloudSeedError {
-        source.error(.malformedSource, "duplicate \(what), first declared at \(source.position(first.start))", at: token.start)
+        source.error(
+            .malformedSource, "duplicate \(what), first declared at \(source.position(first.start))", at: token.start)
     }
 
     /// `A`, `A or B`, `A, B or C`.

@@ -37,7 +37,8 @@ struct CKSLToken: Hashable, Sendable {
         case .word: text
         case .quoted, .symbol: "\"\(text)\""
         case .invalid:
-            text.unicodeScalars.first.map { (0x21...0x7E).contains($0.value) ? "\"\(text)\"" : Self.codePoint($0) } ?? text
+            text.unicodeScalars.first.map { (0x21...0x7E).contains($0.value) ? "\"\(text)\"" : Self.codePoint($0) }
+                ?? text
         case .end: "end of file"
         }
     }

@@ -52,7 +52,8 @@ package enum SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .recordTypeRemoved(let recordType): "- record type \(recordType.name)"
         case .fieldAdded(let recordType, let field): "+ field \(recordType).\(field.name) \(field.declaration)"
         case .fieldRemoved(let recordType, let field): "- field \(recordType).\(field.name) \(field.declaration)"
-        case .fieldTypeChanged(let recordType, let field, let from, let to): "~ field \(recordType).\(field): \(from) → \(to)"
+        case .fieldTypeChanged(let recordType, let field, let from, let to):
+            "~ field \(recordType).\(field): \(from) → \(to)"
         case .encryptionChanged(let recordType, let field, let isEncrypted):
             "\(isEncrypted ? "+" : "-") encryption \(recordType).\(field)"
         case .indexAdded(let recordType, let field, let option): "+ index \(recordType).\(field) \(option)"

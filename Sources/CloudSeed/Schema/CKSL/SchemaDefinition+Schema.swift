@@ -16,10 +16,15 @@ extension SchemaDefinition {
         let recordTypes = try schema.recordTypes.values.map { recordType in
             let fields = try recordType.fields.map { name, fieldType in
                 guard let type = FieldDataType(fieldType) else {
-                    throw CloudSeedError(.invalidSchema, "\(recordType.name).\(name) has type \(fieldType), which CKSL cannot write; lists do not nest")
+                    throw CloudSeedError(
+                        .invalidSchema,
+                        "\(recordType.name).\(name) has type \(fieldType), which CKSL cannot write; lists do not nest")
                 }
                 if let system = FieldDefinition.systemField(named: name), system.type != type {
-                    throw CloudSeedError(.invalidSchema, "\(recordType.name).\(name) has type \(fieldType), but the system field \(name) is \(system.type)")
+                    throw CloudSeedError(
+                        .invalidSchema,
+                        "\(recordType.name).\(name) has type \(fieldType), but the system field \(name) is \(system.type)"
+                    )
                 }
                 return FieldDefinition(name: name, type: type)
             }

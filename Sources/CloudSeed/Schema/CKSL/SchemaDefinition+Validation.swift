@@ -47,7 +47,9 @@ extension SchemaDefinition {
         var diagnostics: [SchemaDiagnostic] = []
         for role in roles {
             if role.hasPrefix("_") {
-                diagnostics.append(.init(.error, "role \(CKSLName.spelling(role))", "names starting with \"_\" belong to system roles"))
+                diagnostics.append(
+                    .init(.error, "role \(CKSLName.spelling(role))", "names starting with \"_\" belong to system roles")
+                )
             } else if !CKSLName.isQuotableRoleName(role) {
                 diagnostics.append(.init(.error, "role \(CKSLName.spelling(role))", CKSLName.roleNameRule))
             }

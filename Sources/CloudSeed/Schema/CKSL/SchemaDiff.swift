@@ -17,7 +17,9 @@ package struct SchemaDiff: Hashable, Sendable, CustomStringConvertible {
 
     /// The changes from `old` to `new`.
     package init(from old: SchemaDefinition, to new: SchemaDefinition) {
-        changes = Self.difference(old.roles, new.roles).map { added, role in added ? .roleAdded(role) : .roleRemoved(role) }
+        changes = Self.difference(old.roles, new.roles).map { added, role in
+            added ? .roleAdded(role) : .roleRemoved(role)
+        }
         let oldTypes = Dictionary(old.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         let newTypes = Dictionary(new.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         for name in Set(oldTypes.keys).union(newTypes.keys).sorted(by: SchemaDefinition.byteOrder) {
@@ -84,6 +86,7 @@ package struct SchemaDiff: Hashable, Sendable, CustomStringConvertible {
     private static func difference<Element: Hashable>(_ old: [Element], _ new: [Element]) -> [(Bool, Element)] {
         let oldSet = Set(old)
         let newSet = Set(new)
-        return old.filter { !newSet.contains($0) }.map { (false, $0) } + new.filter { !oldSet.contains($0) }.map { (true, $0) }
+        return old.filter { !newSet.contains($0) }.map { (false, $0) }
+            + new.filter { !oldSet.contains($0) }.map { (true, $0) }
     }
 }

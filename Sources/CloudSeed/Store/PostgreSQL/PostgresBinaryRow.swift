@@ -137,7 +137,9 @@ struct PostgresBinaryRow {
             bytes.append(1)
             SQLiteValueCodec.appendJSONElement((copy value)!, to: &bytes)
             let length = UInt32(bytes.count - lengthAt - 4)
-            bytes.withUnsafeMutableBytes { $0.storeBytes(of: length.bigEndian, toByteOffset: lengthAt, as: UInt32.self) }
+            bytes.withUnsafeMutableBytes {
+                $0.storeBytes(of: length.bigEndian, toByteOffset: lengthAt, as: UInt32.self)
+            }
         case .reference(let reference)? where reference.isKeptAsName:
             try appendText(reference.recordName)
         case .reference?, .asset?:

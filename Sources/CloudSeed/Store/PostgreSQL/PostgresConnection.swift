@@ -37,15 +37,20 @@ package final class PostgresConnection: @unchecked Sendable {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             throw CloudSeedError(
-                .storeFailure, "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right")
+                .storeFailure,
+                "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right"
+            )
         }
         let version = PQserverVersion(handle)
         guard version >= Self.oldestServer else {
             throw CloudSeedError(
-                .storeFailure, "the PostgreSQL server at \(location) runs version \(version / 10_000); cloudseed needs 14 or later (for generated search columns and row range scans), so upgrade it or use a SQLite store")
+                .storeFailure,
+                "the PostgreSQL server at \(location) runs version \(version / 10_000); cloudseed needs 14 or later (for generated search columns and row range scans), so upgrade it or use a SQLite store"
+            )
         }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        try execute("SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO'; SET extra_float_digits = 1")
+        try execute(
+            "SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; SET DateStyle = 'ISO'; SET extra_float_digits = 1")
     }
 
     deinit { PQfinish(handle) }
@@ -113,7 +118,9 @@ package final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `sql` through a cursor inside the current transaction, calling `body` with each row and
     /// fetching `batch` rows at a time, so that memory holds one batch. `body` may run other statements.
-    package func forEachRow(_ sql: String, _ parameters: [String?] = [], batch: Int = 2_000, body: ([String?]) throws -> Void) throws {
+    package func forEachRow(
+        _ sql: String, _ parameters: [String?] = [], batch: Int = 2_000, body: ([String?]) throws -> Void
+    ) throws {
         try awaitBackground()
         cursorCount += 1
         let cursor = "cloudseed_cursor_\(cursorCount)"
@@ -175,7 +182,9 @@ package final class PostgresConnection: @unchecked Sendable {
     private func putCopyData(_ data: ArraySlice<UInt8>) throws {
         let sent = data.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    PQputCopyData(handle, $0, Int32(buffer.count))
+                }
             } ?? 1
         }
         guard sent == 1 else { throw storeError(lastError) }
@@ -227,7 +236,7 @@ package final class PostgresConnection: @unchecked Sendable {
     private func run(_ sql: String, _ parameters: [String?], prepare: Bool = true) throws -> OpaquePointer? {
         try awaitBackground()
         var storage = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { storage.forEach { free($0) } }
+        defer { for value in storage { free(value) } }
         let result: OpaquePointer? = try storage.withUnsafeMutableBufferPointer { buffer in
             let values = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: UnsafePointer<CChar>?.self)
             guard prepare else {
@@ -263,8 +272,11 @@ package final class PostgresConnection: @unchecked Sendable {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN, PGRES_EMPTY_QUERY: return nil
         default:
-            let message = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) } ?? lastError
-            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+            let message =
+                result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
+                ?? lastError
+            let state =
+                result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
             lastSQLState = state
             return storeError(message)
         }
@@ -276,10 +288,13 @@ package final class PostgresConnection: @unchecked Sendable {
         var rows: [[String?]] = []
         rows.reserveCapacity(Int(count))
         for row in 0..<count {
-            rows.append((0..<columns).map { column in
-                guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column) else { return nil }
-                return String(cString: value)
-            })
+            rows.append(
+                (0..<columns).map { column in
+                    guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column) else {
+                        return nil
+                    }
+                    return String(cString: value)
+                })
         }
         return rows
     }

@@ -9,13 +9,15 @@ extension PostgresContainerStore {
         try flushPendingRows()
         try flushChangeTagCounter()
         var highest = Int64(try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'") ?? "") ?? 0
-        for row in try connection.rows("""
+        for row in try connection.rows(
+            """
             SELECT e.schema_name, t.table_name FROM cloudseed.record_types t
             JOIN cloudseed.environments e ON e.container = t.container AND e.environment = t.environment
             """)
         {
             guard let schema = row[0], let table = row[1] else { continue }
-            let top = try connection.value("""
+            let top = try connection.value(
+                """
                 SELECT "___etag" FROM \(PostgresLayout.qualified(schema, table))
                 WHERE "___etag" ~ '^(0|[1-9a-z][0-9a-z]*)$'
                 ORDER BY length("___etag") DESC, "___etag" DESC LIMIT 1

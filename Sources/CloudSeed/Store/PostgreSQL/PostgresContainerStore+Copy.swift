@@ -14,8 +14,11 @@ extension PostgresContainerStore {
         init(_ layout: TypeLayout, leavingOut shared: PostgresPendingRows.SharedColumns?) {
             table = layout.qualifiedTable
             let left = PostgresPendingRows.SharedColumns.systemColumnIndexes
-            columns = shared == nil ? layout.columns
-                : layout.quotedColumns.enumerated().filter { !left.contains($0.offset) }.map(\.element).joined(separator: ", ")
+            columns =
+                shared == nil
+                ? layout.columns
+                : layout.quotedColumns.enumerated().filter { !left.contains($0.offset) }.map(\.element).joined(
+                    separator: ", ")
             updates = layout.quotedColumns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         }
     }
@@ -33,14 +36,19 @@ extension PostgresContainerStore {
         for table in batches.keys.sorted() {
             let batch = batches.removeValue(forKey: table)!
             let target = CopyTarget(batch.layout, leavingOut: batch.shared)
-            let shared = batch.shared, streamed = deferredKeys[table] != nil
+            let shared = batch.shared
+            let streamed = deferredKeys[table] != nil
             guard let data = streamed ? batch.rowData() : batch.copyData() else { continue }
-            let defaults = try shared.flatMap { columnDefaults[table] == $0 ? nil : try PostgresLayout.settingDefaults(of: table, to: $0) }
+            let defaults = try shared.flatMap {
+                columnDefaults[table] == $0 ? nil : try PostgresLayout.settingDefaults(of: table, to: $0)
+            }
             if shared != nil { columnDefaults[table] = shared }
             try connection.inBackground { connection in
                 if let defaults { try connection.execute(defaults) }
                 if streamed {
-                    try connection.streamCopy(target.statement, header: PostgresBinaryRow.header, rows: data, trailer: PostgresBinaryRow.trailer)
+                    try connection.streamCopy(
+                        target.statement, header: PostgresBinaryRow.header, rows: data,
+                        trailer: PostgresBinaryRow.trailer)
                 } else {
                     try Self.copy(data, into: target, on: connection)
                 }
@@ -50,18 +58,21 @@ extension PostgresContainerStore {
 
     /// Copies rows straight into their table; should the batch hold a record the table already has,
     /// it is sent again through a temporary table and merged in, replacing the stored rows as a save does.
-    private static func copy(_ data: ArraySlice<UInt8>, into target: CopyTarget, on connection: PostgresConnection) throws {
+    private static func copy(_ data: ArraySlice<UInt8>, into target: CopyTarget, on connection: PostgresConnection)
+        throws
+    {
         try connection.execute("SAVEPOINT cloudseed_copy")
         do {
             try connection.copy(target.statement, data)
             try connection.execute("RELEASE SAVEPOINT cloudseed_copy")
             return
-        } catch where connection.lastSQLState == "23505" {
+        } catch  where connection.lastSQLState == "23505" {
             try connection.execute("ROLLBACK TO SAVEPOINT cloudseed_copy; RELEASE SAVEPOINT cloudseed_copy")
         }
         try connection.execute("CREATE TEMPORARY TABLE cloudseed_staging (LIKE \(target.table)) ON COMMIT DROP")
         try connection.copy("COPY cloudseed_staging (\(target.columns)) FROM STDIN WITH (FORMAT binary)", data)
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO \(target.table) (\(target.columns)) SELECT \(target.columns) FROM cloudseed_staging
             ON CONFLICT ("___zone", "___recordID") DO UPDATE SET \(target.updates);
             DROP TABLE cloudseed_staging

@@ -12,8 +12,10 @@ extension PostgresContainerStore {
         try connection.transaction {
             // Two upgrades at once: the lock makes the second wait and then find the format changed.
             try connection.rows("SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), 0)")
-            guard try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'") == jsonLocationFormat else { return }
-            let columns = try connection.rows("""
+            guard try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'format'") == jsonLocationFormat
+            else { return }
+            let columns = try connection.rows(
+                """
                 SELECT e.schema_name, r.table_name, f.column_name
                 FROM cloudseed.fields f
                 JOIN cloudseed.record_types r USING (container, environment, record_type)
@@ -26,18 +28,24 @@ extension PostgresContainerStore {
                 guard let schema = row[0], let table = row[1], let column = row[2] else { continue }
                 let quoted = PostgresLayout.quoted(column)
                 try connection.execute(
-                    "ALTER TABLE \(PostgresLayout.qualified(schema, table)) ALTER COLUMN \(quoted) TYPE double precision[] USING \(locationArray(fromJSON: quoted))")
+                    "ALTER TABLE \(PostgresLayout.qualified(schema, table)) ALTER COLUMN \(quoted) TYPE double precision[] USING \(locationArray(fromJSON: quoted))"
+                )
             }
-            try connection.rows("UPDATE cloudseed.meta SET value = $1 WHERE key = 'format'", [PostgresLayout.formatVersion])
+            try connection.rows(
+                "UPDATE cloudseed.meta SET value = $1 WHERE key = 'format'", [PostgresLayout.formatVersion])
         }
     }
 
     /// SQL that turns a location's JSON in `column` into its array: its members in
     /// ``PostgresValueCodec/locationElements(_:)``'s order, up to the last it has.
     private static func locationArray(fromJSON column: String) -> String {
-        let members = ["latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed", "timestamp"]
+        let members = [
+            "latitude", "longitude", "altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed",
+            "timestamp",
+        ]
         let elements = members.map { "(\(column) ->> '\($0)')::double precision" }.joined(separator: ", ")
-        let lengths = members.indices.dropFirst(2).reversed().map { "WHEN \(column) ? '\(members[$0])' THEN \($0 + 1)" }.joined(separator: " ")
+        let lengths = members.indices.dropFirst(2).reversed().map { "WHEN \(column) ? '\(members[$0])' THEN \($0 + 1)" }
+            .joined(separator: " ")
         return "CASE WHEN \(column) IS NULL THEN NULL ELSE (ARRAY[\(elements)])[1:CASE \(lengths) ELSE 2 END] END"
     }
 }

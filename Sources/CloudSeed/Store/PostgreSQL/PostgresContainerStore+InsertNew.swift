@@ -23,7 +23,10 @@ extension PostgresContainerStore {
         /// The columns the rows leave to the table's defaults, where ``keysDeferred``.
         var shared: PostgresPendingRows.SharedColumns?
 
-        init(recordType: String, scope: StoreScope, layout: TypeLayout, zone: Int64, fieldNames: [String], keysDeferred: Bool) {
+        init(
+            recordType: String, scope: StoreScope, layout: TypeLayout, zone: Int64, fieldNames: [String],
+            keysDeferred: Bool
+        ) {
             self.keysDeferred = keysDeferred
             self.recordType = recordType
             self.scope = scope
@@ -43,7 +46,9 @@ extension PostgresContainerStore {
         func holds(_ recordType: String, _ scope: StoreScope, _ fieldNames: [String]) -> Bool {
             guard recordType == self.recordType, scope == self.scope else { return false }
             let sameStorage = fieldNames.withUnsafeBufferPointer { given in
-                self.fieldNames.withUnsafeBufferPointer { kept in given.baseAddress == kept.baseAddress && given.count == kept.count }
+                self.fieldNames.withUnsafeBufferPointer { kept in
+                    given.baseAddress == kept.baseAddress && given.count == kept.count
+                }
             }
             return sameStorage || fieldNames == self.fieldNames
         }
@@ -60,16 +65,19 @@ extension PostgresContainerStore {
             try shared.appendSystemColumns(system)
             target.sharedSystemColumns = shared.bytes
             target.system = system
-            target.shared = target.keysDeferred ? PostgresPendingRows.SharedColumns(zone: target.zone, system: system) : nil
+            target.shared =
+                target.keysDeferred ? PostgresPendingRows.SharedColumns(zone: target.zone, system: system) : nil
             insertedRowsMatchTheirBatch = false
         }
-        let table = target.layout.qualifiedTable, whole = !target.keysDeferred  // shared is set where keys are deferred
+        let table = target.layout.qualifiedTable
+        let whole = !target.keysDeferred  // shared is set where keys are deferred
         if !insertedRowsMatchTheirBatch {
             if pendingRows.mustSend(table, before: target.shared) { try flushPendingRows() }
             insertedRowsMatchTheirBatch = true
         }
         let full = try pendingRows.append(
-            recordName: record.recordName, zone: target.zone, table: table, layout: target.layout, shared: target.shared,
+            recordName: record.recordName, zone: target.zone, table: table, layout: target.layout,
+            shared: target.shared,
             batchSize: whole ? PostgresPendingRows.batchSize : PostgresPendingRows.streamedBatchSize,
             fieldCount: (whole ? PostgresLayout.systemColumns.count : 2) + target.valueOffsets.count
         ) { row in
@@ -90,16 +98,21 @@ extension PostgresContainerStore {
 
     /// Encodes the values of the records of `recordType` where they are typed, as ``insertNew(_:fieldNames:system:in:)``
     /// would: the field columns of its `COPY` row.
-    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? {
+    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+        -> NewRecordEncoder?
+    {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType] else { return nil }
         let valueOffsets = InsertTarget.valueOffsets(of: fieldNames, in: layout)
-        return NewRecordEncoder { values, texts in try PostgresEncodedFields.encoded(values, texts: texts, at: valueOffsets) }
+        return NewRecordEncoder { values, texts in
+            try PostgresEncodedFields.encoded(values, texts: texts, at: valueOffsets)
+        }
     }
 
     /// Whether two records' system fields share the columns but the change tag.
     private static func shareColumns(_ a: SystemFields, _ b: SystemFields) -> Bool {
         a.createdTimestamp == b.createdTimestamp && a.modifiedTimestamp == b.modifiedTimestamp
-            && a.createdUserRecordName == b.createdUserRecordName && a.modifiedUserRecordName == b.modifiedUserRecordName
+            && a.createdUserRecordName == b.createdUserRecordName
+            && a.modifiedUserRecordName == b.modifiedUserRecordName
     }
 
     private func insertTarget(_ recordType: String, fieldNames: [String], in scope: StoreScope) throws -> InsertTarget {

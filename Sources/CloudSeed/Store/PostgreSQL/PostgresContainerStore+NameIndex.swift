@@ -13,21 +13,29 @@ extension PostgresContainerStore {
     /// the same names. Until then a record saved twice under one name is kept twice, and the
     /// primary key then refuses to be added.
     func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
-        guard let layout = try typeLayouts(scope)[recordType], deferredKeys[layout.qualifiedTable] == nil else { return false }
+        guard let layout = try typeLayouts(scope)[recordType], deferredKeys[layout.qualifiedTable] == nil else {
+            return false
+        }
         try flushPendingRows()
         guard try connection.value("SELECT 1 FROM \(layout.qualifiedTable) LIMIT 1") == nil else { return false }
         // The primary key first: it is added back in this order.
-        let keys = try connection.rows("""
+        let keys = try connection.rows(
+            """
             SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
             WHERE conrelid = to_regclass($1) AND contype IN ('p', 'f') ORDER BY contype DESC, conname
-            """, [layout.qualifiedTable]).compactMap { row in row[0].flatMap { name in row[1].map { (name, $0) } } }
+            """, [layout.qualifiedTable]
+        ).compactMap { row in row[0].flatMap { name in row[1].map { (name, $0) } } }
         guard !keys.isEmpty else { return false }
         let drops = keys.map { "DROP CONSTRAINT \(PostgresLayout.quoted($0.0))" }.joined(separator: ", ")
         try connection.execute("ALTER TABLE \(layout.qualifiedTable) \(drops)")
-        deferredKeys[layout.qualifiedTable] = (recordType, keys.map { name, definition in
-            let unchecked = definition.hasPrefix("FOREIGN KEY") && !definition.hasSuffix(" NOT VALID") ? " NOT VALID" : ""
-            return "ADD CONSTRAINT \(PostgresLayout.quoted(name)) \(definition)\(unchecked)"
-        })
+        deferredKeys[layout.qualifiedTable] = (
+            recordType,
+            keys.map { name, definition in
+                let unchecked =
+                    definition.hasPrefix("FOREIGN KEY") && !definition.hasSuffix(" NOT VALID") ? " NOT VALID" : ""
+                return "ADD CONSTRAINT \(PostgresLayout.quoted(name)) \(definition)\(unchecked)"
+            }
+        )
         lastInsertTarget = nil  // its rows may now leave their shared columns to the table's defaults
         return true
     }
@@ -41,7 +49,10 @@ extension PostgresContainerStore {
         guard !deferredKeys.isEmpty else { return }
         try flushPendingRows()
         let deferred = deferredKeys.sorted(by: { $0.key < $1.key }).map { table, keys in
-            (table: table, recordType: keys.recordType, additions: keys.additions + (columnDefaults[table] == nil ? [] : PostgresLayout.droppingDefaults))
+            (
+                table: table, recordType: keys.recordType,
+                additions: keys.additions + (columnDefaults[table] == nil ? [] : PostgresLayout.droppingDefaults)
+            )
         }
         deferredKeys.removeAll()
         columnDefaults.removeAll()
@@ -50,9 +61,11 @@ extension PostgresContainerStore {
             for keys in deferred {
                 do {
                     try connection.execute("ALTER TABLE \(keys.table) \(keys.additions.joined(separator: ", "))")
-                } catch where connection.lastSQLState == "23505" {
+                } catch  where connection.lastSQLState == "23505" {
                     throw CloudSeedError(
-                        .duplicateRecordName, "two records of type \(keys.recordType) were given the same record name in one run; give them distinct names")
+                        .duplicateRecordName,
+                        "two records of type \(keys.recordType) were given the same record name in one run; give them distinct names"
+                    )
                 }
             }
         }

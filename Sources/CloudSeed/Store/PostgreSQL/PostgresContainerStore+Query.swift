@@ -8,7 +8,9 @@ extension PostgresContainerStore {
     }
 
     private func run(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
-        guard let layout = try typeLayouts(scope.schemaScope)[query.recordType], let zone = try zoneKey(scope, create: false) else {
+        guard let layout = try typeLayouts(scope.schemaScope)[query.recordType],
+            let zone = try zoneKey(scope, create: false)
+        else {
             return []
         }
         var sql = String(layout.selectAll[..<layout.selectAll.range(of: " ORDER BY")!.lowerBound])
@@ -24,33 +26,47 @@ extension PostgresContainerStore {
             let type = filter.field == "recordName" ? FieldType.string : layout.fields[filter.field]!.type
             switch filter.comparator {
             case .near:
-                let parts = filter.value.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let parts = filter.value.split(separator: ",").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
                 guard parts.count == 3, type == .location, let index = names.firstIndex(of: filter.field) else {
-                    throw CloudSeedError(.invalidOption, "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
+                    throw CloudSeedError(
+                        .invalidOption,
+                        "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
                 }
                 nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
             case .contains:
-                guard case .list(let element) = type else { throw CloudSeedError(.unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
+                guard case .list(let element) = type else {
+                    throw CloudSeedError(
+                        .unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)")
+                }
                 let value = try QueryFilterValue.typed(filter.value, as: element, field: filter.field)
                 sql += " AND \(column) @> \(parameter("[" + SQLiteValueCodec.jsonElement(value) + "]"))::jsonb"
             case .in:
                 let values = filter.value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
                     .map { $0.trimmingCharacters(in: .whitespaces) }
-                let placeholders = try values.map { parameter(try PostgresValueCodec.encode(try QueryFilterValue.typed($0, as: type, field: filter.field))) }
+                let placeholders = try values.map {
+                    parameter(
+                        try PostgresValueCodec.encode(try QueryFilterValue.typed($0, as: type, field: filter.field)))
+                }
                 sql += " AND \(column) IN (\(placeholders.joined(separator: ", ")))"
             case .beginsWith:
                 sql += " AND starts_with(\(column)::text, \(parameter(filter.value)))"
             default:
-                let value = try PostgresValueCodec.encode(try QueryFilterValue.typed(filter.value, as: type, field: filter.field))
-                sql += " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) \(parameter(value))"
+                let value = try PostgresValueCodec.encode(
+                    try QueryFilterValue.typed(filter.value, as: type, field: filter.field))
+                sql +=
+                    " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) \(parameter(value))"
             }
         }
         if let search = query.search {
-            sql += " AND \(PostgresLayout.quoted(PostgresLayout.searchColumn)) @@ plainto_tsquery('simple', \(parameter(search)))"
+            sql +=
+                " AND \(PostgresLayout.quoted(PostgresLayout.searchColumn)) @@ plainto_tsquery('simple', \(parameter(search)))"
         }
         if let sort = query.sort {
             // SQLite's order: NULL before every value ascending, after every value descending.
-            sql += " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"), \"___recordID\""
+            sql +=
+                " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"), \"___recordID\""
         } else {
             sql += " ORDER BY \"___recordID\""
         }
@@ -60,7 +76,8 @@ extension PostgresContainerStore {
         for row in try connection.rows(sql, arguments) {
             let isNear = nearFilters.allSatisfy { near in
                 guard let text = row[near.column],
-                    case .location(let place)? = try? PostgresValueCodec.decode(text, as: .location, assetSizes: { _ in 0 })
+                    case .location(let place)? = try? PostgresValueCodec.decode(
+                        text, as: .location, assetSizes: { _ in 0 })
                 else { return false }
                 return GreatCircle.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
             }
@@ -74,7 +91,9 @@ extension PostgresContainerStore {
     private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
         if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
         if field.hasPrefix("___") { return PostgresLayout.quoted(field) }
-        guard let column = layout.fields[field]?.column else { throw CloudSeedError(.unknownField, "Unknown field '\(field)'") }
+        guard let column = layout.fields[field]?.column else {
+            throw CloudSeedError(.unknownField, "Unknown field '\(field)'")
+        }
         return PostgresLayout.quoted(column)
     }
 }

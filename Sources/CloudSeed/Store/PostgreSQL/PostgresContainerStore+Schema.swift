@@ -4,7 +4,8 @@ extension PostgresContainerStore {
     package func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition {
         try lock(scope)
         if let text = try connection.value(
-            "SELECT ckdb FROM cloudseed.schemas WHERE container = $1 AND environment = $2", [scope.container, scope.environment.rawValue])
+            "SELECT ckdb FROM cloudseed.schemas WHERE container = $1 AND environment = $2",
+            [scope.container, scope.environment.rawValue])
         {
             return try CKSLParser.parse(text, file: "\(scope.container) \(scope.environment.rawValue) schema")
         }
@@ -33,8 +34,12 @@ extension PostgresContainerStore {
             case .addField(let field, let type, let name): try addField(field, type: type, to: name, in: scope)
             case .removeField(let field, let name): try removeField(field, from: name, in: scope)
             case .removeRecordType(let name):
-                try connection.rows("DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3", key + [name])
-                try connection.rows("DELETE FROM cloudseed.record_types WHERE container = $1 AND environment = $2 AND record_type = $3", key + [name])
+                try connection.rows(
+                    "DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3",
+                    key + [name])
+                try connection.rows(
+                    "DELETE FROM cloudseed.record_types WHERE container = $1 AND environment = $2 AND record_type = $3",
+                    key + [name])
             }
         }
         try saveDefinition(definition, for: scope)
@@ -60,9 +65,13 @@ extension PostgresContainerStore {
         for recordType in try schemaDefinition(of: scope).recordTypes {
             guard let layout = layouts[recordType.name] else { continue }
             for field in recordType.fields {
-                guard let column = field.isSystemField ? field.name : layout.fields[field.name]?.column else { continue }
+                guard let column = field.isSystemField ? field.name : layout.fields[field.name]?.column else {
+                    continue
+                }
                 if field.options.contains(.queryable) || field.options.contains(.sortable) {
-                    wanted[PostgresLayout.indexName(table: layout.table, kind: "index", column: column)] = (layout.table, column)
+                    wanted[PostgresLayout.indexName(table: layout.table, kind: "index", column: column)] = (
+                        layout.table, column
+                    )
                 }
                 if field.options.contains(.searchable) { searchable[layout.table, default: []].insert(column) }
             }
@@ -75,7 +84,8 @@ extension PostgresContainerStore {
         }
         for (index, target) in wanted.sorted(by: { $0.key < $1.key }) {
             try connection.execute(
-                "CREATE INDEX IF NOT EXISTS \(PostgresLayout.quoted(index)) ON \(PostgresLayout.qualified(schema, target.table)) (\"___zone\", \(PostgresLayout.quoted(target.column)))")
+                "CREATE INDEX IF NOT EXISTS \(PostgresLayout.quoted(index)) ON \(PostgresLayout.qualified(schema, target.table)) (\"___zone\", \(PostgresLayout.quoted(target.column)))"
+            )
         }
         try synchroniseSearch(searchable, in: schema)
     }
@@ -83,7 +93,8 @@ extension PostgresContainerStore {
     /// Gives each table the search column its SEARCHABLE fields need (its comment lists them), or none.
     private func synchroniseSearch(_ searchable: [String: Set<String>], in schema: String) throws {
         var current: [String: String] = [:]
-        for row in try connection.rows("""
+        for row in try connection.rows(
+            """
             SELECT c.relname, coalesce(col_description(c.oid, a.attnum), '') FROM pg_attribute a
             JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = $1 AND a.attname = $2 AND NOT a.attisdropped
@@ -99,8 +110,10 @@ extension PostgresContainerStore {
             let search = PostgresLayout.quoted(PostgresLayout.searchColumn)
             try connection.execute("ALTER TABLE \(qualified) DROP COLUMN IF EXISTS \(search)")
             guard !columns.isEmpty else { continue }
-            let text = columns.map { "coalesce(\(PostgresLayout.quoted($0))::text, '')" }.joined(separator: " || ' ' || ")
-            try connection.execute("""
+            let text = columns.map { "coalesce(\(PostgresLayout.quoted($0))::text, '')" }.joined(
+                separator: " || ' ' || ")
+            try connection.execute(
+                """
                 ALTER TABLE \(qualified) ADD COLUMN \(search) tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, \(text))) STORED;
                 COMMENT ON COLUMN \(qualified).\(search) IS \(PostgresLayout.literal(list));
                 CREATE INDEX \(PostgresLayout.quoted(PostgresLayout.indexName(table: table, kind: "search", column: ""))) ON \(qualified) USING gin (\(search))

@@ -22,21 +22,26 @@ extension PostgresContainerStore {
     func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
         try flushPendingRows()
         guard let layout = try typeLayouts(scope)[recordType] else {
-            throw CloudSeedError(.unknownRecordType, "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+            throw CloudSeedError(
+                .unknownRecordType,
+                "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
         }
         let sqlType = PostgresValueCodec.sqlType(for: type)
-        let existing = try connection.rows("""
+        let existing = try connection.rows(
+            """
             SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
             WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
             """, [layout.qualifiedTable])
         var column = PostgresLayout.identifier(name)
         if let match = existing.first(where: { $0[0] == column }), match[1] != sqlType {
-            let typeName = sqlType.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "[]", with: "_array")
+            let typeName = sqlType.replacingOccurrences(of: " ", with: "_").replacingOccurrences(
+                of: "[]", with: "_array")
             column = PostgresLayout.identifier("\(name)__\(typeName)")
         }
         if !existing.contains(where: { $0[0] == column }) {
             try connection.execute(
-                "ALTER TABLE \(layout.qualifiedTable) ADD COLUMN \(PostgresLayout.quoted(column)) \(PostgresValueCodec.columnType(for: type))")
+                "ALTER TABLE \(layout.qualifiedTable) ADD COLUMN \(PostgresLayout.quoted(column)) \(PostgresValueCodec.columnType(for: type))"
+            )
         }
         try connection.rows(
             "INSERT INTO cloudseed.fields (container, environment, record_type, field, field_type, column_name) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -48,7 +53,10 @@ extension PostgresContainerStore {
     /// A new change tag: the counter of `cloudseed.meta`, counted in memory during the transaction.
     func nextChangeTag() throws -> String {
         if changeTagCounter == nil {
-            guard let number = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").flatMap({ Int64($0) })
+            guard
+                let number = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").flatMap({
+                    Int64($0)
+                })
             else { throw connection.storeError("the change tag counter is missing") }
             changeTagCounter = number
         }
@@ -61,7 +69,8 @@ extension PostgresContainerStore {
     func flushChangeTagCounter() throws {
         guard let counter = changeTagCounter else { return }
         try connection.rows(
-            "UPDATE cloudseed.meta SET value = greatest(value::bigint, $1::bigint)::text WHERE key = 'changeTag'", [String(counter)])
+            "UPDATE cloudseed.meta SET value = greatest(value::bigint, $1::bigint)::text WHERE key = 'changeTag'",
+            [String(counter)])
         changeTagCounter = nil
     }
 
@@ -80,7 +89,8 @@ extension PostgresContainerStore {
         }
         var row = readAhead.row(recordName, zone: zone, table: layout.qualifiedTable)
         if row == nil {
-            let window = try connection.rows(layout.selectFollowing, [String(zone), recordName, String(readAhead.size)])
+            let window = try connection.rows(
+                layout.selectFollowing, [String(zone), recordName, String(readAhead.size)])
             readAhead.fill(window, zone: zone, table: layout.qualifiedTable)
             row = window.first { $0[0] == recordName }
         }
@@ -93,7 +103,8 @@ extension PostgresContainerStore {
             let zone = try zoneKey(scope, create: true)
         else { throw CloudSeedError(.unknownRecordType, "record type \(record.recordType) is not in the schema") }
         let system = record.system
-        var row = PostgresBinaryRow(fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count, reusing: &rowMemory)
+        var row = PostgresBinaryRow(
+            fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count, reusing: &rowMemory)
         defer { row.giveBack(to: &rowMemory) }
         row.appendInt64(zone)
         try row.appendText(record.recordID.recordName)
@@ -108,7 +119,8 @@ extension PostgresContainerStore {
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
-        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return false }
         readAhead.forget(recordName)
         let wasPending = pendingRows.remove(recordName, zone: zone, table: layout.qualifiedTable)
         let sql = "DELETE FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2 RETURNING 1"
@@ -153,7 +165,9 @@ struct PostgresStoreTransaction: StoreTransaction {
 
     func reserveStoredChangeTags() throws { try store.reserveStoredChangeTags() }
 
-    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
+    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
+        try store.applySchema(definition, to: scope)
+    }
 
     func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
         try store.deferNameIndex(ofType: recordType, in: scope)
@@ -167,7 +181,9 @@ struct PostgresStoreTransaction: StoreTransaction {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
 
-    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws -> NewRecordEncoder? {
+    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+        -> NewRecordEncoder?
+    {
         try store.newRecordEncoder(for: recordType, fieldNames: fieldNames, in: scope)
     }
 }

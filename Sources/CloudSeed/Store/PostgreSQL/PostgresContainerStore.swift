@@ -66,14 +66,19 @@ package final class PostgresContainerStore: StoreBackend {
             self.fields = fields
             qualifiedTable = PostgresLayout.qualified(schema, table)
             sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            let system = ["\"___recordID\"", PostgresValueCodec.selected("___createTime", as: .timestamp), "\"___createdBy\"",
-                          PostgresValueCodec.selected("___modTime", as: .timestamp), "\"___modifiedBy\"", "\"___etag\""]
-            let read = system + sortedFieldNames.map { PostgresValueCodec.selected(fields[$0]!.column, as: fields[$0]!.type) }
+            let system = [
+                "\"___recordID\"", PostgresValueCodec.selected("___createTime", as: .timestamp), "\"___createdBy\"",
+                PostgresValueCodec.selected("___modTime", as: .timestamp), "\"___modifiedBy\"", "\"___etag\"",
+            ]
+            let read =
+                system + sortedFieldNames.map { PostgresValueCodec.selected(fields[$0]!.column, as: fields[$0]!.type) }
             let select = "SELECT \(read.joined(separator: ", ")) FROM \(qualifiedTable) WHERE \"___zone\" = $1"
             selectAll = select + " ORDER BY \"___recordID\""
-            selectFollowing = select
+            selectFollowing =
+                select
                 + " AND ctid >= (SELECT ctid FROM \(qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2) LIMIT $3"
-            quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(PostgresLayout.quoted)
+            quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(
+                PostgresLayout.quoted)
         }
 
         /// ``quotedColumns`` as a column list.
@@ -101,7 +106,8 @@ package final class PostgresContainerStore: StoreBackend {
         }
         guard format == PostgresLayout.formatVersion else {
             throw CloudSeedError(
-                .storeFailure, "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",
+                .storeFailure,
+                "this store was written by another version of cloudseed (format \(format ?? "none")); use that version",
                 at: SourcePosition(file: connection.location))
         }
     }
@@ -126,14 +132,17 @@ package final class PostgresContainerStore: StoreBackend {
     func lock(_ scope: SchemaScope) throws {
         guard isWriting, !lockedEnvironments.contains(scope) else { return }
         try connection.rows(
-            "SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), hashtext($1))", [scope.container + "\n" + scope.environment.rawValue])
+            "SELECT pg_advisory_xact_lock(\(PostgresLayout.lockClass), hashtext($1))",
+            [scope.container + "\n" + scope.environment.rawValue])
         lockedEnvironments.insert(scope)
     }
 
     /// The schema holding a container environment's record tables, created on first use when `create` is set.
     func environmentSchema(_ scope: SchemaScope, create: Bool) throws -> String? {
         let key = [scope.container, scope.environment.rawValue]
-        if let name = try connection.value("SELECT schema_name FROM cloudseed.environments WHERE container = $1 AND environment = $2", key) {
+        if let name = try connection.value(
+            "SELECT schema_name FROM cloudseed.environments WHERE container = $1 AND environment = $2", key)
+        {
             return name
         }
         guard create else { return nil }
@@ -142,10 +151,13 @@ package final class PostgresContainerStore: StoreBackend {
         var suffix = 1
         while try !connection.rows("SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty {
             suffix += 1
-            name = PostgresLayout.identifier(base.utf8.count > 58 ? String(base.prefix(58)) + "_\(suffix)" : base + "_\(suffix)")
+            name = PostgresLayout.identifier(
+                base.utf8.count > 58 ? String(base.prefix(58)) + "_\(suffix)" : base + "_\(suffix)")
         }
         try connection.execute("CREATE SCHEMA \(PostgresLayout.quoted(name))")
-        try connection.rows("INSERT INTO cloudseed.environments (container, environment, schema_name) VALUES ($1, $2, $3)", key + [name])
+        try connection.rows(
+            "INSERT INTO cloudseed.environments (container, environment, schema_name) VALUES ($1, $2, $3)", key + [name]
+        )
         return name
     }
 
@@ -156,7 +168,8 @@ package final class PostgresContainerStore: StoreBackend {
         let key = [scope.container, scope.environment.rawValue]
         var fields: [String: [String: (type: FieldType, column: String)]] = [:]
         for row in try connection.rows(
-            "SELECT record_type, field, field_type, column_name FROM cloudseed.fields WHERE container = $1 AND environment = $2", key)
+            "SELECT record_type, field, field_type, column_name FROM cloudseed.fields WHERE container = $1 AND environment = $2",
+            key)
         {
             guard let recordType = row[0], let field = row[1], let typeName = row[2], let column = row[3],
                 let type = FieldType(name: typeName)
@@ -213,7 +226,10 @@ package final class PostgresContainerStore: StoreBackend {
     func zoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
         try lock(scope.schemaScope)
         if let known = zoneKeys[scope] { return known }
-        let arguments = [scope.container, scope.environment.rawValue, scope.database.rawValue, scope.zoneID.ownerName, scope.zoneID.zoneName]
+        let arguments = [
+            scope.container, scope.environment.rawValue, scope.database.rawValue, scope.zoneID.ownerName,
+            scope.zoneID.zoneName,
+        ]
         let select = """
             SELECT id FROM cloudseed.zones
             WHERE container = $1 AND environment = $2 AND database = $3 AND owner = $4 AND zone = $5
@@ -239,7 +255,9 @@ package final class PostgresContainerStore: StoreBackend {
 
     func assetSize(_ checksum: String) throws -> Int64 {
         if let known = assetSizes[checksum] { return known }
-        guard let size = try connection.value("SELECT size FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap({ Int64($0) })
+        guard
+            let size = try connection.value("SELECT size FROM cloudseed.assets WHERE checksum = $1", [checksum])
+                .flatMap({ Int64($0) })
         else { return 0 }
         assetSizes[checksum] = size
         return size
@@ -249,22 +267,27 @@ package final class PostgresContainerStore: StoreBackend {
     func record(from row: [String?], type: String, layout: TypeLayout, zoneID: RecordZoneID) throws -> CloudRecord {
         var fields: [String: RecordValue] = [:]
         for (offset, name) in layout.sortedFieldNames.enumerated() {
-            if let value = try PostgresValueCodec.decode(row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize) {
+            if let value = try PostgresValueCodec.decode(
+                row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize)
+            {
                 fields[name] = value
             }
         }
         let system = SystemFields(
             createdTimestamp: row[1].flatMap { Int64($0) } ?? 0, createdUserRecordName: row[2] ?? "",
-            modifiedTimestamp: row[3].flatMap { Int64($0) } ?? 0, modifiedUserRecordName: row[4] ?? "", changeTag: row[5] ?? "")
+            modifiedTimestamp: row[3].flatMap { Int64($0) } ?? 0, modifiedUserRecordName: row[4] ?? "",
+            changeTag: row[5] ?? "")
         return CloudRecord(
-            recordType: type, recordID: RecordID(recordName: row[0] ?? "", zoneID: zoneID), fields: fields, system: system)
+            recordType: type, recordID: RecordID(recordName: row[0] ?? "", zoneID: zoneID), fields: fields,
+            system: system)
     }
 
     package func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
         try reading {
             guard let zone = try zoneKey(scope, create: false) else { return }
             let types = try typeLayouts(scope.schemaScope)
-            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            where recordType == nil || recordType == name {
                 let layout = types[name]!
                 try connection.forEachRow(layout.selectAll, [String(zone)]) { row in
                     try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
@@ -278,22 +301,27 @@ package final class PostgresContainerStore: StoreBackend {
             var zones: [StoreInventory.Zone] = []
             var schemas: [SchemaScope: Schema] = [:]
             for row in try connection.rows(
-                "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\"")
-            {
+                "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\""
+            ) {
                 guard let id = row[0], let container = row[1], let environmentName = row[2], let databaseName = row[3],
-                    let owner = row[4], let zoneName = row[5], let environment = ContainerEnvironment(rawValue: environmentName),
+                    let owner = row[4], let zoneName = row[5],
+                    let environment = ContainerEnvironment(rawValue: environmentName),
                     let database = DatabaseScope(rawValue: databaseName)
                 else { continue }
                 var counts: [String: Int] = [:]
                 for (name, layout) in try typeLayouts(SchemaScope(container: container, environment: environment)) {
-                    let count = try connection.value("SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [id])
+                    let count = try connection.value(
+                        "SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [id])
                     counts[name] = count.flatMap { Int($0) } ?? 0
                 }
-                zones.append(.init(container: container, environment: environment, database: database,
-                                   zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
+                zones.append(
+                    .init(
+                        container: container, environment: environment, database: database,
+                        zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
             }
             for row in try connection.rows("SELECT DISTINCT container, environment FROM cloudseed.record_types") {
-                guard let container = row[0], let name = row[1], let environment = ContainerEnvironment(rawValue: name) else { continue }
+                guard let container = row[0], let name = row[1], let environment = ContainerEnvironment(rawValue: name)
+                else { continue }
                 let scope = SchemaScope(container: container, environment: environment)
                 schemas[scope] = try schema(of: scope)
             }
@@ -302,6 +330,7 @@ package final class PostgresContainerStore: StoreBackend {
     }
 
     package func assetContent(_ checksum: String) throws -> Data? {
-        try connection.value("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap(PostgresValueCodec.bytes(hex:))
+        try connection.value("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap(
+            PostgresValueCodec.bytes(hex:))
     }
 }

@@ -10,7 +10,9 @@ import Foundation
 enum PostgresEncodedFields {
     /// The values at `offsets` among `values` (or their texts, where `texts` gives them), one
     /// field each, NULL where an offset is `nil`.
-    static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?]) throws -> [UInt8] {
+    static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?])
+        throws -> [UInt8]
+    {
         var size = 0
         for offset in offsets {
             guard let offset else {
@@ -48,7 +50,9 @@ enum PostgresEncodedFields {
     }
 
     /// The same fields appended one by one, for values whose size is not known before they are written.
-    private static func appended(_ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?]) throws -> [UInt8] {
+    private static func appended(
+        _ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?]
+    ) throws -> [UInt8] {
         var row = PostgresBinaryRow()
         for offset in offsets {
             if let offset, let text = texts.text(at: offset) {
@@ -77,13 +81,16 @@ enum PostgresEncodedFields {
     }
 
     /// Stores a value whose size ``fieldSize(of:)`` knows at `field`; returns where the next field goes.
-    private static func store(_ value: borrowing RecordValue?, at field: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
+    private static func store(_ value: borrowing RecordValue?, at field: UnsafeMutableRawPointer) throws
+        -> UnsafeMutableRawPointer
+    {
         switch value {
         case .string(let text)?: return try storeText(text, at: field)
         case .int64(let number)?: PostgresBinaryRow.storeEightBytes(UInt64(bitPattern: number), at: field)
         case .double(let number)?: PostgresBinaryRow.storeEightBytes(number.bitPattern, at: field)
         case .timestamp(let milliseconds)?:
-            PostgresBinaryRow.storeEightBytes(UInt64(bitPattern: try PostgresBinaryRow.timestamp(milliseconds)), at: field)
+            PostgresBinaryRow.storeEightBytes(
+                UInt64(bitPattern: try PostgresBinaryRow.timestamp(milliseconds)), at: field)
         case .location(let location)?:
             PostgresBinaryRow.storeCoordinates(of: location, at: field)
             return field + PostgresBinaryRow.coordinatesFieldSize
@@ -105,7 +112,9 @@ enum PostgresEncodedFields {
         return try copy.withUTF8 { try storeText($0, at: field) }
     }
 
-    private static func storeText(_ utf8: UnsafeBufferPointer<UInt8>, at field: UnsafeMutableRawPointer) throws -> UnsafeMutableRawPointer {
+    private static func storeText(_ utf8: UnsafeBufferPointer<UInt8>, at field: UnsafeMutableRawPointer) throws
+        -> UnsafeMutableRawPointer
+    {
         try PostgresBinaryRow.checkText(utf8)
         field.storeBytes(of: UInt32(utf8.count).bigEndian, as: UInt32.self)
         if let start = utf8.baseAddress { (field + 4).copyMemory(from: start, byteCount: utf8.count) }

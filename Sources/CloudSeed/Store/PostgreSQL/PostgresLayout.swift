@@ -70,7 +70,9 @@ enum PostgresLayout {
         """
 
     /// The columns every record table has, before its field columns.
-    static let systemColumns = ["___zone", "___recordID", "___createTime", "___createdBy", "___modTime", "___modifiedBy", "___etag"]
+    static let systemColumns = [
+        "___zone", "___recordID", "___createTime", "___createdBy", "___modTime", "___modifiedBy", "___etag",
+    ]
 
     /// The column a table's SEARCHABLE fields are indexed in, kept by PostgreSQL itself.
     static let searchColumn = "___search"
@@ -96,7 +98,10 @@ enum PostgresLayout {
     /// The schema of a container environment: its names in lower case, other characters as `_`,
     /// as `icloud_com_example_gallery_development`.
     static func schemaName(container: String, environment: ContainerEnvironment) -> String {
-        let name = String((container + "_" + environment.rawValue).lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        let name = String(
+            (container + "_" + environment.rawValue).lowercased().map {
+                $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_"
+            })
         return identifier(name)
     }
 
@@ -111,15 +116,18 @@ enum PostgresLayout {
             String(shared.zone), try timestamp(shared.createdTimestamp), literal(shared.createdUserRecordName),
             try timestamp(shared.modifiedTimestamp), literal(shared.modifiedUserRecordName),
         ]
-        return "ALTER TABLE \(table) " + zip(sharedColumns, values).map { "ALTER COLUMN \(quoted($0)) SET DEFAULT \($1)" }.joined(separator: ", ")
+        return "ALTER TABLE \(table) "
+            + zip(sharedColumns, values).map { "ALTER COLUMN \(quoted($0)) SET DEFAULT \($1)" }.joined(separator: ", ")
     }
 
     /// The `ALTER TABLE` clauses that drop what ``settingDefaults(of:to:)`` set.
     static let droppingDefaults = sharedColumns.map { "ALTER COLUMN \(quoted($0)) DROP DEFAULT" }
 
     /// The system columns a bulk insert's rows may leave to defaults (``PostgresPendingRows/SharedColumns``).
-    private static let sharedColumns = systemColumns.indices.filter(PostgresPendingRows.SharedColumns.systemColumnIndexes.contains)
-        .map { systemColumns[$0] }
+    private static let sharedColumns = systemColumns.indices.filter(
+        PostgresPendingRows.SharedColumns.systemColumnIndexes.contains
+    )
+    .map { systemColumns[$0] }
 
     /// A name PostgreSQL keeps whole: names over its 63-byte limit are cut to 50 bytes and given
     /// the first 12 hex digits of their SHA-256, so two long names never meet.
@@ -138,7 +146,8 @@ enum PostgresLayout {
     static func indexName(table: String, kind: String, column: String) -> String {
         let name = column.isEmpty ? "\(table)__\(kind)" : "\(table)__\(kind)__\(column)"
         guard name.utf8.count > 63 else { return name }
-        return String(decoding: Array(table.utf8.prefix(20)), as: UTF8.self) + "__\(kind)__" + SHA256.hexDigest(of: Data(name.utf8)).prefix(16)
+        return String(decoding: Array(table.utf8.prefix(20)), as: UTF8.self) + "__\(kind)__"
+            + SHA256.hexDigest(of: Data(name.utf8)).prefix(16)
     }
 
     /// An SQL string literal, for the statements that take no parameters (comments).

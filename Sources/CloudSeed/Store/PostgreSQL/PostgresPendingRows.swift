@@ -198,10 +198,14 @@ struct PostgresPendingRows {
     }
 
     /// Buffers a saved record's row of `layout`'s table; `true` when the table's batch is full and should be sent.
-    mutating func add(_ record: CloudRecord, encoded: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout) -> Bool {
+    mutating func add(_ record: CloudRecord, encoded: [UInt8], zone: Int64, layout: PostgresContainerStore.TypeLayout)
+        -> Bool
+    {
         park()
-        let table = layout.qualifiedTable, capacity = batchCapacity(table)
-        return batches[table, default: Batch(layout: layout, shared: nil, capacity: capacity)].add(record, encoded: encoded, zone: zone) >= Self.batchSize
+        let table = layout.qualifiedTable
+        let capacity = batchCapacity(table)
+        return batches[table, default: Batch(layout: layout, shared: nil, capacity: capacity)].add(
+            record, encoded: encoded, zone: zone) >= Self.batchSize
     }
 
     /// Whether `table`'s batch leaves out other columns than `shared` says (keeps rows whole where
@@ -219,13 +223,19 @@ struct PostgresPendingRows {
     /// `true` when the batch holds `batchSize` rows and should be sent.
     mutating func append(
         recordName: String, zone: Int64, table: String, layout: @autoclosure () -> PostgresContainerStore.TypeLayout,
-        shared: @autoclosure () -> SharedColumns?, batchSize: Int, fieldCount: Int, encode: (inout PostgresBinaryRow) throws -> Void
+        shared: @autoclosure () -> SharedColumns?, batchSize: Int, fieldCount: Int,
+        encode: (inout PostgresBinaryRow) throws -> Void
     ) throws -> Bool {
         if current?.table != table {
             park()
-            current = (table, batches.removeValue(forKey: table) ?? Batch(layout: layout(), shared: shared(), capacity: batchCapacity(table)))
+            current = (
+                table,
+                batches.removeValue(forKey: table)
+                    ?? Batch(layout: layout(), shared: shared(), capacity: batchCapacity(table))
+            )
         }
-        return try current!.batch.append(recordName: recordName, zone: zone, fieldCount: fieldCount, encode: encode) >= batchSize
+        return try current!.batch.append(recordName: recordName, zone: zone, fieldCount: fieldCount, encode: encode)
+            >= batchSize
     }
 
     private func batchCapacity(_ table: String) -> Int {

@@ -27,7 +27,8 @@ struct PostgresReadAhead {
         hits = 0
         self.table = table
         self.zone = zone
-        rows = Dictionary(window.compactMap { row in row[0].map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
+        rows = Dictionary(
+            window.compactMap { row in row[0].map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Drops a record whose row a save or delete makes stale.

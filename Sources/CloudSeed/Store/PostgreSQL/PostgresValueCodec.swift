@@ -67,12 +67,15 @@ enum PostgresValueCodec {
 
     /// The refusal of a text holding U+0000, which neither `text` nor `jsonb` can keep.
     static var nulError: CloudSeedError {
-        CloudSeedError(.invalidValue, "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
+        CloudSeedError(
+            .invalidValue,
+            "PostgreSQL text cannot hold the character U+0000; remove it from the value, or use a SQLite store")
     }
 
     /// The refusal of a timestamp outside the years a store keeps.
     static func outOfRange(_ milliseconds: Int64) -> CloudSeedError {
-        CloudSeedError(.invalidValue, "the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
+        CloudSeedError(
+            .invalidValue, "the timestamp \(milliseconds) ms is outside the years 0001 to 9999 a store keeps")
     }
 
     /// Whether a value's text, or a list's, holds U+0000, which neither text nor jsonb can keep.
@@ -86,7 +89,8 @@ enum PostgresValueCodec {
     }
 
     /// Reads a column (as ``selected(_:as:)`` gives it) back as a value of `type`; `nil` for NULL.
-    static func decode(_ text: String?, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {
+    static func decode(_ text: String?, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue?
+    {
         guard let text else { return nil }
         switch type {
         case .string: return .string(text)
@@ -108,8 +112,10 @@ enum PostgresValueCodec {
     /// A location was `jsonb` before: PostgreSQL parsed its JSON for every row, much of its work
     /// in a big `COPY`, where an array is quicker to take in.
     static func locationElements(_ location: Location) -> [Double?] {
-        var elements: [Double?] = [location.latitude, location.longitude, location.altitude, location.horizontalAccuracy,
-                                   location.verticalAccuracy, location.course, location.speed, location.timestamp.map(Double.init)]
+        var elements: [Double?] = [
+            location.latitude, location.longitude, location.altitude, location.horizontalAccuracy,
+            location.verticalAccuracy, location.course, location.speed, location.timestamp.map(Double.init),
+        ]
         while elements.count > 2, elements.last! == nil { elements.removeLast() }
         return elements
     }
@@ -126,15 +132,18 @@ enum PostgresValueCodec {
                 elements.append(number)
             }
         }
-        guard elements.count >= 2, elements.count <= 8, let latitude = elements[0], let longitude = elements[1] else { return nil }
+        guard elements.count >= 2, elements.count <= 8, let latitude = elements[0], let longitude = elements[1] else {
+            return nil
+        }
         func element(_ index: Int) -> Double? { index < elements.count ? elements[index] : nil }
         var timestamp: Int64?
         if let milliseconds = element(7) {
             guard let exact = Int64(exactly: milliseconds) else { return nil }
             timestamp = exact
         }
-        return Location(latitude: latitude, longitude: longitude, altitude: element(2), horizontalAccuracy: element(3),
-                        verticalAccuracy: element(4), course: element(5), speed: element(6), timestamp: timestamp)
+        return Location(
+            latitude: latitude, longitude: longitude, altitude: element(2), horizontalAccuracy: element(3),
+            verticalAccuracy: element(4), course: element(5), speed: element(6), timestamp: timestamp)
     }
 
     /// The bytes of bytea's hex output, `\x0aff`.

@@ -62,7 +62,9 @@ final class CopiedRowBatch {
                 let type = statement.columnType(column)
                 switch type {
                 case SQLITE_INTEGER: cells.append(Cell(type: type, count: 0, value: statement.int64(column)))
-                case SQLITE_FLOAT: cells.append(Cell(type: type, count: 0, value: Int64(bitPattern: statement.double(column).bitPattern)))
+                case SQLITE_FLOAT:
+                    cells.append(
+                        Cell(type: type, count: 0, value: Int64(bitPattern: statement.double(column).bitPattern)))
                 case SQLITE_TEXT, SQLITE_BLOB:
                     let text = statement.textBytes(column)
                     reserve(text.count)
@@ -85,7 +87,9 @@ final class CopiedRowBatch {
         }
 
         /// The batch, for the other core; it owns the bytes from now on.
-        consuming func batch() -> CopiedRowBatch { CopiedRowBatch(columnCount: columnCount, cells: cells, bytes: bytes) }
+        consuming func batch() -> CopiedRowBatch {
+            CopiedRowBatch(columnCount: columnCount, cells: cells, bytes: bytes)
+        }
     }
 
     /// Row `row` of the batch, from 0.
@@ -128,11 +132,14 @@ extension SQLiteDatabase {
     /// that copies rows out in batches while `body` runs on this one: an export formats on one
     /// core while SQLite reads on the other.
     func forEachCopiedRow(_ sql: String, _ arguments: [SQLiteValue], _ body: (CopiedRow) throws -> Void) throws {
-        try TwoCorePipeline.run(batchSize: 1, produce: { emit in
-            try copyRows(sql, arguments, emit)
-        }, consume: { batch in
-            for row in 0..<batch.count { try body(batch.row(row)) }
-        })
+        try TwoCorePipeline.run(
+            batchSize: 1,
+            produce: { emit in
+                try copyRows(sql, arguments, emit)
+            },
+            consume: { batch in
+                for row in 0..<batch.count { try body(batch.row(row)) }
+            })
     }
 
     /// Runs `sql` and hands its rows to `emit`, copied out in batches of a few hundred, on the calling thread.
@@ -157,7 +164,8 @@ extension SQLiteDatabase {
             if filling.count == rowsPerBatch {
                 let byteCount = filling.byteCount
                 try emit(filling.batch())
-                filling = CopiedRowBatch.Filling(columnCount: columnCount, rows: rowsPerBatch, bytes: byteCount + byteCount / 4)
+                filling = CopiedRowBatch.Filling(
+                    columnCount: columnCount, rows: rowsPerBatch, bytes: byteCount + byteCount / 4)
             }
         }
         let last = filling.batch()

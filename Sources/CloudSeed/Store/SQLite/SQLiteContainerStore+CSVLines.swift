@@ -20,7 +20,8 @@ extension SQLiteContainerStore {
             var longWay = 0
             var bytes: [UInt8] = []
             bytes.reserveCapacity(4096)
-            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            where recordType == nil || recordType == name {
                 let layout = types[name]!
                 let fieldTypes = layout.sortedFieldNames.map { layout.fields[$0]!.type }
                 guard fieldTypes.allSatisfy(SQLiteValueCodec.holdsExportForm) else {
@@ -36,11 +37,14 @@ extension SQLiteContainerStore {
                 try forEachRowByName(layout.selectNamesAndFields, of: layout, zone: zone) { row in
                     if direct == nil { direct = try columns(name) == layout.sortedFieldNames }
                     bytes.removeAll(keepingCapacity: true)
-                    if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) { return try line(name, bytes) }
+                    if direct!, Self.appendCSVLine(row, fieldTypes: fieldTypes, to: &bytes) {
+                        return try line(name, bytes)
+                    }
                     longWay += 1
                     // CSV writes no system fields, and none were read: the record is its name and fields.
                     var values = row.values()
-                    values.insert(contentsOf: repeatElement(SQLiteValue.null, count: SQLiteLayout.systemColumns.count - 2), at: 1)
+                    values.insert(
+                        contentsOf: repeatElement(SQLiteValue.null, count: SQLiteLayout.systemColumns.count - 2), at: 1)
                     try record(try self.record(from: values, type: name, layout: layout, zoneID: scope.zoneID))
                 }
             }
@@ -49,7 +53,9 @@ extension SQLiteContainerStore {
     }
 
     /// Writes one row of ``TypeLayout/selectNamesAndFields``; `false` if a column is not in the form expected.
-    private static func appendCSVLine(_ row: some StoredColumns, fieldTypes: [FieldType], to bytes: inout [UInt8]) -> Bool {
+    private static func appendCSVLine(_ row: some StoredColumns, fieldTypes: [FieldType], to bytes: inout [UInt8])
+        -> Bool
+    {
         guard row.columnType(0) == SQLITE_TEXT else { return false }
         CSVExporter.appendCell(row.textBytes(0), setButEmpty: false, to: &bytes)
         for (offset, type) in fieldTypes.enumerated() {
@@ -65,10 +71,13 @@ extension SQLiteContainerStore {
             case (.timestamp, SQLITE_TEXT):
                 guard SQLiteValueCodec.isFormattedTimestamp(row.textBytes(column)) else { return false }
                 bytes += row.textBytes(column)
-            case (.reference, SQLITE_TEXT): CSVExporter.appendCell(row.textBytes(column), setButEmpty: false, to: &bytes)
+            case (.reference, SQLITE_TEXT):
+                CSVExporter.appendCell(row.textBytes(column), setButEmpty: false, to: &bytes)
             case (.location, SQLITE_TEXT), (.list, SQLITE_TEXT):
                 let text = row.textBytes(column)
-                guard let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+                guard let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+                    return false
+                }
                 CSVExporter.appendCell(text, setButEmpty: false, to: &bytes)
             default: return false
             }

@@ -11,7 +11,9 @@ extension SQLiteContainerStore {
     /// ASSET, and any row holding a column in an unexpected form, goes the long way, through
     /// ``CloudKitJSON``. Returns how many rows went that way.
     @discardableResult
-    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws -> Int {
+    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void)
+        throws -> Int
+    {
         try database.withMappedReads {
             guard let zone = try zoneKey(scope, create: false) else { return 0 }
             var longWay = 0
@@ -23,7 +25,8 @@ extension SQLiteContainerStore {
             zoneTail += #","ownerRecordName":"#.utf8
             JSONText.appendQuoted(scope.zoneID.ownerName.utf8, to: &zoneTail)
             zoneTail += "}}\n".utf8
-            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            where recordType == nil || recordType == name {
                 let layout = types[name]!
                 let fields = layout.sortedFieldNames.map { JSONLineField(name: $0, type: layout.fields[$0]!.type) }
                 let direct = fields.allSatisfy { SQLiteValueCodec.holdsExportForm($0.type) }
@@ -61,7 +64,9 @@ extension SQLiteContainerStore {
         _ row: some StoredColumns, head: [UInt8], fields: [JSONLineField], zoneTail: [UInt8], to bytes: inout [UInt8]
     ) -> Bool {
         for column in Int32(0)...5 where row.columnType(column) != SQLITE_TEXT { return false }
-        guard let created = Timestamp.parse(utf8: row.textBytes(1)), let modified = Timestamp.parse(utf8: row.textBytes(3)) else { return false }
+        guard let created = Timestamp.parse(utf8: row.textBytes(1)),
+            let modified = Timestamp.parse(utf8: row.textBytes(3))
+        else { return false }
         bytes += #"{"recordName":"#.utf8
         JSONText.appendQuoted(row.textBytes(0), to: &bytes)
         bytes += head

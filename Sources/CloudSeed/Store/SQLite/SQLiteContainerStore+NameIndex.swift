@@ -10,9 +10,12 @@ extension SQLiteContainerStore {
     /// ``buildDeferredNameIndexes()`` (or the end of the transaction) builds it again. Until then a
     /// record saved twice under one name is kept twice, and the index then refuses to be built.
     func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
-        guard let layout = try typeLayouts(scope)[recordType], !deferredNameIndexes.contains(layout.table) else { return false }
+        guard let layout = try typeLayouts(scope)[recordType], !deferredNameIndexes.contains(layout.table) else {
+            return false
+        }
         let index = SQLiteLayout.nameIndex(of: layout.table)
-        guard try !database.rows("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(index)]).isEmpty,
+        guard
+            try !database.rows("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(index)]).isEmpty,
             try database.rows("SELECT 1 FROM \(SQLiteLayout.quoted(layout.table)) LIMIT 1").isEmpty
         else { return false }
         try database.execute("DROP INDEX \(SQLiteLayout.quoted(index))")
@@ -33,7 +36,9 @@ extension SQLiteContainerStore {
             do {
                 try database.execute(SQLiteLayout.createNameIndex(table))
             } catch let error as CloudSeedError where error.message.contains("UNIQUE") {
-                throw CloudSeedError(.duplicateRecordName, "two records of type \(table) were given the same record name in one run; give them distinct names")
+                throw CloudSeedError(
+                    .duplicateRecordName,
+                    "two records of type \(table) were given the same record name in one run; give them distinct names")
             }
         }
         deferredNameIndexes.removeAll()

@@ -4,7 +4,9 @@ import Foundation
 extension SQLiteContainerStore {
     package func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
         try QueryAuthorization.check(query, against: schemaDefinition(of: scope.schemaScope))
-        guard let layout = try typeLayouts(scope.schemaScope)[query.recordType], let zone = try zoneKey(scope, create: false) else {
+        guard let layout = try typeLayouts(scope.schemaScope)[query.recordType],
+            let zone = try zoneKey(scope, create: false)
+        else {
             return []
         }
         var sql = String(layout.selectAll[..<layout.selectAll.range(of: " ORDER BY")!.lowerBound])
@@ -16,13 +18,20 @@ extension SQLiteContainerStore {
             let type = filter.field == "recordName" ? FieldType.string : layout.fields[filter.field]!.type
             switch filter.comparator {
             case .near:
-                let parts = filter.value.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let parts = filter.value.split(separator: ",").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
                 guard parts.count == 3, type == .location, let index = names.firstIndex(of: filter.field) else {
-                    throw CloudSeedError(.invalidOption, "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
+                    throw CloudSeedError(
+                        .invalidOption,
+                        "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
                 }
                 nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
             case .contains:
-                guard case .list(let element) = type else { throw CloudSeedError(.unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)") }
+                guard case .list(let element) = type else {
+                    throw CloudSeedError(
+                        .unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)")
+                }
                 sql += " AND EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value = ?)"
                 arguments.append(try bound(filter.value, as: element, field: filter.field))
             case .in:
@@ -40,7 +49,9 @@ extension SQLiteContainerStore {
         }
         if let search = query.search {
             let table = SQLiteLayout.quoted(layout.table + "__search")
-            let words = search.split(separator: " ").map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            let words = search.split(separator: " ").map {
+                "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
             sql += " AND rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
             arguments.append(.text(words.joined(separator: " ")))
         }
@@ -54,7 +65,9 @@ extension SQLiteContainerStore {
         var records: [CloudRecord] = []
         for row in try database.rows(sql, arguments) {
             let isNear = nearFilters.allSatisfy { near in
-                guard case .text(let text) = row[near.column], case .location(let place)? = try? SQLiteValueCodec.decode(.text(text), as: .location, assetSizes: { _ in 0 })
+                guard case .text(let text) = row[near.column],
+                    case .location(let place)? = try? SQLiteValueCodec.decode(
+                        .text(text), as: .location, assetSizes: { _ in 0 })
                 else { return false }
                 return GreatCircle.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
             }
@@ -68,7 +81,9 @@ extension SQLiteContainerStore {
     private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
         if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
         if field.hasPrefix("___") { return SQLiteLayout.quoted(field) }
-        guard let column = layout.fields[field]?.column else { throw CloudSeedError(.unknownField, "Unknown field '\(field)'") }
+        guard let column = layout.fields[field]?.column else {
+            throw CloudSeedError(.unknownField, "Unknown field '\(field)'")
+        }
         return SQLiteLayout.quoted(column)
     }
 

@@ -76,16 +76,20 @@ extension SQLiteContainerStore {
             }
         }
         let existing = try database.rows(
-            "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name LIKE '%\\_\\_index\\_\\_%' ESCAPE '\\'")
+            "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name LIKE '%\\_\\_index\\_\\_%' ESCAPE '\\'"
+        )
         for row in existing {
             guard case .text(let index) = row[0], case .text(let table) = row[1] else { continue }
             let column = String(index.dropFirst(table.count + "__index__".count))
-            if wanted[table]?.contains(column) != true { try database.execute("DROP INDEX \(SQLiteLayout.quoted(index))") }
+            if wanted[table]?.contains(column) != true {
+                try database.execute("DROP INDEX \(SQLiteLayout.quoted(index))")
+            }
         }
         for (table, columns) in wanted {
             for column in columns {
                 try database.execute(
-                    "CREATE INDEX IF NOT EXISTS \(SQLiteLayout.quoted("\(table)__index__\(column)")) ON \(SQLiteLayout.quoted(table)) (\"___zone\", \(SQLiteLayout.quoted(column)))")
+                    "CREATE INDEX IF NOT EXISTS \(SQLiteLayout.quoted("\(table)__index__\(column)")) ON \(SQLiteLayout.quoted(table)) (\"___zone\", \(SQLiteLayout.quoted(column)))"
+                )
             }
         }
         try synchroniseSearch(searchable)
@@ -93,22 +97,27 @@ extension SQLiteContainerStore {
     }
 
     private func synchroniseSearch(_ searchable: [String: Set<String>]) throws {
-        let tables = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_\\_search' ESCAPE '\\'")
-            .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
+        let tables = try database.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_\\_search' ESCAPE '\\'"
+        )
+        .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
         for table in Set(tables.map { String($0.dropLast("__search".count)) }).union(searchable.keys) {
             let columns = (searchable[table] ?? []).sorted()
             let search = SQLiteLayout.quoted(table + "__search")
             let current = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(table + "__search")])
                 .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
             if current == columns { continue }
-            for trigger in ["ai", "ad", "au"] { try database.execute("DROP TRIGGER IF EXISTS \(SQLiteLayout.quoted("\(table)__search_\(trigger)"))") }
+            for trigger in ["ai", "ad", "au"] {
+                try database.execute("DROP TRIGGER IF EXISTS \(SQLiteLayout.quoted("\(table)__search_\(trigger)"))")
+            }
             try database.execute("DROP TABLE IF EXISTS \(search)")
             guard !columns.isEmpty else { continue }
             let quotedTable = SQLiteLayout.quoted(table)
             let list = columns.map(SQLiteLayout.quoted).joined(separator: ", ")
             let new = columns.map { "new.\(SQLiteLayout.quoted($0))" }.joined(separator: ", ")
             let old = columns.map { "old.\(SQLiteLayout.quoted($0))" }.joined(separator: ", ")
-            try database.execute("""
+            try database.execute(
+                """
                 CREATE VIRTUAL TABLE \(search) USING fts5(\(list), content=\(quotedTable), content_rowid=rowid);
                 CREATE TRIGGER \(SQLiteLayout.quoted("\(table)__search_ai")) AFTER INSERT ON \(quotedTable) BEGIN
                     INSERT INTO \(search) (rowid, \(list)) VALUES (new.rowid, \(new));

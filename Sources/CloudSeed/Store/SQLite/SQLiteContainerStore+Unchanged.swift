@@ -30,7 +30,9 @@ extension SQLiteContainerStore {
     /// fields of `fieldNames` hold, as stored, each value `record` sets (a `nil` value is not
     /// compared): saving it with changed keys would change nothing. `false` also where the
     /// comparison cannot tell; the record is then read and compared the usual way.
-    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
+        throws -> Bool
+    {
         guard let comparison = try comparison(record.recordType, fieldNames: fieldNames, in: scope),
             let statement = try storedRow(named: record.recordName, comparison)
         else { return false }
@@ -59,7 +61,9 @@ extension SQLiteContainerStore {
             stored.firstIndex(of: name).map { (type: layout.fields[name]!.type, column: Int32($0)) }
         }
         // `_rowid_`, not `rowid`: a field may be named `rowid`, none starts with an underscore.
-        let read = (stored.map { layout.fields[$0]!.column } + ["___createdBy", "___zone", "___recordID"]).map(SQLiteLayout.quoted) + ["_rowid_"]
+        let read =
+            (stored.map { layout.fields[$0]!.column } + ["___createdBy", "___zone", "___recordID"]).map(
+                SQLiteLayout.quoted) + ["_rowid_"]
         let select = "SELECT \(read.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(layout.table))"
         let comparison = Comparison(
             scope: scope, recordType: recordType, fieldNames: fieldNames, zone: zone, columns: columns,
@@ -75,12 +79,16 @@ extension SQLiteContainerStore {
     /// order they were written, and a row read by rowid, next to the last, is found without a search
     /// of the name index and a seek in the table at a random place for each, which were costly.
     private func storedRow(named name: String, _ comparison: Comparison) throws -> SQLiteStatement? {
-        let zoneColumn = comparison.creatorColumn + 1, nameColumn = zoneColumn + 1, rowidColumn = nameColumn + 1
+        let zoneColumn = comparison.creatorColumn + 1
+        let nameColumn = zoneColumn + 1
+        let rowidColumn = nameColumn + 1
         if let last = comparison.lastRowid {
             let next = comparison.selectByRowid
             next.reset()
             try next.bind(.integer(last + 1), at: 1)
-            if try next.step(), next.int64(zoneColumn) == comparison.zone, Self.column(nameColumn, of: next, holds: .text(name)) {
+            if try next.step(), next.int64(zoneColumn) == comparison.zone,
+                Self.column(nameColumn, of: next, holds: .text(name))
+            {
                 lastComparison?.lastRowid = last + 1
                 return next
             }
@@ -101,7 +109,8 @@ extension SQLiteContainerStore {
         case (.integer(let number), SQLITE_INTEGER): return statement.int64(column) == number
         case (.real(let number), SQLITE_FLOAT): return statement.double(column) == number
         case (.text(var text), SQLITE_TEXT): return text.withUTF8 { same($0, statement.textBytes(column)) }
-        case (.blob(let data), SQLITE_BLOB): return data.withUnsafeBytes { same($0.assumingMemoryBound(to: UInt8.self), statement.textBytes(column)) }
+        case (.blob(let data), SQLITE_BLOB):
+            return data.withUnsafeBytes { same($0.assumingMemoryBound(to: UInt8.self), statement.textBytes(column)) }
         default: return false
         }
     }

@@ -41,7 +41,8 @@ package final class SQLiteContainerStore: StoreBackend {
         }
 
         func hold(for target: SaveTarget, _ system: SystemFields) -> Bool {
-            statement == ObjectIdentifier(target.insert) && zone == target.zone && self.system.sharesColumns(with: system)
+            statement == ObjectIdentifier(target.insert) && zone == target.zone
+                && self.system.sharesColumns(with: system)
         }
     }
     private static let recordNameParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___recordID")! + 1)
@@ -79,17 +80,21 @@ package final class SQLiteContainerStore: StoreBackend {
             sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let quotedTable = SQLiteLayout.quoted(table)
             let read = SQLiteLayout.systemColumns.dropFirst() + sortedFieldNames.map { fields[$0]!.column }
-            let select = "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
+            let select =
+                "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
             selectAll = select + " ORDER BY \"___recordID\""
             selectByName = select + " AND \"___recordID\" = ?"
             let namesAndFields = ["___recordID"] + sortedFieldNames.map { fields[$0]!.column }
-            selectNamesAndFields = "SELECT \(namesAndFields.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
+            selectNamesAndFields =
+                "SELECT \(namesAndFields.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
             let written = SQLiteLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }
-            let values = "(\(written.map(SQLiteLayout.quoted).joined(separator: ", "))) VALUES ("
+            let values =
+                "(\(written.map(SQLiteLayout.quoted).joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
             insert = "INSERT OR REPLACE INTO \(quotedTable) " + values
             let changed = written.filter { $0 != "___zone" && $0 != "___recordID" }.map(SQLiteLayout.quoted)
-            upsert = "INSERT INTO \(quotedTable) " + values + " ON CONFLICT (\"___recordID\", \"___zone\") DO UPDATE SET "
+            upsert =
+                "INSERT INTO \(quotedTable) " + values + " ON CONFLICT (\"___recordID\", \"___zone\") DO UPDATE SET "
                 + changed.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         }
     }
@@ -130,7 +135,8 @@ package final class SQLiteContainerStore: StoreBackend {
             let tables = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.isEmpty || tables.contains([.text("_cloudseed_meta")]) else {
                 throw CloudSeedError(
-                    .storeFailure, "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
+                    .storeFailure,
+                    "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
                     at: SourcePosition(file: path))
             }
         }
@@ -138,7 +144,9 @@ package final class SQLiteContainerStore: StoreBackend {
             // A file being created keeps SQLite's rollback journal until it is put in place
             // (``StoreCreation``), and gets pages of 16 KiB: a table's rows take fewer pages, each
             // written once, so writes are faster than with pages of 4 KiB.
-            try database.execute((creation == nil ? "PRAGMA journal_mode = WAL; " : "PRAGMA page_size = \(Self.pageSize); ") + Self.connectionSettings)
+            try database.execute(
+                (creation == nil ? "PRAGMA journal_mode = WAL; " : "PRAGMA page_size = \(Self.pageSize); ")
+                    + Self.connectionSettings)
             try database.transaction {
                 try database.execute(SQLiteLayout.metadataTables)
                 try database.rows(
@@ -152,7 +160,8 @@ package final class SQLiteContainerStore: StoreBackend {
         let format = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'format'")
         guard format == [[.text(SQLiteLayout.formatVersion)]] else {
             throw CloudSeedError(
-                .storeFailure, "this store was written by another version of cloudseed (format \(format)); use that version",
+                .storeFailure,
+                "this store was written by another version of cloudseed (format \(format)); use that version",
                 at: SourcePosition(file: path))
         }
     }
@@ -220,7 +229,8 @@ package final class SQLiteContainerStore: StoreBackend {
             "SELECT record_type, field, field_type, column_name FROM _cloudseed_fields WHERE container = ? AND environment = ?",
             key)
         {
-            guard case .text(let recordType) = row[0], case .text(let field) = row[1], case .text(let typeName) = row[2],
+            guard case .text(let recordType) = row[0], case .text(let field) = row[1],
+                case .text(let typeName) = row[2],
                 case .text(let column) = row[3], let type = FieldType(name: typeName)
             else { continue }
             fields[recordType, default: [:]][field] = (type, column)
@@ -277,7 +287,8 @@ package final class SQLiteContainerStore: StoreBackend {
         if case .integer(let id)? = try database.rows(select, arguments).first?.first { return id }
         guard create else { return nil }
         try database.rows(
-            "INSERT INTO _cloudseed_zones (container, environment, database, owner, zone) VALUES (?, ?, ?, ?, ?)", arguments)
+            "INSERT INTO _cloudseed_zones (container, environment, database, owner, zone) VALUES (?, ?, ?, ?, ?)",
+            arguments)
         if case .integer(let id)? = try database.rows(select, arguments).first?.first { return id }
         return nil
     }
@@ -299,7 +310,9 @@ package final class SQLiteContainerStore: StoreBackend {
         }
         var fields: [String: RecordValue] = [:]
         for (offset, name) in layout.sortedFieldNames.enumerated() {
-            if let value = try SQLiteValueCodec.decode(row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize) {
+            if let value = try SQLiteValueCodec.decode(
+                row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize)
+            {
                 fields[name] = value
             }
         }
@@ -314,7 +327,8 @@ package final class SQLiteContainerStore: StoreBackend {
         try database.withMappedReads {
             guard let zone = try zoneKey(scope, create: false) else { return }
             let types = try typeLayouts(scope.schemaScope)
-            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where recordType == nil || recordType == name {
+            for name in types.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            where recordType == nil || recordType == name {
                 let layout = types[name]!
                 try database.forEachRow(layout.selectAll, [.integer(zone)]) { row in
                     try body(try record(from: row, type: name, layout: layout, zoneID: scope.zoneID))
@@ -327,11 +341,14 @@ package final class SQLiteContainerStore: StoreBackend {
         var zones: [StoreInventory.Zone] = []
         var schemas: [SchemaScope: Schema] = [:]
         for row in try database.rows(
-            "SELECT id, container, environment, database, owner, zone FROM _cloudseed_zones ORDER BY container, environment, database, owner, zone")
-        {
-            guard case .integer(let id) = row[0], case .text(let container) = row[1], case .text(let environmentName) = row[2],
-                case .text(let databaseName) = row[3], case .text(let owner) = row[4], case .text(let zoneName) = row[5],
-                let environment = ContainerEnvironment(rawValue: environmentName), let scope = DatabaseScope(rawValue: databaseName)
+            "SELECT id, container, environment, database, owner, zone FROM _cloudseed_zones ORDER BY container, environment, database, owner, zone"
+        ) {
+            guard case .integer(let id) = row[0], case .text(let container) = row[1],
+                case .text(let environmentName) = row[2],
+                case .text(let databaseName) = row[3], case .text(let owner) = row[4],
+                case .text(let zoneName) = row[5],
+                let environment = ContainerEnvironment(rawValue: environmentName),
+                let scope = DatabaseScope(rawValue: databaseName)
             else { continue }
             let schemaScope = SchemaScope(container: container, environment: environment)
             var counts: [String: Int] = [:]
@@ -342,8 +359,10 @@ package final class SQLiteContainerStore: StoreBackend {
                     counts[name] = Int(count)
                 }
             }
-            zones.append(.init(container: container, environment: environment, database: scope,
-                               zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
+            zones.append(
+                .init(
+                    container: container, environment: environment, database: scope,
+                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
         }
         for row in try database.rows("SELECT DISTINCT container, environment FROM _cloudseed_record_types") {
             guard case .text(let container) = row[0], case .text(let name) = row[1],
@@ -370,7 +389,9 @@ package final class SQLiteContainerStore: StoreBackend {
     /// Adds a field, reusing its column when another environment made it with the same SQL type.
     func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
         guard let layout = try typeLayouts(scope)[recordType] else {
-            throw CloudSeedError(.unknownRecordType, "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+            throw CloudSeedError(
+                .unknownRecordType,
+                "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
         }
         let sqlType = SQLiteValueCodec.columnType(for: type)
         let existing = try database.rows("SELECT name, type FROM pragma_table_info(?)", [.text(layout.table)])
@@ -379,12 +400,16 @@ package final class SQLiteContainerStore: StoreBackend {
             column = "\(name)__\(sqlType)"
         }
         if !existing.contains(where: { $0[0] == .text(column) }) {
-            try database.execute("ALTER TABLE \(SQLiteLayout.quoted(layout.table)) ADD COLUMN \(SQLiteLayout.quoted(column)) \(sqlType)")
+            try database.execute(
+                "ALTER TABLE \(SQLiteLayout.quoted(layout.table)) ADD COLUMN \(SQLiteLayout.quoted(column)) \(sqlType)")
             database.forgetStatements()
         }
         try database.rows(
             "INSERT INTO _cloudseed_fields (container, environment, record_type, field, field_type, column_name) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(scope.container), .text(scope.environment.rawValue), .text(recordType), .text(name), .text(type.schemaName), .text(column)])
+            [
+                .text(scope.container), .text(scope.environment.rawValue), .text(recordType), .text(name),
+                .text(type.schemaName), .text(column),
+            ])
         layouts[scope] = nil
         try recordJustInTime(recordType, field: (name, type), in: scope)
     }
@@ -392,7 +417,9 @@ package final class SQLiteContainerStore: StoreBackend {
     /// A new change tag: the counter of `_cloudseed_meta`, counted in memory during the transaction.
     func nextChangeTag() throws -> String {
         if changeTagCounter == nil {
-            guard case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'").first?.first,
+            guard
+                case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'")
+                    .first?.first,
                 let number = Int64(value)
             else { throw database.storeError("the change tag counter is missing") }
             changeTagCounter = number
@@ -440,13 +467,16 @@ package final class SQLiteContainerStore: StoreBackend {
             for (offset, value) in systemValues(record.recordName, system: system, target: target).enumerated() {
                 try target.insert.bind(value, at: Int32(offset + 1))
             }
-            boundSystemColumns = BoundSystemColumns(statement: ObjectIdentifier(target.insert), zone: target.zone, system: system)
+            boundSystemColumns = BoundSystemColumns(
+                statement: ObjectIdentifier(target.insert), zone: target.zone, system: system)
         }
         let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
         if target.hasFieldNames(fieldNames) {
             // Each value lent where it is: a copy would count references to its texts.
             try record.values.withUnsafeBufferPointer { values in
-                for offset in values.indices { try bind(values[offset], at: firstField + Int32(offset), to: target.insert) }
+                for offset in values.indices {
+                    try bind(values[offset], at: firstField + Int32(offset), to: target.insert)
+                }
             }
         } else {
             let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
@@ -490,7 +520,8 @@ package final class SQLiteContainerStore: StoreBackend {
         private var matchingNames: [String] = []
 
         init(
-            scope: StoreScope, recordType: String, zone: Int64, fieldNames: [String], insert: SQLiteStatement, save: SQLiteStatement,
+            scope: StoreScope, recordType: String, zone: Int64, fieldNames: [String], insert: SQLiteStatement,
+            save: SQLiteStatement,
             statementGeneration: Int
         ) {
             self.scope = scope
@@ -527,9 +558,11 @@ package final class SQLiteContainerStore: StoreBackend {
         let insert = try database.statement(layout.insert)
         // A table whose name index is still to be built has no index to meet a name in (nor, where
         // SQLite refuses the statement, a table some other tool made without it).
-        let save = deferredNameIndexes.contains(layout.table) ? insert : (try? database.statement(layout.upsert)) ?? insert
+        let save =
+            deferredNameIndexes.contains(layout.table) ? insert : (try? database.statement(layout.upsert)) ?? insert
         let target = SaveTarget(
-            scope: scope, recordType: recordType, zone: zone, fieldNames: layout.sortedFieldNames, insert: insert, save: save,
+            scope: scope, recordType: recordType, zone: zone, fieldNames: layout.sortedFieldNames, insert: insert,
+            save: save,
             statementGeneration: database.statementGeneration)
         lastSaveTarget = target
         boundSystemColumns = nil
@@ -538,19 +571,25 @@ package final class SQLiteContainerStore: StoreBackend {
 
     /// A system timestamp as stored.
     private func formatted(_ milliseconds: Int64) -> String {
-        if milliseconds != lastTimestamp.milliseconds { lastTimestamp = (milliseconds, Timestamp.format(milliseconds) ?? "") }
+        if milliseconds != lastTimestamp.milliseconds {
+            lastTimestamp = (milliseconds, Timestamp.format(milliseconds) ?? "")
+        }
         return lastTimestamp.text
     }
 
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
         if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
-        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false) else { return false }
-        let sql = "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return false }
+        let sql =
+            "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
         return try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty
     }
 
     package func assetContent(_ checksum: String) throws -> Data? {
-        if case .blob(let data)? = try database.rows("SELECT content FROM _cloudseed_assets WHERE checksum = ?", [.text(checksum)]).first?.first {
+        if case .blob(let data)? = try database.rows(
+            "SELECT content FROM _cloudseed_assets WHERE checksum = ?", [.text(checksum)]
+        ).first?.first {
             return data
         }
         return nil
@@ -598,9 +637,13 @@ struct SQLiteStoreTransaction: StoreTransaction {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
 
-    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope) throws -> Bool {
+    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
+        throws -> Bool
+    {
         try store.holdsUnchanged(record, fieldNames: fieldNames, createdBy: creator, in: scope)
     }
 
-    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws { try store.applySchema(definition, to: scope) }
+    func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
+        try store.applySchema(definition, to: scope)
+    }
 }

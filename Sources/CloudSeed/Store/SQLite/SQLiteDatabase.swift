@@ -25,7 +25,9 @@ final class SQLiteDatabase {
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw CloudSeedError(.storeFailure, "cannot open the store: \(message); check the path and its permissions", at: SourcePosition(file: path))
+            throw CloudSeedError(
+                .storeFailure, "cannot open the store: \(message); check the path and its permissions",
+                at: SourcePosition(file: path))
         }
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     }
@@ -204,7 +206,10 @@ final class SQLiteStatement {
         case .text(let text): try bindText(text, at: index)
         case .blob(let data):
             try data.withUnsafeBytes { buffer in
-                try check(sqlite3_bind_blob64(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), Self.transient))
+                try check(
+                    sqlite3_bind_blob64(
+                        pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        sqlite3_uint64(buffer.count), Self.transient))
             }
         }
     }
@@ -220,8 +225,11 @@ final class SQLiteStatement {
     /// (``boundTexts``), or by SQLite when they are long.
     func bindText(bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
         guard bytes.count <= Self.boundTextLimit, index > 0 else {
-            let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-            return try check(sqlite3_bind_text64(pointer, index, start, sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8)))
+            let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(
+                to: CChar.self)
+            return try check(
+                sqlite3_bind_text64(
+                    pointer, index, start, sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8)))
         }
         let slot = Int(index)
         if slot >= boundTexts.count { boundTexts += repeatElement(nil, count: slot + 1 - boundTexts.count) }
@@ -233,8 +241,10 @@ final class SQLiteStatement {
         }
         let buffer = boundTexts[slot]!
         if let source = bytes.baseAddress { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
-        try check(sqlite3_bind_text64(
-            pointer, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8)))
+        try check(
+            sqlite3_bind_text64(
+                pointer, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                nil, UInt8(SQLITE_UTF8)))
     }
 
     private func check(_ status: Int32) throws {

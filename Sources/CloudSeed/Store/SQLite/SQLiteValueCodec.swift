@@ -33,7 +33,8 @@ enum SQLiteValueCodec {
 
     /// Whether stored TIMESTAMP text is exactly as ``Timestamp/format(_:)`` writes it: `2019-05-04T12:34:56.000Z`.
     static func isFormattedTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count == 24 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-") && bytes[10] == UInt8(ascii: "T")
+        bytes.count == 24 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+            && bytes[10] == UInt8(ascii: "T")
             && bytes[13] == UInt8(ascii: ":") && bytes[16] == UInt8(ascii: ":") && bytes[19] == UInt8(ascii: ".")
             && bytes[23] == UInt8(ascii: "Z") && Timestamp.parse(utf8: bytes) != nil
     }
@@ -55,14 +56,18 @@ enum SQLiteValueCodec {
     /// Binds `value` to the parameter at `index` in the form ``encode(_:)`` gives it, without making
     /// a ``SQLiteValue`` of it first, nor a string of a timestamp, a location or a list: their text is
     /// written into `scratch`, a buffer kept from value to value.
-    static func bind(_ value: RecordValue, to statement: SQLiteStatement, at index: Int32, scratch: inout [UInt8]) throws {
+    static func bind(_ value: RecordValue, to statement: SQLiteStatement, at index: Int32, scratch: inout [UInt8])
+        throws
+    {
         switch value {
         case .string(let text): try statement.bindText(text, at: index)
         case .int64(let number): try statement.bind(.integer(number), at: index)
         case .double(let number): try statement.bind(.real(number), at: index)
         case .timestamp(let milliseconds):
             scratch.removeAll(keepingCapacity: true)
-            guard Timestamp.append(milliseconds, to: &scratch) else { return try statement.bind(encode(value), at: index) }
+            guard Timestamp.append(milliseconds, to: &scratch) else {
+                return try statement.bind(encode(value), at: index)
+            }
             try scratch.withUnsafeBufferPointer { try statement.bindText(bytes: $0, at: index) }
         case .location, .list:
             scratch.removeAll(keepingCapacity: true)
@@ -93,9 +98,11 @@ enum SQLiteValueCodec {
         case .location(let location): CloudKitJSON.appendLocation(location, to: &bytes)
         case .reference(let reference):
             if reference.isKeptAsName { return JSONText.appendQuoted(reference.recordName.utf8, to: &bytes) }
-            bytes += JSONText.object([
-                ("recordName", JSONText.quoted(reference.recordName)), ("action", JSONText.quoted(reference.action.rawValue)),
-            ]).utf8
+            bytes +=
+                JSONText.object([
+                    ("recordName", JSONText.quoted(reference.recordName)),
+                    ("action", JSONText.quoted(reference.action.rawValue)),
+                ]).utf8
         case .asset(let asset): JSONText.appendQuoted(asset.fileChecksum.utf8, to: &bytes)
         case .list(_, let items):
             bytes.append(UInt8(ascii: "["))
@@ -108,7 +115,9 @@ enum SQLiteValueCodec {
     }
 
     /// Reads a column back as a value of `type`; `nil` for NULL (the field is not set).
-    static func decode(_ column: SQLiteValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {
+    static func decode(_ column: SQLiteValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws
+        -> RecordValue?
+    {
         switch (type, column) {
         case (_, .null): return nil
         case (.string, .text(let text)): return .string(text)
@@ -132,7 +141,9 @@ enum SQLiteValueCodec {
         throw CloudSeedError(.storeFailure, "the store holds a value that is not a \(type.schemaName): \(column)")
     }
 
-    private static func decode(json: PlainValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws -> RecordValue? {
+    private static func decode(json: PlainValue, as type: FieldType, assetSizes: (String) throws -> Int64) throws
+        -> RecordValue?
+    {
         if case .list(let element) = type, case .array(let items) = json {
             return .list(element, try items.compactMap { try decode(json: $0, as: element, assetSizes: assetSizes) })
         }
@@ -147,7 +158,9 @@ enum SQLiteValueCodec {
         case (.asset, .string(let checksum)):
             return .asset(AssetReference(fileChecksum: checksum, size: try assetSizes(checksum)))
         case (.location, .dictionary), (.reference, .dictionary):
-            let converter = ValueConverter(loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "ASSET", detail: nil) }, recordName: { $0 })
+            let converter = ValueConverter(
+                loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "ASSET", detail: nil) },
+                recordName: { $0 })
             return try converter.convert(json, to: type, at: SourcePosition(file: "store"))
         default: return nil
         }

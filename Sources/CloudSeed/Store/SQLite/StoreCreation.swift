@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A store file being created: built under a hidden name next to where it goes (`.NAME.new`),
@@ -42,7 +42,8 @@ final class StoreCreation {
         let lockPath = hidden + ".lock"
         guard claimInProcess(lockPath) else {
             throw CloudSeedError(
-                .storeFailure, "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
+                .storeFailure,
+                "another store object of this program is creating this store and has not written to it yet; write through that one, or let it go first",
                 at: SourcePosition(file: path))
         }
         while true {
@@ -91,11 +92,13 @@ final class StoreCreation {
         removeSideFiles()
         guard failure == EEXIST || FileManager.default.fileExists(atPath: path) else {
             throw CloudSeedError(
-                .fileAccess, "cannot put the new store in place (\(String(cString: strerror(failure)))), so nothing was written; check the folder and its permissions",
+                .fileAccess,
+                "cannot put the new store in place (\(String(cString: strerror(failure)))), so nothing was written; check the folder and its permissions",
                 at: SourcePosition(file: path))
         }
         throw CloudSeedError(
-            .storeFailure, "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+            .storeFailure,
+            "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
             at: SourcePosition(file: path))
     }
 

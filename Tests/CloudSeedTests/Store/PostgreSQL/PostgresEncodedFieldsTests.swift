@@ -21,7 +21,8 @@ import Testing
     }
 
     private static func encoded(_ values: [RecordValue?], at offsets: [Int?]) throws -> [UInt8] {
-        let noTexts = NewRecordEncoder.Texts(bytes: UnsafeBufferPointer(start: nil, count: 0), ranges: UnsafeBufferPointer(start: nil, count: 0))
+        let noTexts = NewRecordEncoder.Texts(
+            bytes: UnsafeBufferPointer(start: nil, count: 0), ranges: UnsafeBufferPointer(start: nil, count: 0))
         return try values.withUnsafeBufferPointer { try PostgresEncodedFields.encoded($0, texts: noTexts, at: offsets) }
     }
 
@@ -58,7 +59,9 @@ import Testing
         let asValues: [RecordValue?] = [.string("Harbor at Dusk"), .int64(7), .string("Skagenの Boat"), values[3]]
         // Of known sizes, written in place; with a list, appended.
         for offsets: [Int?] in [[2, nil, 0, 1], [3, 0, 2, 1]] {
-            #expect(Self.encoder(offsets).encoded(values, textBytes: texts, textRanges: ranges) == (try Self.appended(asValues, at: offsets)))
+            #expect(
+                Self.encoder(offsets).encoded(values, textBytes: texts, textRanges: ranges)
+                    == (try Self.appended(asValues, at: offsets)))
         }
     }
 

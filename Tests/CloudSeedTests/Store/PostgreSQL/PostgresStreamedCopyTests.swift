@@ -46,7 +46,9 @@ import Testing
         let testStore = try TestStore(.postgres)
         let connection = try PostgresConnection(url: testStore.location)
         try connection.execute("CREATE TABLE t (n bigint NOT NULL)")
-        #expect(throws: connection.storeError("null value in column \"n\" of relation \"t\" violates not-null constraint")) {
+        #expect(
+            throws: connection.storeError("null value in column \"n\" of relation \"t\" violates not-null constraint")
+        ) {
             try connection.transaction {
                 try Self.send([1], on: connection)
                 try Self.send([nil], on: connection)
