@@ -4,8 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-output=$(swift package dump-symbol-graph --minimum-access-level public 2>&1) || { echo "$output"; exit 1; }
+# The library's graph is what counts: the test modules' graphs fail where tests are not built yet.
+rm -rf .build/*/symbolgraph
+output=$(swift package dump-symbol-graph --minimum-access-level public 2>&1) || true
 folder=$(echo "$output" | sed -n 's/^Files written to //p' | tail -1)
+if [ -z "$folder" ] || [ ! -f "$folder/CloudSeed.symbols.json" ]; then
+  echo "$output"
+  echo "error: no symbol graph of the CloudSeed library; fix the build above"
+  exit 1
+fi
 current=$(mktemp)
 trap 'rm -f "$current"' EXIT
 
