@@ -176,6 +176,8 @@ enum DocumentShape {
                     at: node.member("type")?.position ?? node.position)
             }
             declared = type
+        } else {
+            declared = try CloudKitValueShape.type(of: value, field: key)
         }
         return SourceField(key: key, value: value.plainValue, position: value.position, declaredType: declared)
     }
