@@ -57,8 +57,8 @@ public struct ImportSummary: Sendable {
         }
         lines.append("Choices (pin them with the flags shown):")
         for recordType in plan.recordTypes {
-            let pin = recordType.namingRule.pinningTemplate.map { "  --name-template '\(recordType.name)=\($0)'" } ?? ""
-            lines.append("  \(recordType.name): named by \(recordType.namingRule)\(pin)")
+            let pin = recordType.pinningTemplate.map { "  --name-template '\(recordType.name)=\($0)'" } ?? ""
+            lines.append("  \(recordType.name): named by \(recordType.namingDescription)\(pin)")
             for name in recordType.sortedFieldNames {
                 lines.append("    " + Self.describe(name, recordType.fields[name]!, in: recordType))
             }

@@ -71,6 +71,8 @@ final class FlatCellTyping {
         else { return nil }
         let names = columns.names
         let facts = columns.facts
+        // Rows with a name column keep that name, which the general way gives them.
+        guard !facts.contains(where: { $0.nameColumnRank != nil }) else { return nil }
         switch rule {
         case .position:
             naming = .position

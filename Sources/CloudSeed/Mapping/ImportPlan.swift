@@ -58,6 +58,9 @@ package struct PlannedRecordType: Sendable {
     package var name: String
     package var fields: [String: PlannedField]
     package var namingRule: NamingRule
+    /// How many rows keep the name their source gives them (``PreparedRow/ownName``): where the
+    /// rule is another, it names the rest.
+    package var rowsWithOwnName: Int
     /// How many rows of the sources are of this type.
     package var rowCount: Int
     /// Where the first row of this type is, for schema errors.
@@ -69,6 +72,27 @@ package struct PlannedRecordType: Sendable {
 
     /// Field names in byte order.
     package var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+
+    /// How the records are named, as the plan prints it: where some rows keep the names their
+    /// sources give and the rule names the others, both.
+    package var namingDescription: String {
+        switch namingRule {
+        case .fromSource, .column, .parent, .template: return "\(namingRule)"
+        case .naturalKey, .position, .uuid:
+            guard rowsWithOwnName > 0 else { return "\(namingRule)" }
+            let rows = rowsWithOwnName == 1 ? "1 row" : "\(rowsWithOwnName) rows"
+            return "the names their sources give (\(rows)), the other rows by \(namingRule)"
+        }
+    }
+
+    /// The `--name-template` that names the records as the plan does; `nil` where none can (some
+    /// rows keep the names their sources give, which a template would replace).
+    package var pinningTemplate: String? {
+        switch namingRule {
+        case .naturalKey, .position, .uuid: rowsWithOwnName > 0 ? nil : namingRule.pinningTemplate
+        default: namingRule.pinningTemplate
+        }
+    }
 }
 
 /// A field of a planned record type: its type and which rule chose it.

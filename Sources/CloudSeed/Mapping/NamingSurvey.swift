@@ -13,7 +13,6 @@ struct NamingSurvey {
     private var rowsWithoutGivenName = 0
     private var nameColumn: String?
     private var nameColumnConsistent = true
-    private var seenRows = 0
     /// The rules still in the running but natural keys, with the names each would give.
     private var candidates: [NamingRule: NameMarks] = [:]
     /// The natural keys every row so far has, in the order first met, with the names each would give.
@@ -32,6 +31,13 @@ struct NamingSurvey {
     private(set) var sources: Set<Int> = []
     /// Rows the template cannot name: row number and the row's position.
     private(set) var unnamedRows: [(row: Int, position: SourcePosition)] = []
+    /// Rows the template names otherwise than their source does: row number, position, the name
+    /// the source gives and the template's.
+    private(set) var renamedRows: [(row: Int, position: SourcePosition, given: String, template: String)] = []
+
+    /// Top-level rows whose source gives them a name (``PreparedRow/ownName``), which they keep
+    /// whatever rule names the rest.
+    private(set) var rowsWithOwnName = 0
 
     init(recordType: String, template: String?, randomNames: Bool) {
         self.recordType = recordType
@@ -44,12 +50,16 @@ struct NamingSurvey {
     mutating func add(_ row: PreparedRow, isChild: Bool, source: Int, keyName: (key: String, name: String)? = nil) {
         guard
             let rowNumber = count(
-                givenName: row.givenName != nil, nameColumn: row.nameColumn?.column, isChild: isChild, source: source),
-            !randomNames
+                givenName: row.givenName != nil, nameColumn: row.nameColumn?.column, isChild: isChild, source: source)
         else { return }
+        if row.ownName != nil { rowsWithOwnName += 1 }
+        guard !randomNames else { return }
         if let template {
             if let name = RowNaming.name(of: row, rule: .template(template), rowNumber: rowNumber, randomSeed: 0) {
                 candidates[.template(template), default: NameMarks()].add(name, row: rowNumber)
+                if let given = row.givenName.map(RecordNaming.recordName(from:)), given != name {
+                    renamedRows.append((rowNumber, row.position, given, name))
+                }
             } else {
                 unnamedRows.append((rowNumber, row.position))
             }
@@ -61,7 +71,15 @@ struct NamingSurvey {
             candidates[.fromSource] = nil
         }
         if nameColumnConsistent, let nameColumn { mark(row, rule: .column(nameColumn), rowNumber: rowNumber) }
-        noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber, keyName: keyName)
+        if let own = row.ownName {
+            // The row keeps its name under any key: marked as that name, and no key drops out for it.
+            let name = RecordNaming.recordName(from: own)
+            if !waitingNaturalKeys.isEmpty { markWaitingNaturalKeys() }
+            let keys = rowNumber == 0 ? row.naturalKeys.map(\.0) : naturalKeys.map(\.key)
+            markNaturalKeys(names: keys.map { ($0, name) }, rowNumber: rowNumber)
+        } else {
+            noteNaturalKeys(row.naturalKeys, rowNumber: rowNumber, keyName: keyName)
+        }
     }
 
     /// Takes in a top-level row that has neither a given name nor a name column, nor a template
@@ -86,18 +104,18 @@ struct NamingSurvey {
     /// Counts a row, with whether it has a name of its own and the name column it has; the row's
     /// number among the top-level rows, `nil` for a child row.
     private mutating func count(givenName: Bool, nameColumn column: String?, isChild: Bool, source: Int) -> Int? {
-        seenRows += 1
         if lastSource != source {
             lastSource = source
             sources.insert(source)
         }
+        // A child row is named after its parent row, whatever rule names the type's other rows.
+        guard !isChild else { return nil }
         if !givenName { rowsWithoutGivenName += 1 }
-        if seenRows == 1 { nameColumn = column }
+        if topLevelRows == 0 { nameColumn = column }
         if nameColumnConsistent, nameColumn != column {
             nameColumnConsistent = false
             candidates[.column(nameColumn ?? "")] = nil
         }
-        guard !isChild else { return nil }
         let rowNumber = topLevelRows
         topLevelRows += 1
         if lastTopLevelSource != source {

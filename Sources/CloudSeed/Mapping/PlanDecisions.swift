@@ -19,6 +19,8 @@ struct PlanDecisions {
     private enum NamingProblem {
         /// The name template names a field the row does not set.
         case template(String, SourcePosition)
+        /// The name template names the row otherwise than its source does.
+        case renamed(template: String, given: String, named: String, SourcePosition)
         /// The row gets the name of an earlier row.
         case sharesName(firstRow: Int)
     }
@@ -46,6 +48,9 @@ struct PlanDecisions {
             var problems: [Int: NamingProblem] = [:]
             if case .template(let template) = rule {
                 for (row, position) in survey.naming.unnamedRows { problems[row] = .template(template, position) }
+                for (row, position, given, named) in survey.naming.renamedRows {
+                    problems[row] = .renamed(template: template, given: given, named: named, position)
+                }
             }
             for (first, second) in survey.naming.duplicates(under: rule) where problems[second] == nil {
                 problems[second] = .sharesName(firstRow: first)
@@ -96,6 +101,11 @@ struct PlanDecisions {
                     error = CloudSeedError(
                         .invalidValue,
                         "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template",
+                        at: position)
+                case .renamed(let template, let given, let named, let position):
+                    error = CloudSeedError(
+                        .duplicateRecordName,
+                        "the source names this record '\(given)', but the name template \"\(template)\" names it '\(named)'; drop --name-template for \(type), or remove the source's recordName",
                         at: position)
                 case .sharesName(let firstRow):
                     let first = wantedRows[type]?[firstRow] ?? nil
@@ -180,7 +190,7 @@ struct PlanDecisions {
             let survey = surveys[name]!
             return PlannedRecordType(
                 name: name, fields: try fieldTypes(for: name, survey: survey),
-                namingRule: naming.rules[name] ?? .position,
+                namingRule: naming.rules[name] ?? .position, rowsWithOwnName: survey.naming.rowsWithOwnName,
                 rowCount: survey.rowCount, firstRowPosition: survey.firstRowPosition,
                 firstPositions: survey.firstPositions,
                 renamedKeys: survey.renamedKeys)

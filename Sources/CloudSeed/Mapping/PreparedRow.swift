@@ -5,6 +5,9 @@ struct PreparedRow {
     var givenName: String?
     /// The well-known name column the row has, and its value.
     var nameColumn: (column: String, value: String)?
+    /// The name the row's source gives it, by a name of its own or a name column: kept whatever
+    /// rule names the type's other rows.
+    var ownName: String? { givenName ?? nameColumn?.value }
     var fields: [SourceField]
     /// The natural-key texts of the fields, by key (``NaturalKeys``), worked out while preparing.
     var naturalKeys: [(String, String)] = []

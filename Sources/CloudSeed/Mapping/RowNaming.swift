@@ -18,11 +18,15 @@ struct RowNaming: Sendable {
 
     static func name(of row: PreparedRow, rule: NamingRule, rowNumber: Int, randomSeed: UInt64) -> String? {
         var byPosition: String { "\(row.recordType)-\(row.ordinal)" }
+        if case .template(let template) = rule {
+            return TemplateNaming.text(of: row, template: template).map(RecordNaming.recordName(from:))
+        }
+        // A name the source gives is kept whatever rule names the type's other rows.
+        if let own = row.ownName { return RecordNaming.recordName(from: own) }
         switch rule {
         case .uuid: return randomName(row.recordType, rowNumber: rowNumber, seed: randomSeed)
-        case .template(let template):
-            return TemplateNaming.text(of: row, template: template).map(RecordNaming.recordName(from:))
-        case .fromSource, .parent: return row.givenName.map(RecordNaming.recordName(from:)) ?? byPosition
+        case .template: return nil
+        case .fromSource, .parent: return byPosition
         case .column: return row.nameColumn.map { RecordNaming.recordName(from: $0.value) } ?? byPosition
         case .naturalKey(let key):
             return row.naturalKeys.first { $0.0 == key }.map { RecordNaming.recordName(from: $0.1) } ?? byPosition
