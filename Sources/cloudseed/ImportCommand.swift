@@ -73,7 +73,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("allow-dangling"),
-        help: "Keep references to records that do not exist (CloudKit allows NONE references to them).")
+        help:
+            "Keep references to records that do not exist (CloudKit allows NONE references to them), and assets whose bytes the store lacks, as metadata only."
+    )
     var allowDangling = false
 
     @Option(

@@ -21,7 +21,7 @@ import Testing
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
             return result
         }
-        _ = try cloudseed("import", Repository.sample("CloudKit/AllTypes.json"))
+        _ = try cloudseed("import", Repository.sample("CloudKit/AllTypes.json"), "--allow-dangling")
         _ = try cloudseed(
             "import", Repository.sample("Gallery/artists.csv"), Repository.sample("Gallery/artworks.plist"))
         let original = try cloudseed("export", "--format", "jsonl").standardOutput
@@ -30,7 +30,9 @@ import Testing
             format == "csv"
             ? try FileManager.default.contentsOfDirectory(atPath: folder.path("csv")).sorted().map { "csv/\($0)" }
             : [output]
-        _ = try CommandRunner.run(["import"] + files + ["--store", "again.sqlite"], in: folder.url)
+        let reimport = try CommandRunner.run(
+            ["import"] + files + ["--store", "again.sqlite", "--allow-dangling"], in: folder.url)
+        #expect(reimport.status == 0, "\(reimport.standardError)")
         let again = try cloudseed("export", "--format", "jsonl", "--store", "again.sqlite").standardOutput
         let before = try fields(original)
         let after = try fields(again)

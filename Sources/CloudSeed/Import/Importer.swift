@@ -176,10 +176,12 @@ public struct Importer: Sendable {
         var created = SystemFields(
             createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now,
             modifiedUserRecordName: userRecordName)
+        var assetPresence = options.allowDangling ? nil : AssetPresence(store: store)
         func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
             var record = record
             record.recordID.zoneID = scope.zoneID
             do {
+                try assetPresence?.check(record)
                 try save(
                     record, isNewType: newTypes.contains(record.recordType), transaction: transaction,
                     permissions: permissions,

@@ -48,6 +48,9 @@ package protocol StoreBackend: AnyObject {
 
     /// The content of an asset, if the store has it (assets imported as metadata only have none).
     func assetContent(_ checksum: String) throws -> Data?
+
+    /// Whether the store has the content of an asset, without reading it.
+    func hasAssetContent(_ checksum: String) throws -> Bool
 }
 
 /// Exports through records, for stores that do not write lines from their columns.

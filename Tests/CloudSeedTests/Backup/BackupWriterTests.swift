@@ -37,6 +37,7 @@ import Testing
         func assetContent(_ checksum: String) throws -> Data? {
             throw CloudSeedError(.storeFailure, "the disk went away")
         }
+        func hasAssetContent(_ checksum: String) throws -> Bool { try base.hasAssetContent(checksum) }
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {

@@ -105,3 +105,29 @@ import Testing
             ])
     }
 }
+
+extension CloudKitValueShapeTests {
+    @Test func anAssetWhoseBytesTheStoreLacksIsRefusedWithoutAllowDangling() throws {
+        let path = folder.path("modify.json")
+        #expect(
+            errorMessages { _ = try importText("modify.json", Self.playlistRequest, allowDangling: false) } == [
+                "\(path):2:40: field 'cover' names the asset AbCd==, whose bytes are not in the store; give the asset's file path instead, or pass --allow-dangling to keep it as metadata only (at operations[0].record)"
+            ])
+        #expect(try records().isEmpty)
+    }
+
+    @Test func anAssetWhoseBytesTheStoreHoldsNeedsNothingMore() throws {
+        let image = Data("a picture".utf8)
+        try image.write(to: folder.url.appendingPathComponent("cover.png"))
+        _ = try importText(
+            "first.json",
+            #"{"records": [{"recordType": "Cover", "recordName": "c", "fields": {"image": {"value": "cover.png", "type": "ASSETID"}}}]}"#,
+            allowDangling: false)
+        let checksum = SHA256.hexDigest(of: image)
+        _ = try importText(
+            "second.json",
+            #"{"records": [{"recordType": "Cover", "recordName": "d", "fields": {"image": {"value": {"fileChecksum": "\#(checksum)", "size": 9}}}}]}"#,
+            allowDangling: false)
+        #expect(try records()["Cover/d"]?.fields["image"] == .asset(AssetReference(fileChecksum: checksum, size: 9)))
+    }
+}

@@ -329,6 +329,11 @@ package final class PostgresContainerStore: StoreBackend {
         }
     }
 
+    package func hasAssetContent(_ checksum: String) throws -> Bool {
+        try connection.value(
+            "SELECT 1 FROM cloudseed.assets WHERE checksum = $1 AND content IS NOT NULL", [checksum]) != nil
+    }
+
     package func assetContent(_ checksum: String) throws -> Data? {
         try connection.value("SELECT content FROM cloudseed.assets WHERE checksum = $1", [checksum]).flatMap(
             PostgresValueCodec.bytes(hex:))

@@ -595,6 +595,12 @@ package final class SQLiteContainerStore: StoreBackend {
         return nil
     }
 
+    package func hasAssetContent(_ checksum: String) throws -> Bool {
+        try database.rows(
+            "SELECT 1 FROM _cloudseed_assets WHERE checksum = ? AND content IS NOT NULL", [.text(checksum)]
+        ).isEmpty == false
+    }
+
     func saveAsset(_ asset: AssetReference, content: Data?) throws {
         try database.rows(
             "INSERT INTO _cloudseed_assets (checksum, size, content) VALUES (?, ?, ?) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(content, excluded.content)",
