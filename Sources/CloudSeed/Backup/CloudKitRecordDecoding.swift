@@ -58,14 +58,19 @@ enum CloudKitRecordDecoding {
             return .bytes(data)
         case .location: return .location(try location(node, in: what))
         case .reference:
-            let reference = try StrictObject(node, what, required: ["recordName"], optional: ["action"])
+            let reference = try StrictObject(node, what, required: ["recordName"], optional: ["zoneID", "action"])
             let actionName =
                 try reference["action"].map { try StrictObject.string($0, "action") } ?? ReferenceAction.none.rawValue
             guard let action = ReferenceAction(rawValue: actionName) else {
                 throw StrictObject.error(
                     "\(what) has the unknown action \"\(actionName)\"", at: reference["action"]!.position)
             }
-            return .reference(Reference(recordName: try reference.string("recordName"), action: action))
+            let zoneName = try reference["zoneID"].map {
+                try StrictObject($0, "\(what)'s zoneID", required: ["zoneName"], optional: ["ownerRecordName"]).string(
+                    "zoneName")
+            }
+            return .reference(
+                Reference(recordName: try reference.string("recordName"), action: action, zoneName: zoneName))
         case .asset:
             let asset = try StrictObject(node, what, required: ["fileChecksum", "size"])
             return .asset(

@@ -177,11 +177,13 @@ public struct Importer: Sendable {
             createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now,
             modifiedUserRecordName: userRecordName)
         var assetPresence = options.allowDangling ? nil : AssetPresence(store: store)
+        var referenceZones = ReferenceZones(store: store, scope: scope, allowDangling: options.allowDangling)
         func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
             var record = record
             record.recordID.zoneID = scope.zoneID
             do {
                 try assetPresence?.check(record)
+                try referenceZones.point(&record)
                 try save(
                     record, isNewType: newTypes.contains(record.recordType), transaction: transaction,
                     permissions: permissions,

@@ -151,7 +151,26 @@ struct FlatRowTyping {
             converted = try? converter.convert(plain, to: slot.field.type, at: position)
         }
         guard var value = converted else { return nil }
+        // An asset given as metadata and a reference into another zone are checked against the
+        // store, which the long way does.
+        switch slot.field.type {
+        case .asset, .list(.asset): if plain.holdsDictionary(where: { _ in true }) { return nil }
+        case .reference, .list(.reference):
+            if plain.holdsDictionary(where: { $0.contains { $0.key == "zoneID" } }) { return nil }
+        default: break
+        }
         if slot.field.action != .none { value = value.withReferenceAction(slot.field.action) }
         return value
+    }
+}
+
+extension PlainValue {
+    /// Whether the value is a dictionary, or a list holding one, of which `test` holds.
+    fileprivate func holdsDictionary(where test: ([PlainEntry]) -> Bool) -> Bool {
+        switch self {
+        case .dictionary(let entries): test(entries)
+        case .array(let items): items.contains { $0.holdsDictionary(where: test) }
+        default: false
+        }
     }
 }

@@ -212,6 +212,12 @@ struct ValueConverter {
             throw Mismatch(valueType: "STRING", detail: "a REFERENCE dictionary needs a recordName")
         }
         var reference = Reference(recordName: name)
+        if case .dictionary(let zone)? = entries.first(where: { $0.key == "zoneID" })?.value {
+            guard case .string(let zoneName)? = zone.first(where: { $0.key == "zoneName" })?.value else {
+                throw Mismatch(valueType: "REFERENCE", detail: "a reference's zoneID needs a zoneName")
+            }
+            reference.zoneName = zoneName
+        }
         if case .string(let actionName)? = entries.first(where: { $0.key == "action" })?.value {
             guard let action = ReferenceAction(rawValue: actionName) else {
                 throw Mismatch(valueType: "REFERENCE", detail: "the action must be NONE, DELETE_SELF or VALIDATE")

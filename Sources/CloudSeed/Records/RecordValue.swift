@@ -49,10 +49,14 @@ public enum ReferenceAction: String, Hashable, Sendable, CaseIterable {
 public struct Reference: Hashable, Sendable {
     public var recordName: String
     public var action: ReferenceAction
+    /// The zone of the record pointed to, where it is not the referring record's own (CloudKit's
+    /// `zoneID` in a reference dictionary).
+    public var zoneName: String?
 
-    public init(recordName: String, action: ReferenceAction = .none) {
+    public init(recordName: String, action: ReferenceAction = .none, zoneName: String? = nil) {
         self.recordName = recordName
         self.action = action
+        self.zoneName = zoneName
     }
 }
 

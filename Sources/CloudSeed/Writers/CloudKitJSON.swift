@@ -41,11 +41,7 @@ package enum CloudKitJSON {
         case .bytes(let data): JSONText.quoted(data.base64EncodedString())
         case .timestamp(let milliseconds): String(milliseconds)
         case .location(let location): self.location(location)
-        case .reference(let reference):
-            JSONText.object([
-                ("recordName", JSONText.quoted(reference.recordName)),
-                ("action", JSONText.quoted(reference.action.rawValue)),
-            ])
+        case .reference(let reference): self.reference(reference)
         case .asset(let asset):
             JSONText.object([("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))])
         case .list(_, let items): JSONText.array(items.map(self.value))
@@ -53,6 +49,16 @@ package enum CloudKitJSON {
     }
 
     /// A location dictionary with the measurements it has.
+    /// A reference dictionary: `recordName`, `zoneID` where it points into another zone, `action`.
+    static func reference(_ reference: Reference) -> String {
+        var members = [("recordName", JSONText.quoted(reference.recordName))]
+        if let zone = reference.zoneName {
+            members.append(("zoneID", JSONText.object([("zoneName", JSONText.quoted(zone))])))
+        }
+        members.append(("action", JSONText.quoted(reference.action.rawValue)))
+        return JSONText.object(members)
+    }
+
     package static func location(_ location: Location) -> String {
         var bytes: [UInt8] = []
         appendLocation(location, to: &bytes)

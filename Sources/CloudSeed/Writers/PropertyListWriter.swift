@@ -73,8 +73,9 @@ enum PropertyListWriter {
             if let timestamp = location.timestamp { members.append(("timestamp", "<integer>\(timestamp)</integer>")) }
             return "<dict>" + members.map { "<key>\($0.0)</key>\($0.1)" }.joined() + "</dict>"
         case .reference(let reference):
+            let zone = reference.zoneName.map { "<key>zoneID</key><dict><key>zoneName</key>\(string($0))</dict>" } ?? ""
             return
-                "<dict><key>recordName</key>\(string(reference.recordName))<key>action</key>\(string(reference.action.rawValue))</dict>"
+                "<dict><key>recordName</key>\(string(reference.recordName))\(zone)<key>action</key>\(string(reference.action.rawValue))</dict>"
         case .asset(let asset):
             return
                 "<dict><key>fileChecksum</key>\(string(asset.fileChecksum))<key>size</key><integer>\(asset.size)</integer></dict>"

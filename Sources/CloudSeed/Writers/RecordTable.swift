@@ -14,7 +14,8 @@ package enum RecordTable {
         case nil: return ""
         case .string(let text)?: return text
         case .timestamp(let milliseconds)?: return Timestamp.format(milliseconds) ?? String(milliseconds)
-        case .reference(let reference)? where reference.action == .none: return reference.recordName
+        case .reference(let reference)? where reference.action == .none && reference.zoneName == nil:
+            return reference.recordName
         case let value?: return CloudKitJSON.value(value)
         }
     }

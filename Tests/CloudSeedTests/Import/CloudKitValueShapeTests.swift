@@ -131,3 +131,44 @@ extension CloudKitValueShapeTests {
         #expect(try records()["Cover/d"]?.fields["image"] == .asset(AssetReference(fileChecksum: checksum, size: 9)))
     }
 }
+
+extension CloudKitValueShapeTests {
+    static let noteAboutWork =
+        #"{"records": [{"recordType": "Note", "recordName": "n1", "fields": {"about": {"value": {"recordName": "x", "zoneID": {"zoneName": "Work"}, "action": "NONE"}}}}]}"#
+
+    func importNote(allowDangling: Bool) throws {
+        var options = MappingOptions()
+        options.allowDangling = allowDangling
+        _ = try Importer(store: store, scope: StoreScope(database: .private), options: options, now: 0)
+            .run([SourceFile(path: folder.write("note.json", Self.noteAboutWork))])
+    }
+
+    func note() throws -> CloudRecord? {
+        var notes: [CloudRecord] = []
+        try store.forEachRecord(in: StoreScope(database: .private), recordType: "Note") { notes.append($0) }
+        return notes.first
+    }
+
+    @Test func aReferenceIntoAnotherZonePointsThereAndIsExportedSo() throws {
+        _ = try Importer(
+            store: store, scope: StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work")), now: 0
+        )
+        .run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
+        try importNote(allowDangling: false)
+        let note = try #require(try note())
+        #expect(note.fields["about"] == .reference(Reference(recordName: "x", zoneName: "Work")))
+        #expect(
+            CloudKitJSON.value(note.fields["about"]!)
+                == #"{"recordName":"x","zoneID":{"zoneName":"Work"},"action":"NONE"}"#)
+    }
+
+    @Test func aReferenceIntoAZoneTheStoreLacksFailsUnlessDangling() throws {
+        #expect(
+            errorMessages { try importNote(allowDangling: false) } == [
+                "\(folder.path("note.json")):1:14: field 'about' points into zone 'Work', which does not exist (ZONE_NOT_FOUND); import into that zone first, or pass --allow-dangling to keep the reference (at records[0])"
+            ])
+        #expect(try note() == nil)
+        try importNote(allowDangling: true)
+        #expect(try note()?.fields["about"] == .reference(Reference(recordName: "x", zoneName: "Work")))
+    }
+}

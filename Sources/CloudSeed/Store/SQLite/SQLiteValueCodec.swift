@@ -98,11 +98,7 @@ enum SQLiteValueCodec {
         case .location(let location): CloudKitJSON.appendLocation(location, to: &bytes)
         case .reference(let reference):
             if reference.isKeptAsName { return JSONText.appendQuoted(reference.recordName.utf8, to: &bytes) }
-            bytes +=
-                JSONText.object([
-                    ("recordName", JSONText.quoted(reference.recordName)),
-                    ("action", JSONText.quoted(reference.action.rawValue)),
-                ]).utf8
+            bytes += CloudKitJSON.reference(reference).utf8
         case .asset(let asset): JSONText.appendQuoted(asset.fileChecksum.utf8, to: &bytes)
         case .list(_, let items):
             bytes.append(UInt8(ascii: "["))
@@ -169,6 +165,6 @@ enum SQLiteValueCodec {
 
 extension Reference {
     /// Whether the reference is kept (and exported as a CSV cell) as its record name alone: it has
-    /// no action, and its name cannot be mistaken for the JSON object any other reference is kept as.
-    var isKeptAsName: Bool { action == .none && !recordName.hasPrefix("{") }
+    /// no action and no zone of its own, and its name cannot be mistaken for the JSON object any other reference is kept as.
+    var isKeptAsName: Bool { action == .none && zoneName == nil && !recordName.hasPrefix("{") }
 }
