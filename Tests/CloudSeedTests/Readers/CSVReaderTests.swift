@@ -59,14 +59,22 @@ import Testing
                 == "x.csv:1:3: empty column name in the header row; name every column")
     }
 
-    @Test func refusesUnterminatedQuotesAndStrayQuotes() {
+    @Test func refusesUnterminatedQuotes() {
         #expect(
             readError("a\n\"open\n", format: .csv, file: "x.csv")
                 == "x.csv:2:1: unterminated quoted field; add the closing quote")
         #expect(
-            readError("a\nsa\"y\n", format: .csv, file: "x.csv")
-                == "x.csv:2:3: a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")"
-        )
+            readError("a\n\"closed\" then text\n", format: .csv, file: "x.csv")
+                == "x.csv:2:9: unexpected text after a closing quote; expected the delimiter or the end of the line")
+    }
+
+    @Test func takesAQuoteInsideAnUnquotedFieldLiterally() throws {
+        let read = try rows("height,where\n5'10\",37°36'37.8\"N\nsa\"y,\"quoted\"\n", format: .csv)
+        #expect(
+            read.map(\.values) == [
+                ["height": .text("5'10\""), "where": .text("37°36'37.8\"N")],
+                ["height": .text("sa\"y"), "where": .text("quoted")],
+            ])
     }
 
     @Test func refusesInvalidUTF8() {

@@ -234,15 +234,11 @@ struct CSVScanner {
             } else {
                 let start = index
                 var isASCII = true
+                // A quote inside an unquoted field is taken literally (`5'10"`), as Python's csv,
+                // sqlite3's .import and spreadsheets take it.
                 while true {
-                    index = plainRunEnd(from: index, stoppingAt: (delimiter, 0x0A, 0x0D, 0x22), isASCII: &isASCII)
+                    index = plainRunEnd(from: index, stoppingAt: (delimiter, 0x0A, 0x0D, 0x0A), isASCII: &isASCII)
                     guard let byte = byte(at: index), byte != delimiter, byte != 0x0A, byte != 0x0D else { break }
-                    if byte == 0x22 {
-                        throw CloudSeedError(
-                            .malformedSource,
-                            "a quote inside an unquoted field; put the whole field in quotes and double the quote (\"\")",
-                            at: position)
-                    }
                     if byte >= 0x80 { isASCII = false }
                     index += 1
                 }
