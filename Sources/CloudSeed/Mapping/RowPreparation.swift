@@ -101,11 +101,14 @@ struct RowPreparation {
         return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
     }
 
-    /// Whether a flat field is kept: null values and empty lists are not, unless declared references.
-    private static func isKept(_ field: SourceField) -> Bool {
-        switch field.value {
-        case .null: field.declaredType == .reference
-        case .array(let items) where items.isEmpty: field.declaredType == .reference
+    /// Whether a flat field is kept: null values and empty lists are not, unless declared
+    /// references (or, for an empty list, declared a list).
+    static func isKept(_ field: SourceField) -> Bool {
+        switch (field.value, field.declaredType) {
+        case (.null, let type): type == .reference
+        // An empty list is kept where the source says it is a list, as a typed export does.
+        case (.array(let items), .list?) where items.isEmpty: true
+        case (.array(let items), let type) where items.isEmpty: type == .reference
         default: true
         }
     }
@@ -159,9 +162,7 @@ struct RowPreparation {
                 if name != flat.key { renamedKeys[name] = flat.key }
                 var mapped = flat
                 mapped.key = name
-                if mapped.value != .null && mapped.value != .array([]) || mapped.declaredType == .reference {
-                    fields.append(mapped)
-                }
+                if RowPreparation.isKept(mapped) { fields.append(mapped) }
             }
         }
 
