@@ -73,7 +73,7 @@ public struct ImportSummary: Sendable {
         line += " (\(field.rule.rawValue)\(field.reason.map { ": \($0)" } ?? ""))"
         if let key = recordType.renamedKeys[name] { line += " from key '\(key)'" }
         switch (field.rule, field.type) {
-        case (.schema, _), (.declared, _): break
+        case (.schema, _), (.declared, _), (.cloudKitValue, _): break
         case (_, .reference), (_, .list(.reference)):
             line += "  --reference \(recordType.name).\(name)" + (field.target.map { ":\($0)" } ?? "")
         default: line += "  --field \(recordType.name).\(name):\(field.type.schemaName)"

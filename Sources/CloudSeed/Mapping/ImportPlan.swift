@@ -104,6 +104,8 @@ package struct PlannedField: Hashable, Sendable {
         case override
         /// The source declares it (CloudKit record dictionaries, a child's link to its parent).
         case declared
+        /// CloudKit gives it the type of its values' shape, the source giving none.
+        case cloudKitValue = "CloudKit value"
         /// Inferred over all values of the run.
         case inferred
     }

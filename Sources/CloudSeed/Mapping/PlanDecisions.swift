@@ -233,7 +233,9 @@ struct PlanDecisions {
                 reason: target.map { "declared; values name \($0) records" } ?? "declared; values are record names")
         }
         if let override { return PlannedField(type: override, rule: .override) }
-        if let (type, _) = survey.declared[name] { return PlannedField(type: type, rule: .declared) }
+        if let (type, _, byShape) = survey.declared[name] {
+            return PlannedField(type: type, rule: byShape ? .cloudKitValue : .declared)
+        }
         if let inferred = inferredReference(name, target: target, kind: kind, survey: survey) { return inferred }
         if survey.assetPaths[name] == true, let kind, kind.isTextual {
             let type: FieldType = if case .list = kind { .list(.asset) } else { .asset }

@@ -698,6 +698,7 @@ enum FieldErrors {
         case .schema: message += "; the store's schema defines '\(field)' as \(planned.type.schemaName): fix the value"
         case .override: message += "; fix the value or change --field \(field):\(planned.type.schemaName)"
         case .declared: message += "; fix the value or its declared type"
+        case .cloudKitValue: message += "; fix the value or give its \"type\""
         case .inferred: message += "; fix the value"
         }
         return CloudSeedError(.invalidValue, message, at: position)

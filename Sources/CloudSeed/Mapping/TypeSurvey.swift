@@ -10,7 +10,8 @@ struct TypeSurvey {
     final class FieldSurvey {
         /// Where the field was first set.
         private(set) var firstPosition: SourcePosition
-        var declared: (FieldType, SourcePosition)?
+        /// The type the source declares, where, and whether by the shape of a CloudKit value.
+        var declared: (type: FieldType, position: SourcePosition, byShape: Bool)?
         var inferred: InferredKind?
         /// Whether every value so far is a path to an existing media or document file.
         var assetPaths: Bool?
@@ -154,7 +155,9 @@ struct TypeSurvey {
     /// Where each field was first set.
     var firstPositions: [String: SourcePosition] { fields.mapValues(\.firstPosition) }
     /// The type each field declares in the source, where it declares one.
-    var declared: [String: (FieldType, SourcePosition)] { fields.compactMapValues(\.declared) }
+    var declared: [String: (type: FieldType, position: SourcePosition, byShape: Bool)] {
+        fields.compactMapValues(\.declared)
+    }
     /// The kind each field's values suggest, merged over all of them.
     var inferred: [String: InferredKind] { fields.compactMapValues(\.inferred) }
     /// Fields whose every value is a path to an existing media or document file (`true`), or not.
@@ -188,7 +191,7 @@ struct TypeSurvey {
             for offset in fields.indices {
                 try add(
                     fields[offset].value, of: fields[offset].key, declared: fields[offset].declaredType,
-                    at: fields[offset].position,
+                    byShape: fields[offset].isTypedByShape, at: fields[offset].position,
                     offset: offset, in: row.recordType, assetFolder: assetFolder, mayPointToType: mayPointToType)
             }
         }
@@ -211,7 +214,8 @@ struct TypeSurvey {
     /// Takes in the value of the field `key` (declared of a type, at `position`) at `offset` of a
     /// row of `recordType`.
     private mutating func add(
-        _ value: PlainValue, of key: String, declared declaredType: FieldType?, at position: SourcePosition,
+        _ value: PlainValue, of key: String, declared declaredType: FieldType?, byShape: Bool,
+        at position: SourcePosition,
         offset: Int,
         in recordType: String, assetFolder: String, mayPointToType: (String) -> Bool
     ) throws {
@@ -228,13 +232,13 @@ struct TypeSurvey {
             recent.remember(survey, for: key, at: offset)
         }
         if let type = declaredType {
-            if let (other, earlier) = survey.declared, other != type {
+            if let (other, earlier, _) = survey.declared, other != type {
                 throw CloudSeedError(
                     .invalidSchema,
                     "field '\(key)' of type \(recordType) is declared \(type.wireName) here but \(other.wireName) at \(earlier); make them agree",
                     at: position)
             }
-            survey.declared = (type, position)
+            survey.declared = (type, position, byShape)
             return
         }
         survey.add(value, assetFolder: assetFolder)

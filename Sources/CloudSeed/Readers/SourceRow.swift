@@ -45,12 +45,18 @@ package struct SourceField: Hashable, Sendable {
     package var position: SourcePosition
     /// The type the source itself declares (CloudKit record dictionaries carry one).
     package var declaredType: FieldType?
+    /// Whether ``declaredType`` is the one CloudKit gives the value's shape, the source giving none.
+    package var isTypedByShape = false
 
-    package init(key: String, value: PlainValue, position: SourcePosition, declaredType: FieldType? = nil) {
+    package init(
+        key: String, value: PlainValue, position: SourcePosition, declaredType: FieldType? = nil,
+        isTypedByShape: Bool = false
+    ) {
         self.key = key
         self.value = value
         self.position = position
         self.declaredType = declaredType
+        self.isTypedByShape = isTypedByShape
     }
 }
 

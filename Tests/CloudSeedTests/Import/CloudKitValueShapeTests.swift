@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func anUntypedModifyRequestIsTypedAsCloudKitTypesIt() throws {
-        _ = try importText("modify.json", Self.playlistRequest)
+        let summary = try importText("modify.json", Self.playlistRequest)
+        #expect(summary.text.contains("    cover ASSET (CloudKit value)\n    songs LIST<REFERENCE> (CloudKit value)\n"))
         let types = try store.schema(of: scope.schemaScope).recordTypes
         #expect(types["Playlist"]?.fields == ["songs": .list(.reference), "cover": .asset, "zoned": .reference])
         #expect(types["Song"]?.fields == ["t": .string])

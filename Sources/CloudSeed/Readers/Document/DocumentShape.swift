@@ -168,6 +168,7 @@ enum DocumentShape {
                 at: node.position)
         }
         var declared: FieldType?
+        var isTypedByShape = false
         if let typeName = node.member("type")?.stringValue, typeName != "LIST" {
             guard let type = FieldType(name: typeName) else {
                 throw CloudSeedError(
@@ -178,8 +179,11 @@ enum DocumentShape {
             declared = type
         } else {
             declared = try CloudKitValueShape.type(of: value, field: key)
+            isTypedByShape = declared != nil
         }
-        return SourceField(key: key, value: value.plainValue, position: value.position, declaredType: declared)
+        return SourceField(
+            key: key, value: value.plainValue, position: value.position, declaredType: declared,
+            isTypedByShape: isTypedByShape)
     }
 
     static func describe(_ node: DocumentNode) -> String {
