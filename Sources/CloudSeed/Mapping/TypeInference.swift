@@ -60,9 +60,6 @@ indirect enum InferredKind: Hashable {
 
     /// ``classify(text:)`` of a cell's UTF-8 bytes, such as a CSV cell's where it was read.
     static func classify(utf8 bytes: UnsafeBufferPointer<UInt8>) -> InferredKind {
-        if bytes.first == UInt8(ascii: "[") {
-            return JSONArrayText.items(bytes).flatMap { InferredKind(of: .array($0)) } ?? .string
-        }
         // Most text can be told from its first bytes: only booleans start with a letter (t or f in
         // any case; other non-ASCII letters are left to the full test), numbers and dates with a
         // digit or `-`, and `dddd-` can only start a date.

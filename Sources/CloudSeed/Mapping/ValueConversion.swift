@@ -67,8 +67,6 @@ struct ValueConverter {
             default: break
             }
         case .list(let element):
-            var value = value
-            if case .text(let text) = value, let items = JSONArrayText.items(text) { value = .array(items) }
             if case .array(let items) = value {
                 // Null items are left out; converted into one array, not filtered into another first.
                 var converted: [RecordValue] = []
