@@ -11,8 +11,9 @@ struct AssetPresence {
         self.store = store
     }
 
-    /// Throws for the first asset of `record` whose bytes the store does not hold.
+    /// Throws for the first asset of `record`, by field name, whose bytes the store does not hold.
     mutating func check(_ record: CloudRecord) throws {
+        guard record.fields.values.contains(where: \.holdsAssets) else { return }
         for (name, value) in record.fields.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             try value.forEachAsset { asset in
                 guard !present.contains(asset.fileChecksum) else { return }
@@ -24,6 +25,16 @@ struct AssetPresence {
                 }
                 present.insert(asset.fileChecksum)
             }
+        }
+    }
+}
+
+extension RecordValue {
+    /// Whether the value is an asset or a list of them.
+    fileprivate var holdsAssets: Bool {
+        switch self {
+        case .asset, .list(.asset, _): true
+        default: false
         }
     }
 }
