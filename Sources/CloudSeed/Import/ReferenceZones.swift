@@ -17,8 +17,9 @@ struct ReferenceZones {
     /// Drops the run's own zone from `record`'s references; throws for a reference to a zone the
     /// store does not have.
     mutating func point(_ record: inout CloudRecord) throws {
-        for (name, value) in record.fields where value.namesAZone {
-            record.fields[name] = try value.mappingReferences { reference in
+        let names = record.fields.compactMap { $0.value.namesAZone ? $0.key : nil }
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            record.fields[name] = try record.fields[name]!.mappingReferences { reference in
                 var reference = reference
                 guard let zone = reference.zoneName else { return reference }
                 if zone == scope.zoneID.zoneName {
