@@ -11,12 +11,21 @@ Writes N Artworks and N/100 Artists, the same artworks in several formats:
     artworks.plist         XML property list, --plist-rows rows (default 100,000)
     artworks.binary.plist  binary property list of the same rows
 
+A variant writes the same rows as files of another shape (the shape matrix of issue 34):
+
+    --variant named        artists.csv and artworks.* begin with a `recordName` column (non-ASCII
+                           in about half the names: `Kraków-100007`, `京都-100003`), and each
+                           artwork's `artist` is the Artist's record name, not its natural key
+    --variant untitled     artworks.* call `title` `caption`, so no column is a natural key and
+                           cloudseed names Artworks by position (`Artwork-1`, …)
+
 Everything comes from one `random.Random(seed)`, so the same --rows and --seed give the same bytes.
 CSV, JSON Lines and the JSON array are written row by row (streamed); only the property lists, which
 plistlib writes from one object, are built in memory, and only for --plist-rows rows.
 
     python3 Benchmarks/generate.py --rows 100000 --seed 7 --out /tmp/cloudseed-data
     python3 Benchmarks/generate.py --rows 1000000 --formats csv,jsonl,json --out DIR
+    python3 Benchmarks/generate.py --rows 100000 --variant named --formats csv,jsonl,json --out DIR
 """
 
 import argparse
@@ -30,6 +39,7 @@ import sys
 import unicodedata
 
 FORMATS = ("csv", "jsonl", "json", "plist")
+VARIANTS = ("plain", "named", "untitled")
 
 # Artist names. Every first and last name stays distinct after cloudseed's ASCII transliteration
 # (diacritics dropped, Han characters romanised to pinyin), so each "first last" pair gets its own
@@ -212,19 +222,72 @@ def plist_object(row):
     return obj
 
 
-def write_artists(path, artists):
+def write_artists(path, artists, record_names=None):
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(["firstName", "lastName", "born", "nationality"])
+        name_column = ["recordName"] if record_names else []
+        writer.writerow(name_column + ["firstName", "lastName", "born", "nationality"])
         for a in artists:
-            writer.writerow([a["firstName"], a["lastName"], a["born"], a["nationality"]])
+            name_cell = [record_names[artist_key(a)]] if record_names else []
+            writer.writerow(name_cell + [a["firstName"], a["lastName"], a["born"], a["nationality"]])
 
 
-def generate(rows, seed, out, formats, plist_rows):
+def artist_key(artist):
+    """An artist's natural key, as the plain artworks.csv names it."""
+    return f"{artist['firstName']} {artist['lastName']}"
+
+
+def artist_record_names(artists):
+    """Explicit record names for the named variant: `Zoë-Müller-17`, unique by the position."""
+    return {artist_key(a): f"{a['firstName']}-{a['lastName']}-{i + 1}" for i, a in enumerate(artists)}
+
+
+def artwork_record_name(catalog_number):
+    """An artwork's explicit name: a place (half of them non-ASCII) and the catalogue number."""
+    return f"{PLACES[catalog_number % len(PLACES)]}-{catalog_number}"
+
+
+class Variant:
+    """How one variant's files differ from the plain ones: their columns, and each row's cells."""
+
+    def __init__(self, name, artists):
+        self.name = name
+        self.artist_names = artist_record_names(artists) if name == "named" else None
+
+    def artwork_columns(self):
+        if self.name == "named":
+            return ["recordName"] + ARTWORK_COLUMNS
+        if self.name == "untitled":
+            return ["caption" if c == "title" else c for c in ARTWORK_COLUMNS]
+        return ARTWORK_COLUMNS
+
+    def artwork(self, row):
+        """The row as this variant writes it: the artist by record name for `named`."""
+        if self.name != "named":
+            return row
+        return dict(row, artist=self.artist_names[row["artist"]])
+
+    def csv_cells(self, row):
+        cells = csv_row(self.artwork(row))
+        if self.name == "named":
+            return [artwork_record_name(row["catalogNumber"])] + cells
+        return cells
+
+    def json_object(self, row):
+        obj = json_object(self.artwork(row))
+        if self.name == "named":
+            return {"recordName": artwork_record_name(row["catalogNumber"]), **obj}
+        if self.name == "untitled":
+            return {("caption" if k == "title" else k): v for k, v in obj.items()}
+        return obj
+
+
+def generate(rows, seed, out, formats, plist_rows, variant="plain"):
     os.makedirs(out, exist_ok=True)
     rng = random.Random(seed)
     artists = make_artists(max(1, rows // 100), rng)
-    write_artists(os.path.join(out, "artists.csv"), artists)
+    shape = Variant(variant, artists)
+    write_artists(os.path.join(out, "artists.csv"), artists, shape.artist_names)
     written = ["artists.csv"]
 
     streams = [f for f in ("csv", "jsonl", "json") if f in formats]
@@ -234,7 +297,7 @@ def generate(rows, seed, out, formats, plist_rows):
             if "csv" in streams:
                 csv_file = open(os.path.join(out, "artworks.csv"), "w", newline="", encoding="utf-8")
                 csv_writer = csv.writer(csv_file, lineterminator="\n")
-                csv_writer.writerow(ARTWORK_COLUMNS)
+                csv_writer.writerow(shape.artwork_columns())
             if "jsonl" in streams:
                 jsonl_file = open(os.path.join(out, "artworks.jsonl"), "w", encoding="utf-8")
             if "json" in streams:
@@ -244,9 +307,9 @@ def generate(rows, seed, out, formats, plist_rows):
             for i in range(rows):
                 row = make_artwork(i, row_rng, artists)
                 if csv_file:
-                    csv_writer.writerow(csv_row(row))
+                    csv_writer.writerow(shape.csv_cells(row))
                 if jsonl_file or json_file:
-                    text = json.dumps(json_object(row), ensure_ascii=False)
+                    text = json.dumps(shape.json_object(row), ensure_ascii=False)
                     if jsonl_file:
                         jsonl_file.write(text + "\n")
                     if json_file:
@@ -259,7 +322,7 @@ def generate(rows, seed, out, formats, plist_rows):
                     f.close()
         written += [{"csv": "artworks.csv", "jsonl": "artworks.jsonl", "json": "artworks.json"}[f] for f in streams]
 
-    if "plist" in formats:
+    if "plist" in formats and variant == "plain":
         plist_rng = random.Random(f"{seed}-plist")
         items = [plist_object(make_artwork(i, plist_rng, artists)) for i in range(plist_rows)]
         with open(os.path.join(out, "artworks.plist"), "wb") as f:
@@ -279,6 +342,9 @@ def main(argv=None):
                         help="comma-separated among csv,jsonl,json,plist; default all")
     parser.add_argument("--plist-rows", type=int, default=100_000,
                         help="Artwork rows of the property lists; default 100000")
+    parser.add_argument("--variant", default="plain", choices=VARIANTS,
+                        help="plain (default); named: a recordName column and artists referred to by record name; "
+                             "untitled: no natural-key column (title becomes caption); variants write no property lists")
     args = parser.parse_args(argv)
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     unknown = [f for f in formats if f not in FORMATS]
@@ -286,7 +352,7 @@ def main(argv=None):
         parser.error(f"unknown format(s) {', '.join(unknown)}; choose among {', '.join(FORMATS)}")
     if args.rows < 1 or args.plist_rows < 1:
         parser.error("--rows and --plist-rows must be at least 1")
-    written = generate(args.rows, args.seed, args.out, formats, args.plist_rows)
+    written = generate(args.rows, args.seed, args.out, formats, args.plist_rows, args.variant)
     for name in written:
         path = os.path.join(args.out, name)
         print(f"{path}\t{os.path.getsize(path):,} bytes", file=sys.stderr)

@@ -25,6 +25,8 @@ def redacted(url):
 
 # The databases the workload makes: psql's and cloudseed's.
 DATABASES = ("cloudseed_bench_copy", "cloudseed_bench_import")
+# The PostgreSQL schema of cloudseed's default container's development environment.
+SCHEMA = "icloud_com_example_cloudseed_development"
 
 
 class PostgresWorkload:
@@ -72,7 +74,7 @@ class PostgresWorkload:
         with open(path, encoding="utf-8") as f:
             return next(csv.reader(f))
 
-    def copy_peer(self, folder):
+    def copy_peer(self, folder, name="psql \\copy"):
         files = [("artists", os.path.join(folder, "artists.csv")), ("artworks", os.path.join(folder, "artworks.csv"))]
 
         def prepare(run):
@@ -82,15 +84,25 @@ class PostgresWorkload:
                 self.sql(f"CREATE TABLE {table} ({columns})", "cloudseed_bench_copy")
             return [[self.psql, "-X", "-q", url]
                     + [arg for table, path in files for arg in ("-c", f"\\copy {table} FROM '{path}' WITH (FORMAT csv, HEADER)")]]
-        return ("psql \\copy", prepare, None)
+        return (name, prepare, None)
 
-    def cloudseed_import(self, folder):
-        files = [os.path.join(folder, "artists.csv"), os.path.join(folder, "artworks.csv")]
-
+    def cloudseed_import(self, files, name="cloudseed", extra=(), after=None):
         def prepare(run):
             url = self.fresh_database("cloudseed_bench_import")
-            return [self.bench.cs("import", *files, "--store", url, "--json", "--quiet")]
-        return ("cloudseed", prepare, None)
+            return [self.bench.cs("import", *files, "--store", url, "--json", "--quiet", *extra)]
+        return (name, prepare, after)
+
+    def stored_counts(self):
+        """The Artist and Artwork rows of cloudseed's database, and the Artworks whose artist is no Artist row."""
+        counts = {t: int(self.sql(f'SELECT count(*) FROM {SCHEMA}."{t}"', "cloudseed_bench_import")) for t in ("Artist", "Artwork")}
+        dangling = int(self.sql(
+            f'SELECT count(*) FROM {SCHEMA}."Artwork" a LEFT JOIN {SCHEMA}."Artist" b '
+            'ON b."___recordID" = a.artist AND b."___zone" = a."___zone" WHERE b."___recordID" IS NULL', "cloudseed_bench_import"))
+        return counts, dangling
+
+    def drop_databases(self):
+        for name in DATABASES:
+            self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def run(self):
         bench = self.bench
@@ -99,7 +111,7 @@ class PostgresWorkload:
             return
         full = bench.data["full"]
         files = [os.path.join(full, "artists.csv"), os.path.join(full, "artworks.csv")]
-        m = bench.alternate("PostgreSQL CSV import", [self.copy_peer(full), self.cloudseed_import(full),
+        m = bench.alternate("PostgreSQL CSV import", [self.copy_peer(full), self.cloudseed_import(files),
                                                        bench.cloudseed_import(files, name="cloudseed into SQLite")])
         cs, copy, sqlite = m["cloudseed"], m["psql \\copy"], m["cloudseed into SQLite"]
         total = bench.rows + bench.artists
@@ -118,13 +130,8 @@ class PostgresWorkload:
                 f"PostgreSQL: cloudseed's import takes {cs.time:.2f} s into PostgreSQL and {sqlite.time:.2f} s into SQLite: reading, "
                 f"typing and naming the rows (the same work for both stores) dominate. {part}")
         if cs.ok:
-            schema = "icloud_com_example_cloudseed_development"
-            counts = {t: int(self.sql(f'SELECT count(*) FROM {schema}."{t}"', "cloudseed_bench_import")) for t in ("Artist", "Artwork")}
+            counts, dangling = self.stored_counts()
             ok = counts == {"Artist": bench.artists, "Artwork": bench.rows}
-            dangling = int(self.sql(
-                f'SELECT count(*) FROM {schema}."Artwork" a LEFT JOIN {schema}."Artist" b '
-                'ON b."___recordID" = a.artist AND b."___zone" = a."___zone" WHERE b."___recordID" IS NULL', "cloudseed_bench_import"))
             bench.checks.append(("PostgreSQL import: row counts and references", ok and dangling == 0,
                                  f"{counts}, {dangling} artworks whose artist is not an Artist row"))
-        for name in DATABASES:
-            self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self.drop_databases()
