@@ -30,9 +30,15 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
         .target(
             name: "CloudSeed",
-            dependencies: ["CSQLite", "CPostgres", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CSQLite", "CPostgres", "CLibXML2", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings,
             // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]

@@ -70,15 +70,22 @@ public final class SourceFile: Sendable {
             }
         }
         let head = try Self.head(of: readPath, display: path)
-        if let utf8 = try Self.convertedFromUTF16(head: head, path: readPath, display: path) {
-            if isTemporary { try? FileManager.default.removeItem(atPath: readPath) }
-            readPath = utf8
-            isTemporary = true
+        let converted = try Self.convertedFromUTF16(head: head, path: readPath, display: path)
+        let readHead = try converted.map { try Self.head(of: $0, display: path) } ?? head
+        let format = format ?? Self.detect(extension: (path as NSString).pathExtension, head: readHead)
+        // An XML property list keeps its own bytes: libxml2 reads UTF-16 as its declaration says.
+        if let converted {
+            if format == .propertyList {
+                try? FileManager.default.removeItem(atPath: converted)
+            } else {
+                if isTemporary { try? FileManager.default.removeItem(atPath: readPath) }
+                readPath = converted
+                isTemporary = true
+            }
         }
-        let readHead = try Self.head(of: readPath, display: path)
         self.readPath = readPath
         self.isTemporary = isTemporary
-        self.format = format ?? Self.detect(extension: (path as NSString).pathExtension, head: readHead)
+        self.format = format
     }
 
     deinit {

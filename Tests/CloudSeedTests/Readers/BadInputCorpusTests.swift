@@ -76,7 +76,10 @@ import Testing
             "truncated.plist", Array("<plist><array><dict><key>a</key><string>b".utf8),
             "truncated.plist:1:33: unterminated <string>; add </string>"
         ),
-        ("entity-at-end.plist", Array("<m>&#-0".utf8), "entity-at-end.plist:1:1: unterminated <m>; add </m>"),
+        (
+            "entity-at-end.plist", Array("<plist><string>&#-0".utf8),
+            "entity-at-end.plist:1:18: the XML is malformed (libxml2: CharRef: invalid decimal value); fix it at this place"
+        ),
         (
             "old-date.plist",
             Array("<plist><array><dict><key>a</key><date>0000-01-01T00:00:00Z</date></dict></array></plist>".utf8),

@@ -33,16 +33,19 @@ import Testing
         ),
         (
             "<plist><array><dict><key>a</key><string>b</dict></array></plist>",
-            "x.plist:1:42: expected </string>, found </dict>"
+            "x.plist:1:49: expected </string> (opened on line 1), found </dict>; close each element in order"
         ),
         (
             "<plist><array><dict><key>a</key><foo>b</foo></dict></array></plist>",
             "x.plist:1:33: unknown element <foo>; property lists use dict, array, string, integer, real, true, false, date and data"
         ),
-        ("<plist><array></array></plist>junk", "x.plist:1:31: unexpected content after the end of the property list"),
+        (
+            "<plist><array></array></plist>junk",
+            "x.plist:1:31: unexpected content after the end of the property list; remove it"
+        ),
         (
             "<plist><array><dict><key>a</key><string>&bogus;</string></dict></array></plist>",
-            "x.plist:1:41: unknown entity &bogus;; property lists know &lt; &gt; &amp; &apos; &quot; and &#NN;"
+            "x.plist:1:48: unknown entity &bogus;; declare it in the DOCTYPE, or write &amp; for '&'"
         ),
     ])
     func reportsMalformedXMLWithItsPosition(text: String, message: String) {
