@@ -12,7 +12,7 @@
 struct CellColumns {
     /// The field name of each column.
     let names: [String]
-    let facts: [KeyFacts]
+    let facts: [ColumnRoles]
     /// The latitude and longitude columns.
     let latitude: Int?
     let longitude: Int?
@@ -22,7 +22,7 @@ struct CellColumns {
         guard options.nameTemplates.isEmpty, options.locations(for: recordType).isEmpty,
             header.columns.allSatisfy({ $0.type == nil })
         else { return nil }
-        let facts = header.columns.map { KeyFacts(of: $0.name) }
+        let facts = header.columns.map { ColumnRoles(of: $0.name) }
         guard facts.allSatisfy({ $0.isValidIdentifier && !$0.isIdentityOnly }) else { return nil }
         let latitudes = facts.indices.filter { facts[$0].locationRole == .latitude }
         let longitudes = facts.indices.filter { facts[$0].locationRole == .longitude }

@@ -10,7 +10,8 @@ enum LocationColumns {
     }
 
     /// Where the latitude and longitude columns side by side are, unless a `location` field is set.
-    static func pair(in fields: [SourceField], facts: (String, Int) -> KeyFacts) -> (latitude: Int, longitude: Int)? {
+    static func pair(in fields: [SourceField], facts: (String, Int) -> ColumnRoles) -> (latitude: Int, longitude: Int)?
+    {
         var latitude: Int?
         var longitude: Int?
         for offset in fields.indices {

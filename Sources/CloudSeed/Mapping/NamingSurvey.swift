@@ -1,5 +1,5 @@
 /// What the first pass learns about naming one record type's rows, without keeping the rows or
-/// their names: for each rule that could still be chosen, the names it would give as ``NameMarks``.
+/// their names: for each rule that could still be chosen, the names it would give as ``DuplicateNameFinder``.
 /// That is enough to choose the rule and to find the rows that would
 /// share a name; a later pass names each row again from the row itself.
 struct NamingSurvey {
@@ -14,9 +14,9 @@ struct NamingSurvey {
     private var nameColumn: String?
     private var nameColumnConsistent = true
     /// The rules still in the running but natural keys, with the names each would give.
-    private var candidates: [NamingRule: NameMarks] = [:]
+    private var candidates: [NamingRule: DuplicateNameFinder] = [:]
     /// The natural keys every row so far has, in the order first met, with the names each would give.
-    private var naturalKeys: [(key: String, marks: NameMarks)] = []
+    private var naturalKeys: [(key: String, marks: DuplicateNameFinder)] = []
     /// Rows whose natural keys wait for ICU to compile the rules of a script it meets for the
     /// first time (``Transliteration/isReady(_:)``), with every row after them: marked, in order,
     /// once it is done, so that the survey goes on meanwhile.
@@ -56,7 +56,7 @@ struct NamingSurvey {
         guard !randomNames else { return }
         if let template {
             if let name = RowNaming.name(of: row, rule: .template(template), rowNumber: rowNumber, randomSeed: 0) {
-                candidates[.template(template), default: NameMarks()].add(name, row: rowNumber)
+                candidates[.template(template), default: DuplicateNameFinder()].add(name, row: rowNumber)
                 if let given = row.givenName.map(RecordNaming.recordName(from:)), given != name {
                     renamedRows.append((rowNumber, row.position, given, name))
                 }
@@ -161,7 +161,7 @@ struct NamingSurvey {
             if let index = naturalKeys.firstIndex(where: { $0.key == key }) {
                 naturalKeys[index].marks.add(name, row: rowNumber)
             } else if rowNumber == 0 {
-                var marks = NameMarks()
+                var marks = DuplicateNameFinder()
                 marks.add(name, row: rowNumber)
                 naturalKeys.append((key, marks))
             }
@@ -170,7 +170,7 @@ struct NamingSurvey {
 
     private mutating func mark(_ row: PreparedRow, rule: NamingRule, rowNumber: Int) {
         guard let name = RowNaming.name(of: row, rule: rule, rowNumber: rowNumber, randomSeed: 0) else { return }
-        candidates[rule, default: NameMarks()].add(name, row: rowNumber)
+        candidates[rule, default: DuplicateNameFinder()].add(name, row: rowNumber)
     }
 
     /// Chooses the rule, in its order of preference; a natural key only where its names are unique.

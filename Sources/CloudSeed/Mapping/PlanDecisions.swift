@@ -132,7 +132,7 @@ struct PlanDecisions {
     /// overlaps that wait, and added to the index after (``indexStoredRecords(_:)``).
     func storedRecordKeys(_ store: any StoreBackend, scope: StoreScope) throws -> [String: [StoredRecordKeys]] {
         // Each field name's facts worked out once, not for every stored record.
-        let keyFacts = KeyFactsCache()
+        let columnRoles = ColumnRolesCache()
         var stored: [String: [StoredRecordKeys]] = [:]
         for target in targets where schema.recordTypes[target] != nil {
             var records: [StoredRecordKeys] = []
@@ -144,7 +144,7 @@ struct PlanDecisions {
                 records.append(
                     StoredRecordKeys(
                         recordName: record.recordID.recordName,
-                        keys: NaturalKeys.keys(of: fields, facts: keyFacts.facts(of:near:)).map(\.1)))
+                        keys: NaturalKeys.keys(of: fields, facts: columnRoles.facts(of:near:)).map(\.1)))
             }
             stored[target] = records
         }

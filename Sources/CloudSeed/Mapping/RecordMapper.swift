@@ -135,7 +135,7 @@ package struct RecordMapper {
     /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body` and `flatRecord`.
     package func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil,
-        rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead,
+        rowsReadAhead: Int = BackgroundProducer.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
         rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [],
         encoders: [String: NewRecordEncoder] = [:],
@@ -472,7 +472,7 @@ package struct RecordMapper {
     private func readInStages<Read, Output>(
         _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil,
         preparingHere: Bool = false,
-        rowsReadAhead: Int = TwoCorePipeline.defaultItemsAhead, read transform: (consuming ReadItem) throws -> Read,
+        rowsReadAhead: Int = BackgroundProducer.defaultItemsAhead, read transform: (consuming ReadItem) throws -> Read,
         prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void,
         consume: (consuming Output) throws -> Void
     ) throws {
@@ -490,19 +490,19 @@ package struct RecordMapper {
         // On two stages, the records the writing thread only reads are freed where they were made,
         // which is faster. On three, the second changes rows in place, and the
         // writing thread, the least busy, frees what it is handed.
-        let batchesAhead = rowsReadAhead / TwoCorePipeline.defaultBatchSize
+        let batchesAhead = rowsReadAhead / BackgroundProducer.defaultBatchSize
         if preparingHere {
             return try withoutActuallyEscaping(consume) { consume in
-                try TwoCorePipeline.run(
+                try BackgroundProducer.run(
                     batchesAhead: batchesAhead, freeingWhereMade: true, produce: readAll,
                     consume: { (item: consuming Read) in try prepare(consume item, consume) })
             }
         }
-        try TwoCorePipeline.run(
+        try BackgroundProducer.run(
             batchesAhead: batchesAhead,
             produce: { emit in
                 try withoutActuallyEscaping(emit) { emit in
-                    try TwoCorePipeline.run(
+                    try BackgroundProducer.run(
                         batchesAhead: batchesAhead, produce: readAll,
                         consume: { (item: consuming Read) in try prepare(consume item, emit) })
                 }

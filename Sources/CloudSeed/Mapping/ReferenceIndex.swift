@@ -137,9 +137,11 @@ enum NaturalKeys {
     /// Natural-key texts of a row by key: a field's name (`title`), or for a person's name a name
     /// template of the two fields (`{firstName} {lastName}`). `facts` gives a key's facts and is
     /// told the field's offset.
-    static func keys(of fields: [SourceField], facts: (String, Int) -> KeyFacts = { key, _ in KeyFacts(of: key) }) -> [(
-        String, String
-    )] {
+    static func keys(of fields: [SourceField], facts: (String, Int) -> ColumnRoles = { key, _ in ColumnRoles(of: key) })
+        -> [(
+            String, String
+        )]
+    {
         var result: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?

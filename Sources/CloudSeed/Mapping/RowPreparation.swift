@@ -9,14 +9,14 @@ struct RowPreparation {
     /// Whether name templates are in use, and so need each row's values by key.
     var keepsTemplateValues: Bool
     /// The facts of the keys met so far; a preparation is used by one thread.
-    let keyFacts = KeyFactsCache()
+    let columnRoles = ColumnRolesCache()
 
     /// Prepares `row`, using it up: its fields are taken, and where the caller holds the only
     /// reference to them, a flat row's are changed in place rather than copied.
     func prepare(_ row: inout SourceRow, type: String, ordinal: Int) throws -> PreparedRow {
         let declaredLocations = locations(type)
         // Each key's facts once, by offset.
-        var facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
+        var facts = row.fields.indices.map { columnRoles.facts(of: row.fields[$0].key, near: $0) }
         if declaredLocations.isEmpty, !keepsTemplateValues,
             let flat = preparedFlat(&row, type: type, ordinal: ordinal, facts: facts)
         {
@@ -26,7 +26,7 @@ struct RowPreparation {
         var locationPair: (latitude: Int, longitude: Int)?
         if !declaredLocations.isEmpty {
             row.fields = try LocationColumns.combine(row.fields, declared: declaredLocations)
-            facts = row.fields.indices.map { keyFacts.facts(of: row.fields[$0].key, near: $0) }
+            facts = row.fields.indices.map { columnRoles.facts(of: row.fields[$0].key, near: $0) }
         } else {
             locationPair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
         }
@@ -38,12 +38,12 @@ struct RowPreparation {
         if let locationPair {
             let location = LocationColumns.combined(
                 row.fields, latitude: locationPair.latitude, longitude: locationPair.longitude)
-            try builder.add(location, facts: keyFacts.facts(of: location.key, near: row.fields.count))
+            try builder.add(location, facts: columnRoles.facts(of: location.key, near: row.fields.count))
         }
         return PreparedRow(
             recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts),
             fields: builder.fields,
-            naturalKeys: NaturalKeys.keys(of: builder.fields, facts: keyFacts.facts(of:near:)),
+            naturalKeys: NaturalKeys.keys(of: builder.fields, facts: columnRoles.facts(of:near:)),
             templateValues: builder.templateValues, position: row.position, ordinal: ordinal,
             children: builder.children,
             renamedKeys: builder.renamedKeys,
@@ -55,7 +55,8 @@ struct RowPreparation {
     /// of scalars under keys that are field names already, kept as they are but for null values
     /// and empty lists, which are left out, and a latitude and longitude, which become one location.
     /// `nil`, with `row` untouched, for any other row; else the row's fields are taken from it.
-    private func preparedFlat(_ row: inout SourceRow, type: String, ordinal: Int, facts: [KeyFacts]) -> PreparedRow? {
+    private func preparedFlat(_ row: inout SourceRow, type: String, ordinal: Int, facts: [ColumnRoles]) -> PreparedRow?
+    {
         var leavesOut = false
         for offset in row.fields.indices {
             guard facts[offset].isValidIdentifier, !facts[offset].isIdentityOnly else { return nil }
@@ -90,7 +91,7 @@ struct RowPreparation {
     }
 
     /// The best-ranked name column (``RecordNaming/nameColumns``) among the fields that have a value.
-    private static func nameColumn(of fields: [SourceField], facts: [KeyFacts]) -> (column: String, value: String)? {
+    private static func nameColumn(of fields: [SourceField], facts: [ColumnRoles]) -> (column: String, value: String)? {
         var best: (rank: Int, value: String)?
         for offset in fields.indices {
             guard let rank = facts[offset].nameColumnRank, rank < best?.rank ?? Int.max,
@@ -133,7 +134,7 @@ struct RowPreparation {
             self.type = type
         }
 
-        mutating func add(_ field: SourceField, facts: KeyFacts) throws {
+        mutating func add(_ field: SourceField, facts: ColumnRoles) throws {
             if preparation.keepsTemplateValues { templateValues[field.key] = field.value }
             if facts.isIdentityOnly { return }
             if !field.value.isNested, facts.isValidIdentifier {

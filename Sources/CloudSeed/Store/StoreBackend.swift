@@ -135,9 +135,9 @@ package protocol StoreTransaction {
 }
 
 extension StoreTransaction {
-    /// 8,192 rows (``TwoCorePipeline/defaultItemsAhead``): a store written on the run's own
+    /// 8,192 rows (``BackgroundProducer/defaultItemsAhead``): a store written on the run's own
     /// thread (SQLite) takes rows as fast as they come.
-    package var rowsReadAhead: Int { TwoCorePipeline.defaultItemsAhead }
+    package var rowsReadAhead: Int { BackgroundProducer.defaultItemsAhead }
     package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     package func buildDeferredNameIndexes() throws {}
     package func startBuildingDeferredNameIndexes() throws {}

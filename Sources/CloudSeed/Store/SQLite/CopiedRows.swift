@@ -132,7 +132,7 @@ extension SQLiteDatabase {
     /// that copies rows out in batches while `body` runs on this one: an export formats on one
     /// core while SQLite reads on the other.
     func forEachCopiedRow(_ sql: String, _ arguments: [SQLiteValue], _ body: (CopiedRow) throws -> Void) throws {
-        try TwoCorePipeline.run(
+        try BackgroundProducer.run(
             batchSize: 1,
             produce: { emit in
                 try copyRows(sql, arguments, emit)

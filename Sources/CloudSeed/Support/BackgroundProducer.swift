@@ -16,7 +16,7 @@ import Foundation
 ///
 /// The producer runs at most `batchesAhead` batches of `batchSize` items ahead of the consumer.
 @usableFromInline
-enum TwoCorePipeline {
+enum BackgroundProducer {
     /// How many items a batch holds unless told.
     static let defaultBatchSize = 256
     /// How many batches a producer runs ahead unless told.

@@ -23,7 +23,7 @@ struct Fingerprint: Comparable {
 /// The record names one naming rule would give a type's rows, kept as fingerprints with their row
 /// numbers (16 bytes a row: the fingerprint's 12 bytes and the row's 4 pack without padding): enough
 /// to find the rows that would share a name.
-struct NameMarks {
+struct DuplicateNameFinder {
     private struct Mark {
         var fingerprint: Fingerprint
         var row: Int32

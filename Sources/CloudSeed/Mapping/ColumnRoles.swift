@@ -1,6 +1,7 @@
-/// What the mapper asks of a source key, worked out once per distinct key instead of for every
-/// field of every row: a CSV file's million rows share its header's dozen keys.
-struct KeyFacts {
+/// The roles a source key (a column) plays: a valid field name or not, the record's identity, a
+/// name column, a natural key, part of a location. Worked out once per distinct key instead of for
+/// every field of every row: a CSV file's million rows share its header's dozen keys.
+struct ColumnRoles {
     enum NaturalKeyRole {
         /// `name`, `title`, `code`, `slug`, `key` or `email`.
         case key
@@ -43,22 +44,22 @@ struct KeyFacts {
     }
 }
 
-/// The facts of the keys one reading thread has met; the key at a field's offset in the previous
+/// The roles of the keys one reading thread has met; the key at a field's offset in the previous
 /// row is tried first (``RecentKeys``).
 ///
 /// Its properties are not checked for overlapping access at run time (`@exclusivity(unchecked)`):
 /// only its own thread uses a cache, and the check cost more than the lookup, twice per field.
-final class KeyFactsCache {
+final class ColumnRolesCache {
     /// The distinct keys met, and their facts.
     @exclusivity(unchecked) private var keys: [String] = []
-    @exclusivity(unchecked) private var facts: [KeyFacts] = []
+    @exclusivity(unchecked) private var facts: [ColumnRoles] = []
     /// Where the facts of the key at each offset of the last row are.
     @exclusivity(unchecked) private var recent = RecentKeys<Int>()
     /// Past this many distinct keys (documents whose keys are data), the cache starts afresh.
     private static let capacity = 512
 
     /// The facts of `key`, which is likely the key at `offset` of the previous row of its shape.
-    func facts(of key: String, near offset: Int) -> KeyFacts {
+    func facts(of key: String, near offset: Int) -> ColumnRoles {
         if let index = recent.value(of: key, at: offset) { return facts[index] }
         let index = keys.firstIndex(of: key) ?? add(key)
         recent.remember(index, for: key, at: offset)
@@ -73,7 +74,7 @@ final class KeyFactsCache {
             recent.removeAll()
         }
         keys.append(key)
-        facts.append(KeyFacts(of: key))
+        facts.append(ColumnRoles(of: key))
         return keys.count - 1
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import CloudSeed
 
-@Suite struct TwoCorePipelineTests {
+@Suite struct BackgroundProducerTests {
     struct Stop: Error, Equatable { let at: Int }
 
     /// Every item arrives once, in order, whether the consumer is slower than the producer (the
@@ -12,7 +12,7 @@ import Testing
     func handsEveryItemOverInOrder(batchSize: Int, slowConsumer: Bool) throws {
         let count = 20_000
         var received: [Int] = []
-        try TwoCorePipeline.run(
+        try BackgroundProducer.run(
             batchSize: batchSize,
             produce: { emit in
                 for item in 0..<count {
@@ -30,7 +30,7 @@ import Testing
     /// Items made on the producing thread and only read by the consumer are handed back to be freed there.
     @Test func freesWhereMadeAndStillHandsEveryItemOver() throws {
         var total = 0
-        try TwoCorePipeline.run(
+        try BackgroundProducer.run(
             batchSize: 64, freeingWhereMade: true,
             produce: { emit in
                 for item in 0..<10_000 { try emit([item, item]) }
@@ -57,7 +57,7 @@ import Testing
     @Test func aProducersErrorComesAfterItsItems() {
         var received: [Int] = []
         #expect(throws: Stop(at: 5_000)) {
-            try TwoCorePipeline.run(
+            try BackgroundProducer.run(
                 produce: { emit in
                     for item in 0..<5_000 { try emit(item) }
                     throw Stop(at: 5_000)
@@ -70,7 +70,7 @@ import Testing
     @Test func aConsumersErrorStopsTheProducer() {
         let produced = Counter()
         #expect(throws: Stop(at: 300)) {
-            try TwoCorePipeline.run(
+            try BackgroundProducer.run(
                 batchSize: 16,
                 produce: { emit in
                     for item in 0..<1_000_000 {
