@@ -50,7 +50,8 @@ struct CellColumnSurvey {
     ) {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {
-            guard !doneColumns[column], column != pair?.latitude, column != pair?.longitude, !repeated.contains(column)
+            guard columns.isField[column], !doneColumns[column], column != pair?.latitude, column != pair?.longitude,
+                !repeated.contains(column)
             else { continue }
             let kind = kinds.kind(of: column)
             if let kind, absorbedKinds[column] & kind.bit != 0 { continue }

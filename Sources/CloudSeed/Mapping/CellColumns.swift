@@ -4,32 +4,57 @@
 /// first row; a JSON Lines source's or a JSON array's, the keys of its first record (``FlatJSONRecord``).
 ///
 /// It takes a plain header only, where preparing a record keeps its cells as they are: every
-/// column a field name already and not a record's identity only (`recordName`), no declared types
-/// (`price:DOUBLE`), at most one latitude and one longitude column and no `location` column, and
-/// neither name templates nor declared locations for the type. Then a record's fields are its set
-/// cells in column order, but a latitude and a longitude that are both set, which make one
-/// `location` field, put last.
+/// column a field name already or a record's identity only (`recordName`, `recordChangeTag`), no
+/// declared types (`price:DOUBLE`), at most one latitude and one longitude column and no `location`
+/// column, no declared locations for the type, and a column for each field its name template names,
+/// where it has one. Then a record's fields
+/// are its set cells in column order but for the identity columns, which are no fields, and a
+/// latitude and a longitude that are both set, which make one `location` field, put last.
 struct CellColumns {
     /// The field name of each column.
     let names: [String]
     let facts: [ColumnRoles]
+    /// Whether each column is a field: not one that is the record's identity only.
+    let isField: [Bool]
+    /// The name columns (``RecordNaming/nameColumns``), best-ranked first: the first that a record
+    /// sets names it, whatever rule names the type's other records.
+    let nameColumns: [Int]
+    /// The type's name template, where it has one, with the column of each field it names.
+    let template: TemplateColumns?
     /// The latitude and longitude columns.
     let latitude: Int?
     let longitude: Int?
 
     /// The columns of `header` for records of `recordType`; `nil` where records need preparing.
     init?(header: CSVHeader, recordType: String, options: MappingOptions) {
-        guard options.nameTemplates.isEmpty, options.locations(for: recordType).isEmpty,
+        guard options.locations(for: recordType).isEmpty,
             header.columns.allSatisfy({ $0.type == nil })
         else { return nil }
         let facts = header.columns.map { ColumnRoles(of: $0.name) }
-        guard facts.allSatisfy({ $0.isValidIdentifier && !$0.isIdentityOnly }) else { return nil }
+        guard facts.allSatisfy({ $0.isValidIdentifier || $0.isIdentityOnly }) else { return nil }
         let latitudes = facts.indices.filter { facts[$0].locationRole == .latitude }
         let longitudes = facts.indices.filter { facts[$0].locationRole == .longitude }
         guard latitudes.count <= 1, longitudes.count <= 1, !facts.contains(where: { $0.locationRole == .location })
         else { return nil }
         names = header.columns.map(\.name)
+        if let template = options.template(for: recordType) {
+            var placeholders: [(placeholder: String, column: Int)] = []
+            for placeholder in template.placeholders {
+                guard
+                    let column = names.firstIndex(of: placeholder)
+                        ?? names.firstIndex(of: IdentifierMapping.identifier(for: placeholder))
+                else { return nil }
+                placeholders.append((placeholder, column))
+            }
+            self.template = TemplateColumns(template: template.template, placeholders: placeholders)
+        } else {
+            template = nil
+        }
         self.facts = facts
+        isField = facts.map { !$0.isIdentityOnly }
+        nameColumns = facts.indices.filter { facts[$0].nameColumnRank != nil }.sorted {
+            facts[$0].nameColumnRank! < facts[$1].nameColumnRank!
+        }
         latitude = latitudes.first
         longitude = longitudes.first
     }
@@ -52,7 +77,7 @@ struct CellColumns {
     {
         PreparedRow(
             recordType: recordType, nameColumn: nameColumn(of: record), fields: [],
-            naturalKeys: naturalKeys(of: record), templateValues: [:],
+            naturalKeys: naturalKeys(of: record), templateValues: template?.values(of: record) ?? [:],
             position: position, ordinal: ordinal, children: [])
     }
 
@@ -75,13 +100,37 @@ struct CellColumns {
 
     /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
     func nameColumn<Cells: FlatCells>(of record: Cells) -> (column: String, value: String)? {
-        var best: (rank: Int, value: String)?
-        for column in 0..<min(record.count, names.count) {
-            guard let rank = facts[column].nameColumnRank, rank < best?.rank ?? Int.max,
-                let text = record.namingText(column)
-            else { continue }
-            best = (rank, text)
+        for column in nameColumns {
+            if let text = record.namingText(column) {
+                return (RecordNaming.nameColumns[facts[column].nameColumnRank!], text)
+            }
         }
-        return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
+        return nil
+    }
+}
+
+/// A name template (`{catalogNumber} {artist}`) with the column each of its fields comes from.
+struct TemplateColumns {
+    let template: String
+    let placeholders: [(placeholder: String, column: Int)]
+
+    /// The filled template, as ``TemplateNaming`` fills it from the record's row; `nil` where the
+    /// record leaves a field it names unset.
+    func text<Cells: FlatCells>(of record: Cells) -> String? {
+        var result = template
+        for (placeholder, column) in placeholders {
+            guard let text = record.namingText(column) else { return nil }
+            result = result.replacingOccurrences(of: "{\(placeholder)}", with: text)
+        }
+        return result
+    }
+
+    /// The values of the fields it names, as a row's template values (``PreparedRow/templateValues``).
+    func values<Cells: FlatCells>(of record: Cells) -> [String: PlainValue] {
+        var values: [String: PlainValue] = [:]
+        for (placeholder, column) in placeholders where column < record.count && record.isSet(column) {
+            values[placeholder] = record.value(column)
+        }
+        return values
     }
 }

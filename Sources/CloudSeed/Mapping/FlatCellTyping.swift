@@ -4,9 +4,9 @@
 ///
 /// It gives each record what the general way would (the reader's row, then ``RowPreparation``'s
 /// flat row, ``RowNaming`` and ``FlatRowTyping``): the same fields (``CellColumns``), the same
-/// name. It takes the sources whose header ``CellColumns`` takes and whose type is named by a
-/// column's natural key or by position, and returns `nil` for a record whose cells it cannot
-/// type: the general way takes that one and words its errors.
+/// name. It takes the sources whose header ``CellColumns`` takes and whose type is named by a name
+/// column (`recordName`), a column's natural key or by position, and returns `nil` for a record
+/// whose cells it cannot type: the general way takes that one and words its errors.
 ///
 /// ```
 /// catalogNumber,title,latitude,longitude      → Artwork "Harbor at Dusk":
@@ -56,6 +56,8 @@ final class FlatCellTyping {
         case column(Int)
         /// A person's name: the first-name and last-name columns' texts, joined by a space.
         case person(first: Int, last: Int)
+        /// The type's name template, filled from the cells; before any name column.
+        case template(TemplateColumns)
         case position
     }
 
@@ -71,11 +73,13 @@ final class FlatCellTyping {
         else { return nil }
         let names = columns.names
         let facts = columns.facts
-        // Rows with a name column keep that name, which the general way gives them.
-        guard !facts.contains(where: { $0.nameColumnRank != nil }) else { return nil }
         switch rule {
-        case .position:
+        // A record that sets no name column is named by position (``RowNaming``).
+        case .position, .column:
             naming = .position
+        case .template:
+            guard let template = columns.template else { return nil }
+            naming = .template(template)
         case .naturalKey(let key):
             if let column = names.firstIndex(of: key), facts[column].naturalKeyRole == .key {
                 naming = .column(column)
@@ -144,13 +148,25 @@ final class FlatCellTyping {
             }
         }
         guard let size, size <= RecordLimits.maximumRecordSize else { return nil }
-        let nameText: String? =
-            switch naming {
-            case .column(let column): typedText(values, column) ?? cells.namingText(column)
-            case .person(let first, let last):
-                cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
-            case .position: nil
-            }
+        // A name column a record sets names it, whatever the rule but a template.
+        let ownName =
+            columns.nameColumns.isEmpty ? nil : columns.nameColumns.lazy.compactMap(cells.namingText).first
+        let nameText: String?
+        if case .template(let template) = naming {
+            // A record the template cannot name is left to the general way, which words why.
+            guard let text = template.text(of: cells) else { return nil }
+            nameText = text
+        } else if let ownName {
+            nameText = ownName
+        } else {
+            nameText =
+                switch naming {
+                case .column(let column): typedText(values, column) ?? cells.namingText(column)
+                case .person(let first, let last):
+                    cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
+                case .position, .template: nil
+                }
+        }
         lastNamedByText = nameText != nil
         let name = nameText ?? "\(recordType)-\(ordinal)"
         guard let encoder else {

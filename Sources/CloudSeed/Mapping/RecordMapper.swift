@@ -271,8 +271,8 @@ package struct RecordMapper {
                 else { return nil }
                 guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options)
                 else { return .typed(typed) }
-                // Without a name column, what the survey learns of a record's naming is the name its plan gives it.
-                let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil }
+                // Without a name column or a template, what the survey learns of a record's naming is the name its plan gives it.
+                let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil } && columns.template == nil
                 return .typedAndSurveyed(
                     typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
             }

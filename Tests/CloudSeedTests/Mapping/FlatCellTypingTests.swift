@@ -101,6 +101,58 @@ import Testing
             ])
     }
 
+    @Test func recordsNamedByANameColumnAreStoredAsTheGeneralWayStoresThem() throws {
+        // A `recordName` column names its records (a non-ASCII one too) and is no field; a record
+        // without one is named by position; `recordChangeTag` is no field either; `id` is both a
+        // lesser name column and a field, and `artist` names Artists by record name.
+        let artists = """
+            recordName,firstName,lastName
+            Zoë-1,Zoë,Müller
+            mei,Mei,Chen
+
+            """
+        let artworks = #"""
+            recordName,recordChangeTag,id,caption,artist,price
+            Kraków-7,tag1,a7,"Harbor, ""late""",Zoë-1,1200.5
+            ,,a8,Fenêtre,mei,99
+            ,,,Fenêtre,mei,3
+
+            """#
+        let result = try Self.importBothWays([("artists.csv", artists), ("artworks.csv", artworks)])
+        #expect(result.whereRead == result.general)
+        #expect(result.summaries[0].plan.recordType("Artist")?.namingRule == .column("recordName"))
+        #expect(result.summaries[0].plan.recordType("Artwork")?.namingRule == .position)
+        #expect(
+            result.whereRead["Artwork"]?.map { $0[0] } == [.text("'Artwork-3'"), .text("'Krakow-7'"), .text("'a8'")])
+        #expect(result.whereRead["Artist"]?.map { $0[0] } == [.text("'Zoe-1'"), .text("'mei'")])
+        #expect(
+            result.whereRead["_cloudseed_fields"]?.compactMap { row -> String? in
+                guard case .text(let type) = row[0], type == "Artwork", case .text(let field) = row[1] else {
+                    return nil
+                }
+                return field
+            } == ["artist", "caption", "id", "price"])
+    }
+
+    @Test func recordsNamedByATemplateAreStoredAsTheGeneralWayStoresThem() throws {
+        var options = MappingOptions()
+        options.nameTemplates = [
+            try NameTemplate(parsing: "Artwork={catalogNumber} {title}"),
+            try NameTemplate(parsing: "Artist={lastName}"),
+        ]
+        let result = try Self.importBothWays(
+            [("artists.csv", Self.artists), ("artworks.csv", Self.artworks)], options: options)
+        #expect(result.whereRead == result.general)
+        #expect(result.summaries[0].plan.recordType("Artwork")?.namingRule == .template("{catalogNumber} {title}"))
+        #expect(
+            result.whereRead["Artwork"]?.map { $0[0] } == [
+                .text("'115 Harbor at Dusk, \"late\"'"), .text("'116 Fenetre  han zi'"), .text("'117 Two\nlines'"),
+                .text("'118 Short'"),
+            ])
+        #expect(
+            result.whereRead["Artist"]?.map { $0[0] } == [.text("'Chen'"), .text("'Muller'"), .text("'shan tian'")])
+    }
+
     /// Imports `artists` and `first` (a file name and its text) into a new store, both with and
     /// without taking cells, then the same again, then `artists` and `second` (the same name):
     /// each way's counts of the last two runs (created, updated, unchanged per type) and its store.
