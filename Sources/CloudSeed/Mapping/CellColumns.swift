@@ -38,15 +38,19 @@ struct CellColumns {
         else { return nil }
         names = header.columns.map(\.name)
         if let template = options.template(for: recordType) {
-            var placeholders: [(placeholder: String, column: Int)] = []
-            for placeholder in template.placeholders {
-                guard
-                    let column = names.firstIndex(of: placeholder)
-                        ?? names.firstIndex(of: IdentifierMapping.identifier(for: placeholder))
-                else { return nil }
-                placeholders.append((placeholder, column))
+            var parts: [TemplatePart<Int>] = []
+            for part in TemplateNaming.parts(of: template.template) {
+                switch part {
+                case .text(let text): parts.append(.text(text))
+                case .field(let placeholder):
+                    guard
+                        let column = names.firstIndex(of: placeholder)
+                            ?? names.firstIndex(of: IdentifierMapping.identifier(for: placeholder))
+                    else { return nil }
+                    parts.append(.field(column))
+                }
             }
-            self.template = TemplateColumns(template: template.template, placeholders: placeholders)
+            self.template = TemplateColumns(parts: parts)
         } else {
             template = nil
         }
@@ -77,7 +81,7 @@ struct CellColumns {
     {
         PreparedRow(
             recordType: recordType, nameColumn: nameColumn(of: record), fields: [],
-            naturalKeys: naturalKeys(of: record), templateValues: template?.values(of: record) ?? [:],
+            naturalKeys: naturalKeys(of: record), templateValues: template?.values(of: record, names: names) ?? [:],
             position: position, ordinal: ordinal, children: [])
     }
 
@@ -111,25 +115,20 @@ struct CellColumns {
 
 /// A name template (`{catalogNumber} {artist}`) with the column each of its fields comes from.
 struct TemplateColumns {
-    let template: String
-    let placeholders: [(placeholder: String, column: Int)]
+    let parts: [TemplatePart<Int>]
 
     /// The filled template, as ``TemplateNaming`` fills it from the record's row; `nil` where the
     /// record leaves a field it names unset.
     func text<Cells: FlatCells>(of record: Cells) -> String? {
-        var result = template
-        for (placeholder, column) in placeholders {
-            guard let text = record.namingText(column) else { return nil }
-            result = result.replacingOccurrences(of: "{\(placeholder)}", with: text)
-        }
-        return result
+        TemplateNaming.fill(parts) { record.namingText($0) }
     }
 
-    /// The values of the fields it names, as a row's template values (``PreparedRow/templateValues``).
-    func values<Cells: FlatCells>(of record: Cells) -> [String: PlainValue] {
+    /// The values of the fields it names, by column name, as a row's template values
+    /// (``PreparedRow/templateValues``).
+    func values<Cells: FlatCells>(of record: Cells, names: [String]) -> [String: PlainValue] {
         var values: [String: PlainValue] = [:]
-        for (placeholder, column) in placeholders where column < record.count && record.isSet(column) {
-            values[placeholder] = record.value(column)
+        for case .field(let column) in parts where column < record.count && record.isSet(column) {
+            values[names[column]] = record.value(column)
         }
         return values
     }

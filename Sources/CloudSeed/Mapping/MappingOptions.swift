@@ -126,18 +126,8 @@ public struct NameTemplate: Hashable, Sendable {
 
     /// The field keys the template names, in order.
     package var placeholders: [String] {
-        var result: [String] = []
-        var current: String?
-        for character in template {
-            if character == "{" {
-                current = ""
-            } else if character == "}", let name = current {
-                result.append(name)
-                current = nil
-            } else if current != nil {
-                current!.append(character)
-            }
+        TemplateNaming.parts(of: template).compactMap { part in
+            if case .field(let name) = part { name } else { nil }
         }
-        return result
     }
 }
