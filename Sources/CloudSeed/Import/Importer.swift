@@ -150,20 +150,21 @@ public struct Importer: Sendable {
         for (recordType, field, type) in changes.newFields {
             try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
         }
-        let newTypes = Set(changes.newRecordTypes)
-        // Names are unique in a run, so a new type's rows go in without the name index.
-        for name in changes.newRecordTypes { _ = try transaction.deferNameIndex(ofType: name, in: scope.schemaScope) }
+        // Names are unique in a run, so the rows of a type whose table is empty (one the run
+        // creates, or one a schema made and no record filled yet) go in without the name index,
+        // and need no comparison with stored records.
+        var newTypes = Set(changes.newRecordTypes)
+        for type in plan.recordTypes where try transaction.deferNameIndex(ofType: type.name, in: scope.schemaScope) {
+            newTypes.insert(type.name)
+        }
         let permissions =
             scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
         var tallies: [String: ImportSummary.TypeCounts] = [:]
         var conflicts = ErrorCollector()
         var produced = Set<String>()
-        // The records of types this run creates need no comparison with stored ones: their rows
-        // without child records are inserted as typed, without a CloudRecord (a schema given with
-        // the run may have made more fields than the plan: those keep the long way).
-        let flatTypes: Set<String> =
-            schemaDefinition == nil ? newTypes.filter { permissions?.mayCreate($0) ?? true } : []
-        // Those of the types the store has are first compared with the stored row, column by
+        // Their rows without child records are inserted as typed, without a CloudRecord.
+        let flatTypes: Set<String> = newTypes.filter { permissions?.mayCreate($0) ?? true }
+        // Those of the types the store has records of are first compared with the stored row, column by
         // column, where the fields decide a save (changed keys) and the permissions at most ask
         // who created it: an unchanged record is never read back. The others take the long way.
         let comparedTypes: Set<String> =
