@@ -85,9 +85,9 @@ public struct Importer: Sendable {
     /// Whether the run may guess its plan from the first rows of each source and check it while
     /// writing (``RecordMapper/forEachRecord(_:plan:surveying:assets:rejected:flatTypes:flatRecord:_:)``):
     /// not where a miss could not be undone by the rollback alone (rows reported as rejected, a
-    /// reset or prune, a schema given with the run) or where each plan names records its own way (`--uuid`).
+    /// reset or prune, a schema given with the run).
     private var mayGuessPlan: Bool {
-        schemaDefinition == nil && !reset && !prune && !partial && !options.skipBadRows && !options.randomNames
+        schemaDefinition == nil && !reset && !prune && !partial && !options.skipBadRows
     }
 
     private func write(_ sources: [SourceFile], dryRun: Bool, rejected: (RejectedRow) throws -> Void) throws

@@ -46,9 +46,29 @@ final class FlatCellTyping {
     @exclusivity(unchecked) private(set) var columnsFoundAgain: [Int] = []
     /// The kinds the typing of the last record's cells told (``TextKindsTold``).
     @exclusivity(unchecked) private(set) var kindsTold: TextKindsTold
-    /// Whether the last record's name is still the text it is made of (``name(byText:)``); else
-    /// it is named by position.
-    @exclusivity(unchecked) private(set) var lastNamedByText = false
+    /// What is left to make of the last record's name, on the thread that names records.
+    @exclusivity(unchecked) private(set) var lastNameToMake = NameToMake.done
+
+    /// What is left to make of a record's name once typed: transliterating a text is much of the
+    /// work of typing the record, and a random name needs the row's number among its type's rows
+    /// of the run; both are done on the thread that names and writes records, in place.
+    enum NameToMake: UInt8 {
+        /// Named by position: `Type-N`.
+        case done
+        /// The name is still the text it is made of (a name column's, a natural key's, a filled template).
+        case byText
+        /// `--uuid`: a random name for the row's number among its type's rows.
+        case random
+
+        /// Makes the name of `record`, the `rowNumber`-th (from 0) of its type, as `naming` names its row.
+        func make(_ record: inout FlatRecord, rowNumber: Int, naming: RowNaming) {
+            switch self {
+            case .done: return
+            case .byText: record.recordName = RecordNaming.recordName(from: record.recordName)
+            case .random: record.recordName = naming.randomName(of: record.recordType, rowNumber: rowNumber)
+            }
+        }
+    }
 
     /// How a record gets its name: ``RowNaming``'s rules that read cells only.
     private enum Naming {
@@ -58,6 +78,8 @@ final class FlatCellTyping {
         case person(first: Int, last: Int)
         /// The type's name template, filled from the cells; before any name column.
         case template(TemplateColumns)
+        /// `--uuid`, where a name column does not name the record.
+        case random
         case position
     }
 
@@ -80,6 +102,8 @@ final class FlatCellTyping {
         case .template:
             guard let template = columns.template else { return nil }
             naming = .template(template)
+        case .uuid:
+            naming = .random
         case .naturalKey(let key):
             if let column = names.firstIndex(of: key), facts[column].naturalKeyRole == .key {
                 naming = .column(column)
@@ -119,7 +143,7 @@ final class FlatCellTyping {
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
     /// from 1); `nil` for one the general way must take. Where a text names it, its name is that
-    /// text, still to be made a record name (``lastNamedByText``, ``name(byText:)``).
+    /// text, still to be made a record name (``lastNameToMake``).
     func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> FlatRecord? {
         columnsFoundAgain.removeAll(keepingCapacity: true)
         kindsTold.startRecord()
@@ -164,10 +188,11 @@ final class FlatCellTyping {
                 case .column(let column): typedText(values, column) ?? cells.namingText(column)
                 case .person(let first, let last):
                     cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
-                case .position, .template: nil
+                case .position, .template, .random: nil
                 }
         }
-        lastNamedByText = nameText != nil
+        lastNameToMake =
+            if nameText != nil { .byText } else if case .random = naming { .random } else { .done }
         let name = nameText ?? "\(recordType)-\(ordinal)"
         guard let encoder else {
             return FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
@@ -271,12 +296,6 @@ final class FlatCellTyping {
         return typing.typed(CellColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot)
     }
 
-    /// Makes the name of a record whose name is still the text it is made of (``lastNamedByText``),
-    /// as ``RowNaming`` names the row. It is done on another thread than the one that typed the
-    /// record, in place: transliterating the text is much of the work of typing the record.
-    static func name(byText record: inout FlatRecord) {
-        record.recordName = RecordNaming.recordName(from: record.recordName)
-    }
 }
 
 /// The kinds a record's typing told of its cells (``FlatCells/typedByBytes(_:as:converter:)``), by

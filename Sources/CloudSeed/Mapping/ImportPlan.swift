@@ -20,7 +20,7 @@ package struct ImportPlan: Sendable {
     /// row counts may differ: a plan guessed from the first rows counted only those.
     func writesTheSame(as other: ImportPlan) -> Bool {
         guard rowErrors.isEmpty, other.rowErrors.isEmpty, naming.rules == other.naming.rules,
-            !naming.rules.values.contains(.uuid),
+            naming.randomSeed == other.naming.randomSeed,
             recordTypes.count == other.recordTypes.count, indexes.count == other.indexes.count
         else { return false }
         for (type, otherType) in zip(recordTypes, other.recordTypes) {

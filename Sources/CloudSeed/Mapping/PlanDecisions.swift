@@ -6,7 +6,7 @@ struct PlanDecisions {
     let options: MappingOptions
     let schema: Schema
     private(set) var surveys: [String: TypeSurvey]
-    private var naming = RowNaming(rules: [:], randomSeed: UInt64.random(in: .min ... .max))
+    private var naming: RowNaming
     private var indexes: [String: ReferenceIndex] = [:]
     /// Rows that cannot be named, by type and row number, with what is wrong: filled with
     /// positions and names during ``look(at:rowNumber:)``.
@@ -25,7 +25,9 @@ struct PlanDecisions {
         case sharesName(firstRow: Int)
     }
 
-    init(options: MappingOptions, schema: Schema, surveys: [String: TypeSurvey]) {
+    /// Decisions over `surveys`; `randomSeed` draws the names of `--uuid`.
+    init(options: MappingOptions, schema: Schema, surveys: [String: TypeSurvey], randomSeed: UInt64) {
+        naming = RowNaming(rules: [:], randomSeed: randomSeed)
         self.options = options
         self.schema = schema
         self.surveys = surveys

@@ -12,6 +12,9 @@ package struct RecordMapper {
     package var options: MappingOptions
     /// The schema already in the store for the target container environment.
     package var schema: Schema
+    /// Drawn once per mapper: with `--uuid`, every plan it decides names a row alike, so that a
+    /// plan guessed from the first rows can be checked against the plan of all of them.
+    let randomSeed = UInt64.random(in: .min ... .max)
 
     package init(options: MappingOptions, schema: Schema) {
         self.options = options
@@ -96,7 +99,8 @@ package struct RecordMapper {
     func decide(_ run: RunSurvey, sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope) throws
         -> ImportPlan
     {
-        var decisions = PlanDecisions(options: options, schema: schema, surveys: run.takeSurveys())
+        var decisions = PlanDecisions(
+            options: options, schema: schema, surveys: run.takeSurveys(), randomSeed: randomSeed)
         // Read while ICU may still be compiling what the naming rules need; its error waits its turn.
         let stored = Result { try store.map { try decisions.storedRecordKeys($0, scope: scope) } }
         let typeSources = decisions.surveys.mapValues(\.naming.sources)
@@ -308,21 +312,18 @@ package struct RecordMapper {
                     surveying?.merge(columns, type: type)
                     return
                 // Each record is named in place and moved on, not copied.
-                case .read(.flatNamed(var record, let namedByText, let naming, let source)):
-                    if namedByText { FlatCellTyping.name(byText: &record) }
+                case .read(.flatNamed(var record, let name, let naming, let source)):
+                    name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     try surveying?.add(naming, source: source)
-                    _ = rowNumbers.count(record.recordType)
                     return try handOn(.flat(record))
-                case .read(.flatSurveyed(var record, let namedByText, let source)):
-                    if namedByText { FlatCellTyping.name(byText: &record) }
+                case .read(.flatSurveyed(var record, let name, let source)):
+                    name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     surveying?.add(
-                        record, key: namingKey(of: record.recordType), name: namedByText ? record.recordName : nil,
+                        record, key: namingKey(of: record.recordType), name: name == .byText ? record.recordName : nil,
                         source: source)
-                    _ = rowNumbers.count(record.recordType)
                     return try handOn(.flat(record))
-                case .read(.flat(var record, let namedByText)):
-                    if namedByText { FlatCellTyping.name(byText: &record) }
-                    _ = rowNumbers.count(record.recordType)
+                case .read(.flat(var record, let name)):
+                    name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     return try handOn(.flat(record))
                 case .read(.row(var read)):
                     (row, source, surveyed) = (
@@ -422,14 +423,13 @@ package struct RecordMapper {
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
-        /// Pass two: a record typed where it was read, to be named where `namedByText`
-        /// (``FlatCellTyping/name(byText:)``).
-        case flat(FlatRecord, namedByText: Bool)
+        /// Pass two: a record typed where it was read, its name still to make (``FlatCellTyping/NameToMake``).
+        case flat(FlatRecord, name: FlatCellTyping.NameToMake)
         /// Pass two surveying too: a record typed where it was read, with the row that names it for the survey.
-        indirect case flatNamed(FlatRecord, namedByText: Bool, naming: PreparedRow, source: Int)
+        indirect case flatNamed(FlatRecord, name: FlatCellTyping.NameToMake, naming: PreparedRow, source: Int)
         /// Pass two surveying too: a record typed where it was read, to be named, whose name
         /// alone the survey takes.
-        case flatSurveyed(FlatRecord, namedByText: Bool, source: Int)
+        case flatSurveyed(FlatRecord, name: FlatCellTyping.NameToMake, source: Int)
         /// Pass one: the row that names a record whose cells were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
@@ -590,15 +590,15 @@ package struct RecordMapper {
                             of: record, recordType: sourceType, at: position, ordinal: ordinal)
                     }
                 }
-                if let flat = typed, let byText = state.typing?.lastNamedByText {
+                if let flat = typed, let name = state.typing?.lastNameToMake {
                     // Named on the other thread, which surveys and writes the records: reading is the busier.
                     if state.namedByKeyAlone {
-                        return try taken(.flatSurveyed(flat, namedByText: byText, source: sourceIndex))
+                        return try taken(.flatSurveyed(flat, name: name, source: sourceIndex))
                     }
                     if let naming {
-                        return try taken(.flatNamed(flat, namedByText: byText, naming: naming, source: sourceIndex))
+                        return try taken(.flatNamed(flat, name: name, naming: naming, source: sourceIndex))
                     }
-                    return try taken(.flat(flat, namedByText: byText))
+                    return try taken(.flat(flat, name: name))
                 }
                 if state.surveying != nil {
                     try taken(

@@ -24,7 +24,7 @@ struct RowNaming: Sendable {
         // A name the source gives is kept whatever rule names the type's other rows.
         if let own = row.ownName { return RecordNaming.recordName(from: own) }
         switch rule {
-        case .uuid: return randomName(row.recordType, rowNumber: rowNumber, seed: randomSeed)
+        case .uuid: return randomName(of: row.recordType, rowNumber: rowNumber, seed: randomSeed)
         case .template: return nil
         case .fromSource, .parent: return byPosition
         case .column: return row.nameColumn.map { RecordNaming.recordName(from: $0.value) } ?? byPosition
@@ -34,8 +34,13 @@ struct RowNaming: Sendable {
         }
     }
 
+    /// The name `--uuid` gives the `rowNumber`-th row (from 0) of `type`.
+    func randomName(of type: String, rowNumber: Int) -> String {
+        Self.randomName(of: type, rowNumber: rowNumber, seed: randomSeed)
+    }
+
     /// A version 4 UUID drawn from `seed`, the type and the row number.
-    private static func randomName(_ type: String, rowNumber: Int, seed: UInt64) -> String {
+    private static func randomName(of type: String, rowNumber: Int, seed: UInt64) -> String {
         var generator = SeededGenerator(
             seed: seed ^ UInt64(truncatingIfNeeded: type.hashValue) &+ UInt64(rowNumber) &* 0x9E37_79B9_7F4A_7C15)
         var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) }

@@ -348,8 +348,8 @@ import Testing
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
         let cells = CSVRecord(texts: ["A", "1", "2"], position: position)
         var record = try #require(plain.record(of: cells, at: position, ordinal: 1))
-        #expect(plain.lastNamedByText && record.recordName == "A")  // the title, still to be made a name
-        FlatCellTyping.name(byText: &record)
+        #expect(plain.lastNameToMake == .byText && record.recordName == "A")  // the title, still to be made a name
+        plain.lastNameToMake.make(&record, rowNumber: 0, naming: plan.naming)
         #expect(record.recordName == "A")
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
         // A declared type, a key that is not a field name, a second latitude, a `location` column.
