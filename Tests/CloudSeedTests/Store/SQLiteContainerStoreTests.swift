@@ -97,6 +97,35 @@ import Testing
         #expect(try store.inventory().schemas.isEmpty)
     }
 
+    @Test func aSchemasFieldIndexesAreBuiltAgainAfterABulkInsert() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let store = try SQLiteContainerStore(path: path)
+        let scope = StoreScope()
+        let schema = try CKSLParser.parse(
+            "DEFINE SCHEMA\n    RECORD TYPE Note (\n        \"___recordID\" REFERENCE QUERYABLE,\n        title STRING SORTABLE\n    );\n",
+            file: "note.ckdb")
+        let indexes = {
+            try SQLiteDatabase(path: path).rows(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Note' ORDER BY name")
+        }
+        try store.write { try $0.applySchema(schema, to: scope.schemaScope) }
+        let before = try indexes()
+        #expect(before.count == 3)
+        try store.write { transaction in
+            #expect(try transaction.deferNameIndex(ofType: "Note", in: scope.schemaScope))
+            for name in ["b", "a"] {
+                try transaction.save(
+                    CloudRecord(
+                        recordType: "Note", recordID: RecordID(recordName: name), fields: ["title": .string(name)]),
+                    in: scope)
+            }
+            try transaction.buildDeferredNameIndexes()
+        }
+        #expect(try indexes() == before)
+        #expect(try SQLiteDatabase(path: path).rows("SELECT count(*) FROM Note") == [[.integer(2)]])
+    }
+
     @Test func refusesSQLiteFilesThatAreNotStores() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("other.sqlite")

@@ -49,6 +49,8 @@ package final class SQLiteContainerStore: StoreBackend {
     private static let changeTagParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___etag")! + 1)
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
     var deferredNameIndexes: Set<String> = []
+    /// The statements that make the field indexes waiting with them, by table.
+    var deferredFieldIndexes: [String: [String]] = [:]
     /// The CSV export reads a table with fewer rows (by its last rowid) on one connection
     /// (``forEachRowByName(_:of:zone:_:)``): below ~400,000 rows the second connection's setup and
     /// its own faults on the mapped file cost more than it saves.
@@ -249,6 +251,7 @@ package final class SQLiteContainerStore: StoreBackend {
             changeTagCounter = nil
             if !deferredNameIndexes.isEmpty { try? database.execute("PRAGMA cache_size = \(Self.cacheSize)") }
             deferredNameIndexes.removeAll()
+            deferredFieldIndexes.removeAll()
             database.forgetStatements()
         }
         let result: T
