@@ -1021,15 +1021,20 @@ def read_change_file(path):
         return {int(row["catalogNumber"]): float(row["price"]) for row in csv.DictReader(f)}
 
 
-def add_change_tags(change_file, target, store):
-    """The change file with each record's `recordChangeTag` from the store, as an export gives it."""
-    prices = read_change_file(change_file)
+def artwork_column(store, column, numbers):
+    """The stored `column` of the Artworks with these catalogue numbers, by number."""
     db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
-        marks = ",".join("?" * len(prices))
-        tags = dict(db.execute(f"select catalogNumber, ___etag from Artwork where catalogNumber in ({marks})", list(prices)))
+        marks = ",".join("?" * len(numbers))
+        query = f"select catalogNumber, {column} from Artwork where catalogNumber in ({marks})"
+        return dict(db.execute(query, list(numbers)))
     finally:
         db.close()
+
+
+def add_change_tags(change_file, target, store):
+    """The change file with each record's `recordChangeTag` from the store, as an export gives it."""
+    tags = artwork_column(store, "___etag", read_change_file(change_file))
     os.makedirs(os.path.dirname(target), exist_ok=True)
     with open(change_file, newline="", encoding="utf-8") as f, open(target, "w", newline="", encoding="utf-8") as out:
         reader, writer = csv.reader(f), csv.writer(out, lineterminator="\n")
@@ -1043,12 +1048,7 @@ def add_change_tags(change_file, target, store):
 def prices_changed(store, change_file):
     """How many of the change file's Artworks hold its new price."""
     prices = read_change_file(change_file)
-    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    try:
-        marks = ",".join("?" * len(prices))
-        stored = dict(db.execute(f"select catalogNumber, price from Artwork where catalogNumber in ({marks})", list(prices)))
-    finally:
-        db.close()
+    stored = artwork_column(store, "price", prices)
     return sum(1 for number, price in prices.items() if stored.get(number) == price), len(prices)
 
 
