@@ -7,9 +7,9 @@
 /// column a field name already or a record's identity only (`recordName`, `recordChangeTag`), no
 /// declared types (`price:DOUBLE`), at most one latitude and one longitude column and no `location`
 /// column, no declared locations for the type, and a column for each field its name template names,
-/// where it has one. Then a record's fields
-/// are its set cells in column order but for the identity columns, which are no fields, and a
-/// latitude and a longitude that are both set, which make one `location` field, put last.
+/// where it has one. Then a record's fields are its set cells in column order but for the identity
+/// columns, which are no fields, and a latitude and a longitude that are both set, which make one
+/// `location` field, put last.
 struct CellColumns {
     /// The field name of each column.
     let names: [String]
