@@ -173,8 +173,7 @@ final class FlatCellTyping {
         }
         guard let size, size <= RecordLimits.maximumRecordSize else { return nil }
         // A name column a record sets names it, whatever the rule but a template.
-        let ownName =
-            columns.nameColumns.isEmpty ? nil : columns.nameColumns.lazy.compactMap(cells.namingText).first
+        let ownName = columns.nameColumn(of: cells)?.value
         let nameText: String?
         if case .template(let template) = naming {
             // A record the template cannot name is left to the general way, which words why.
