@@ -83,7 +83,7 @@ public struct Importer: Sendable {
     private struct GuessMissed: Error {}
 
     /// Whether the run may guess its plan from the first rows of each source and check it while
-    /// writing (``RecordMapper/forEachRecord(_:plan:surveying:assets:rejected:flatTypes:flatRecord:_:)``):
+    /// writing (``RecordMapper/forEachRecord(_:plan:surveying:rowsReadAhead:assets:rejected:encoders:record:)``):
     /// not where a miss could not be undone by the rollback alone (rows reported as rejected, a
     /// reset or prune, a schema given with the run).
     private var mayGuessPlan: Bool {
@@ -162,24 +162,16 @@ public struct Importer: Sendable {
         var tallies: [String: ImportSummary.TypeCounts] = [:]
         var conflicts = ErrorCollector()
         var produced = Set<String>()
-        // Their rows without child records are inserted as typed, without a CloudRecord.
-        let flatTypes: Set<String> = newTypes.filter { permissions?.mayCreate($0) ?? true }
-        // Those of the types the store has records of are first compared with the stored row, column by
-        // column, where the fields decide a save (changed keys) and the permissions at most ask
-        // who created it: an unchanged record is never read back. The others take the long way.
-        let comparedTypes: Set<String> =
-            schemaDefinition == nil && mode == .changedKeys
-            ? Set(plan.recordTypes.map(\.name)).subtracting(newTypes) : []
         let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
         // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
-        var flatType = (name: "", fieldNames: [String](), way: FlatWay.insert, count: 0)
-        var flatCounts: [String: Int] = [:]
+        var current = (type: "", fieldNames: [String](), way: WriteWay.save, count: 0)
+        var written: [String: Int] = [:]
         var created = SystemFields(
             createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now,
             modifiedUserRecordName: userRecordName)
         var assetPresence = options.allowDangling ? nil : AssetPresence(store: store)
         var referenceZones = ReferenceZones(store: store, scope: scope, allowDangling: options.allowDangling)
-        func saveTheLongWay(_ record: CloudRecord, at position: SourcePosition) throws {
+        func saveRecord(_ record: CloudRecord, at position: SourcePosition) throws {
             var record = record
             record.recordID.zoneID = scope.zoneID
             do {
@@ -199,9 +191,10 @@ public struct Importer: Sendable {
                 }
             }
         }
-        // The records of types the run creates are inserted as typed: the store may encode their values where they are typed.
+        // The records of types whose tables are empty are inserted as they are built: the store may
+        // encode their values where they are typed.
         var encoders: [String: NewRecordEncoder] = [:]
-        for type in flatTypes {
+        for type in newTypes where permissions?.mayCreate(type) ?? true {
             encoders[type] = try transaction.newRecordEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
         }
         do {
@@ -213,22 +206,25 @@ public struct Importer: Sendable {
                 rejected: { row in
                     tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
                     try rejected(row)
-                }, flatTypes: flatTypes.union(comparedTypes), encoders: encoders,
-                flatRecord: { record in
+                }, encoders: encoders,
+                record: { record in
                     if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
-                    if record.recordType != flatType.name {
-                        flatCounts[flatType.name, default: 0] += flatType.count
-                        flatType = (
+                    if record.recordType != current.type {
+                        written[current.type, default: 0] += current.count
+                        current = (
                             record.recordType, fieldNames[record.recordType]!,
-                            flatWay(of: record.recordType, compared: comparedTypes, permissions: permissions), 0
+                            writeWay(of: record.recordType, newTypes: newTypes, permissions: permissions), 0
                         )
                     }
-                    switch flatType.way {
+                    if record.checksStore {
+                        return try saveRecord(record.cloudRecord(fieldNames: current.fieldNames), at: record.position)
+                    }
+                    switch current.way {
                     case .insert:
                         created.changeTag = try transaction.nextChangeTag()
                         do {
                             try transaction.insertNew(
-                                record, fieldNames: flatType.fieldNames, system: created, in: scope)
+                                record, fieldNames: current.fieldNames, system: created, in: scope)
                         } catch var refusal as CloudSeedError where refusal.position == nil {
                             // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
                             refusal.position = record.position
@@ -237,22 +233,16 @@ public struct Importer: Sendable {
                     case .compare(let creator):
                         guard
                             try transaction.holdsUnchanged(
-                                record, fieldNames: flatType.fieldNames, createdBy: creator, in: scope)
+                                record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
                         else {
-                            return try saveTheLongWay(
-                                record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                            return try saveRecord(
+                                record.cloudRecord(fieldNames: current.fieldNames), at: record.position)
                         }
-                    case .longWay:
-                        return try saveTheLongWay(
-                            record.cloudRecord(fieldNames: flatType.fieldNames), at: record.position)
+                    case .save:
+                        return try saveRecord(record.cloudRecord(fieldNames: current.fieldNames), at: record.position)
                     }
-                    flatType.count += 1
-                },
-                { record, position in
-                    if prune { produced.insert("\(record.recordType)/\(record.recordID.recordName)") }
-                    try saveTheLongWay(record, at: position)
-                }
-            )
+                    current.count += 1
+                })
             try conflicts.throwIfAny()
         } catch {
             // A guess that meets a value it cannot write is checked the long way, which words the errors.
@@ -272,9 +262,9 @@ public struct Importer: Sendable {
             else { throw GuessMissed() }
             plan = decided
         }
-        flatCounts[flatType.name, default: 0] += flatType.count
-        for (type, count) in flatCounts where count > 0 {
-            if comparedTypes.contains(type) {
+        written[current.type, default: 0] += current.count
+        for (type, count) in written where count > 0 {
+            if !newTypes.contains(type) {
                 tallies[type, default: .init(recordType: type)].unchanged += count
             } else {
                 tallies[type, default: .init(recordType: type)].created += count
@@ -299,25 +289,28 @@ public struct Importer: Sendable {
         return summary
     }
 
-    /// What becomes of a record typed on the reading core (``FlatRecord``).
-    private enum FlatWay {
-        /// A record of a type the run creates: inserted as it is.
+    /// How a run writes the records of a type.
+    private enum WriteWay {
+        /// Inserted as they are: the type's table was empty when the run started, and names are
+        /// unique in a run.
         case insert
-        /// A record of a type the store has: compared with the stored one (created by `creator`,
-        /// if given), saved the long way only if it differs.
+        /// Compared with the stored record (created by `creator`, if given), saved only if it differs.
         case compare(creator: String?)
-        /// Saved the long way: its type's records may not be changed, so the save must word the refusal.
-        case longWay
+        /// Saved by the run's ``SaveMode``, over the stored record where there is one.
+        case save
     }
 
-    /// The way of the flat records of `recordType`: a user who may change only the records they
-    /// created has the others saved the long way, which refuses them.
-    private func flatWay(of recordType: String, compared: Set<String>, permissions: Permissions?) -> FlatWay {
-        guard compared.contains(recordType) else { return .insert }
+    /// How the records of `recordType` are written. A type whose table was empty takes inserts
+    /// where the user may create its records; a stored type is compared where the fields decide a
+    /// save (changed keys, no schema given) and the permissions at most ask who created a record,
+    /// so that an unchanged record is never read back. The others are saved, which words refusals.
+    private func writeWay(of recordType: String, newTypes: Set<String>, permissions: Permissions?) -> WriteWay {
+        if newTypes.contains(recordType) { return permissions?.mayCreate(recordType) ?? true ? .insert : .save }
+        guard schemaDefinition == nil, mode == .changedKeys else { return .save }
         switch permissions?.changeableRecords(of: recordType) ?? .all {
         case .all: return .compare(creator: nil)
         case .own: return .compare(creator: userRecordName)
-        case .none: return .longWay
+        case .none: return .save
         }
     }
 

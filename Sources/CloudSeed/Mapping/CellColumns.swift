@@ -21,6 +21,8 @@ struct CellColumns {
     let nameColumns: [Int]
     /// The type's name template, where it has one, with the column of each field it names.
     let template: TemplateColumns?
+    /// The `recordChangeTag` column, whose text is the record's change tag.
+    let changeTag: Int?
     /// The latitude and longitude columns.
     let latitude: Int?
     let longitude: Int?
@@ -59,6 +61,7 @@ struct CellColumns {
         nameColumns = facts.indices.filter { facts[$0].nameColumnRank != nil }.sorted {
             facts[$0].nameColumnRank! < facts[$1].nameColumnRank!
         }
+        changeTag = names.firstIndex(of: "recordChangeTag")
         latitude = latitudes.first
         longitude = longitudes.first
     }

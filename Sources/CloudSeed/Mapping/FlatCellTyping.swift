@@ -3,7 +3,7 @@
 /// ``SourceRow`` or a ``PreparedRow`` in between.
 ///
 /// It gives each record what the general way would (the reader's row, then ``RowPreparation``'s
-/// flat row, ``RowNaming`` and ``FlatRowTyping``): the same fields (``CellColumns``), the same
+/// flat row, ``RowNaming`` and ``RecordBuilder``): the same fields (``CellColumns``), the same
 /// name. It takes the sources whose header ``CellColumns`` takes and whose type is named by a name
 /// column (`recordName`), a column's natural key or by position, and returns `nil` for a record
 /// whose cells it cannot type: the general way takes that one and words its errors.
@@ -16,14 +16,14 @@
 final class FlatCellTyping {
     private let recordType: String
     private let columns: CellColumns
-    private let typing: FlatRowTyping
+    private let typing: RecordBuilder
     /// Each column's slot among the record's values; `nil` for a column the plan leaves out.
-    private let slots: [FlatRowTyping.Slot?]
+    private let slots: [RecordBuilder.Slot?]
     /// ``slots``, which hold them, lent to the typing of each cell without a reference counted for
     /// it: the loop retained and released the shared slot for every cell, in atomic operations.
-    private let lentSlots: [Unmanaged<FlatRowTyping.Slot>?]
+    private let lentSlots: [Unmanaged<RecordBuilder.Slot>?]
     private let slotCount: Int
-    private let locationSlot: FlatRowTyping.Slot?
+    private let locationSlot: RecordBuilder.Slot?
     private let naming: Naming
     /// The store's encoding of the records' values, where it encodes them where they are typed.
     private let encoder: NewRecordEncoder?
@@ -86,10 +86,12 @@ final class FlatCellTyping {
     /// The typing of `header`'s records of `recordType`, whose values `encoder` encodes, where
     /// given; `nil` where the general way must take them.
     init?(
-        header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: FlatRowTyping,
+        header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: RecordBuilder,
         encoder: NewRecordEncoder? = nil
     ) {
-        guard let typeSlots = typing.slots(of: recordType), let rule = plan.naming.rules[recordType],
+        // Asset files are loaded on the thread that writes the records.
+        guard let typeSlots = typing.slots(of: recordType), !typing.typesLoadingAssets.contains(recordType),
+            let rule = plan.naming.rules[recordType],
             plan.rowErrors[recordType] == nil,
             let columns = CellColumns(header: header, recordType: recordType, options: options)
         else { return nil }
@@ -194,7 +196,9 @@ final class FlatCellTyping {
             if nameText != nil { .byText } else if case .random = naming { .random } else { .done }
         let name = nameText ?? "\(recordType)-\(ordinal)"
         guard let encoder else {
-            return FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
+            var record = FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
+            record.changeTag = columns.changeTag.flatMap { cells.namingText($0) }
+            return record
         }
         if let encoded = encoder.encoded(values, textBytes: lastTexts, textRanges: lastTextRanges) {
             return FlatRecord(
@@ -257,7 +261,7 @@ final class FlatCellTyping {
 
     /// A cell's value as its slot's plan types it: straight from its bytes where they tell it
     /// (a CSV cell's number or date), else from its value, as the general way.
-    private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
+    private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot) -> RecordValue? {
         if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
         if case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) {
             if let kind { kindsTold.note(kind, column: column) }
@@ -268,7 +272,7 @@ final class FlatCellTyping {
 
     /// A cell's value where its slot's values name records: what a text of the same bytes
     /// resolved to before, or else resolved from its value (a text's value is its bytes' alone).
-    private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot)
+    private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot)
         -> RecordValue?
     {
         if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil {
@@ -276,7 +280,7 @@ final class FlatCellTyping {
             return known
         }
         guard let value = typing.typed(cells.value(column), at: cells.position(column), as: slot) else { return nil }
-        if resolvedReferences[column].count < FlatRowTyping.Slot.resolvedReferenceLimit {
+        if resolvedReferences[column].count < RecordBuilder.Slot.resolvedReferenceLimit {
             _ = cells.withTextBytes(column) { resolvedReferences[column].insert($0, value: value) }
         }
         return value
@@ -285,7 +289,7 @@ final class FlatCellTyping {
     /// The location the latitude and longitude cells make, as the slot's plan types it: straight
     /// from their bytes where both are numbers within range, from their values otherwise.
     private func location<Cells: FlatCells>(
-        of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: FlatRowTyping.Slot
+        of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: RecordBuilder.Slot
     ) -> RecordValue? {
         if slot.field.type == .location, !slot.resolvesReferences,
             let value = cells.location(latitude: pair.latitude, longitude: pair.longitude, converter: typing.converter)

@@ -6,7 +6,7 @@ package import Foundation
 /// rows is checked while it writes (``RunSurvey``). ``survey(_:store:scope:firstRows:)`` decides each field's
 /// type over all values of the run (the store's schema wins, then `--field` and `--reference`, then
 /// the type the source declares, then inference), each type's naming rule, each record's name, and
-/// which fields are references or assets. ``forEachRecord(_:plan:assets:_:)`` then converts every
+/// which fields are references or assets. ``forEachRecord(_:plan:surveying:rowsReadAhead:assets:rejected:encoders:record:)`` then builds every
 /// row. Memory holds one row at a time plus the names and keys that references resolve against.
 package struct RecordMapper {
     package var options: MappingOptions
@@ -124,38 +124,27 @@ package struct RecordMapper {
     }
 
     /// Pass two: reads every source again and calls `body` with each record, typed and named by
-    /// `plan`. Assets are handed to `assets` once each, with their content where it was read from a
-    /// file. Errors are collected (up to ``CloudSeedError/limit``) and thrown at the end; after the first
-    /// one `body` is not called again.
+    /// `plan` (``RecordBuilder``). Assets are handed to `assets` once each, with their content where
+    /// it was read from a file. Errors are collected (up to ``CloudSeedError/limit``) and thrown at
+    /// the end; after the first one `body` is not called again. With `--skip-bad-rows`, a row that
+    /// cannot be read or built goes to `rejected`, with its child rows.
     ///
-    /// The rows of `flatTypes` without child records go to `flatRecord` instead, typed before
-    /// they reach this thread (``FlatRowTyping``): for types whose records are all new, which need
-    /// no ``CloudRecord``. Those of the types `encoders` has encoders for reach it with their values
-    /// encoded where they were typed (``FlatRecord/encodedValues``), where their source is read cell by cell.
+    /// The records of the types `encoders` has encoders for reach `body` with their values encoded
+    /// where they were typed (``FlatRecord/encodedValues``), where their source is read cell by cell.
     ///
     /// Where `plan` was guessed from the first rows, `surveying` takes in every row as pass one
     /// would, on the thread that names them, so that one reading both writes and checks the guess.
     ///
-    /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body` and `flatRecord`.
+    /// The reading thread runs at most about `rowsReadAhead` rows ahead of `body`.
     package func forEachRecord(
         _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil,
         rowsReadAhead: Int = BackgroundProducer.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
-        rejected: (RejectedRow) throws -> Void = { _ in }, flatTypes: Set<String> = [],
-        encoders: [String: NewRecordEncoder] = [:],
-        flatRecord: (FlatRecord) throws -> Void = { _ in }, _ body: (CloudRecord, SourcePosition) throws -> Void
+        rejected: (RejectedRow) throws -> Void = { _ in }, encoders: [String: NewRecordEncoder] = [:],
+        record body: (FlatRecord) throws -> Void
     ) throws {
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
-        var loadedContents: [String: Data] = [:]
-        var folder = ""
-        let converter = ValueConverter(
-            loadAsset: { path, position in
-                try AssetLoader.load(
-                    path, at: position, folder: folder, allowOutside: options.allowOutsideAssets, into: &loadedContents)
-            },
-            recordName: RecordNaming.recordName(from:))
-        let types = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0) })
         let folders = assetFolders(sources)
         func reject(_ row: PreparedRow, _ reasons: [CloudSeedError]) throws {
             try rejected(RejectedRow(recordType: row.recordType, position: row.position, errors: reasons))
@@ -168,118 +157,58 @@ package struct RecordMapper {
                     ])
             }
         }
-        func typedValue(_ field: SourceField, _ plannedField: PlannedField) throws -> RecordValue {
-            let value = try ReferenceResolution.resolve(field.value, field: plannedField, in: plan, options: options)
-            return try converter.convert(value, to: plannedField.type, at: field.position)
-        }
-        /// A row's fields with their plans, one per field (`nil` for a field the plan leaves out),
-        /// typed on the reading core except what waits for the writing core: fields that load
-        /// asset files. `nil` for rows with children, which are typed as they are written.
-        func typedAhead(_ row: PreparedRow, planned: PlannedRecordType) -> [PlannedValue?]? {
-            guard row.children.isEmpty else { return nil }
-            return row.fields.map { field in
-                guard let plannedField = planned.fields[field.key] else { return nil }
-                guard !plannedField.type.holdsAssets else { return PlannedValue(planned: plannedField, typed: nil) }
-                return PlannedValue(planned: plannedField, typed: Result { try typedValue(field, plannedField) })
-            }
-        }
-        func emit(_ row: PreparedRow, name: String, ahead: [PlannedValue?]? = nil) throws {
-            let planned = ahead == nil ? types[row.recordType] : nil
-            guard ahead != nil || planned != nil else { return }
-            var values: [String: RecordValue] = [:]
-            values.reserveCapacity(row.fields.count)
-            var size = 0
-            var rowErrors: [CloudSeedError] = []
-            for (offset, field) in row.fields.enumerated() {
-                guard let plannedField = ahead.map({ $0[offset]?.planned }) ?? planned?.fields[field.key] else {
-                    continue
-                }
-                do {
-                    var value = try ahead?[offset]?.typed?.get() ?? typedValue(field, plannedField)
-                    if plannedField.action != .none { value = value.withReferenceAction(plannedField.action) }
-                    size += value.encodedSize
-                    values[field.key] = value
-                } catch let mismatch as ValueConverter.Mismatch {
-                    rowErrors.append(
-                        FieldErrors.typeError(
-                            mismatch, field: field.key, recordType: row.recordType, planned: plannedField,
-                            at: field.position))
-                } catch let failure as ReferenceResolution.Failure {
-                    rowErrors.append(CloudSeedError(failure.code, failure.message, at: field.position))
-                } catch let error as CloudSeedError {
-                    rowErrors.append(error)
-                }
-            }
-            if size > RecordLimits.maximumRecordSize {
-                rowErrors.append(
-                    CloudSeedError(
-                        .limitExceeded,
-                        "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
-                        at: row.position))
-            }
-            if !rowErrors.isEmpty {
-                loadedContents.removeAll(keepingCapacity: true)
-                if options.skipBadRows { return try reject(row, rowErrors) }
-                for error in rowErrors { try errors.record(error) }
-            }
-            if errors.errors.isEmpty {
-                for value in values.values {
-                    try value.forEachAsset { asset in
-                        if assetsSeen.insert(asset.fileChecksum).inserted {
-                            try assets(asset, loadedContents[asset.fileChecksum])
+        /// Takes what building a row gave: hands a record on, with its assets, or refuses the row.
+        func take(_ outcome: RecordBuilder.Outcome, loadingAssets: Set<String>) throws {
+            switch outcome {
+            case .refused(let row, let reasons):
+                if options.skipBadRows { return try reject(row, reasons) }
+                for error in reasons { try errors.record(error) }
+            case .record(let record):
+                guard errors.errors.isEmpty else { return }
+                if loadingAssets.contains(record.recordType) {
+                    for value in record.values {
+                        try value?.forEachAsset { asset in
+                            if assetsSeen.insert(asset.fileChecksum).inserted {
+                                try assets(asset, record.assetContents[asset.fileChecksum])
+                            }
                         }
                     }
                 }
-                loadedContents.removeAll(keepingCapacity: true)
-                var record = CloudRecord(
-                    recordType: row.recordType, recordID: RecordID(recordName: name), fields: values)
-                record.system.changeTag = row.changeTag ?? ""
-                try body(record, row.position)
-            }
-            for child in row.children {
-                var childRow = child.row
-                if let index = childRow.fields.firstIndex(where: { $0.key == child.parentField }) {
-                    childRow.fields[index].value = .string(name)
-                }
-                try emit(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"))
+                try body(record)
             }
         }
-        // Rows are read on one thread, prepared, named and mostly typed on another, and finished and
+        // Rows are read on one thread, prepared, named and mostly built on another, and finished and
         // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
-        // thread that names and types rows, the busiest, has less to do; documents take longer to
+        // thread that names and builds rows, the busiest, has less to do; documents take longer to
         // read than to prepare. A CSV record typed where it is read is named on the next thread: the
-        // reading one, which scans, types and surveys every cell, is the busier.
+        // reading one, which scans, types and surveys every cell, is the busier. The records that
+        // load asset files are built on this thread, so that the files' bytes cross no other.
         var rowNumbers = TypeRowCounts()
-        let flatTyping =
-            flatTypes.isEmpty
-            ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        let builder = RecordBuilder(plan: plan, options: options)
+        let writingBuilder = RecordBuilder(plan: plan, options: options)
         let preparedWhereRead = Set(sources.indices.filter { [.csv, .tsv].contains(sources[$0].format) })
         let readingPreparation = rowPreparation()
         let preparation = rowPreparation()
-        // CSV and flat JSON records of those types are typed where they are read, without a row, where their header allows.
-        let readingFlatTyping =
-            flatTypes.isEmpty
-            ? nil : FlatRowTyping(plan: plan, options: options, converter: converter, types: flatTypes)
+        // CSV and flat JSON records are typed where they are read, without a row, where their header allows.
+        let readingBuilder = RecordBuilder(plan: plan, options: options)
         // Surveying too, those records are also surveyed column by column where they are read.
         let namingKeys = plan.naming.rules.compactMapValues { rule -> String? in
             if case .naturalKey(let key) = rule { key } else { nil }
         }
         // The natural key that names the type of the last row surveyed.
         var surveyedType = (name: "", key: String?.none)
-        let cellWay = readingFlatTyping.map { typing in
-            { (header: CSVHeader, type: String, source: Int) -> CellWay? in
-                guard
-                    let typed = FlatCellTyping(
-                        header: header, recordType: type, plan: plan, options: options, typing: typing,
-                        encoder: encoders[type])
-                else { return nil }
-                guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options)
-                else { return .typed(typed) }
-                // Without a name column or a template, what the survey learns of a record's naming is the name its plan gives it.
-                let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil } && columns.template == nil
-                return .typedAndSurveyed(
-                    typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
-            }
+        let cellWay = { (header: CSVHeader, type: String, source: Int) -> CellWay? in
+            guard
+                let typed = FlatCellTyping(
+                    header: header, recordType: type, plan: plan, options: options, typing: readingBuilder,
+                    encoder: encoders[type])
+            else { return nil }
+            guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options)
+            else { return .typed(typed) }
+            // Without a name column or a template, what the survey learns of a record's naming is the name its plan gives it.
+            let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil } && columns.template == nil
+            return .typedAndSurveyed(
+                typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
         }
         // Surveying CSV alone, whose rows are prepared where they are read, the second thread would
         // only name and survey them: that is done on this one, between their writes. Documents keep
@@ -332,8 +261,8 @@ package struct RecordMapper {
                     )
                 }
                 let number = rowNumbers.count(row.recordType)
-                let planned = types[row.recordType]
-                let name = planned == nil ? nil : plan.naming.name(of: row, rowNumber: number)
+                let planned = builder.slots(of: row.recordType) != nil
+                let name = planned ? plan.naming.name(of: row, rowNumber: number) : nil
                 if !surveyed, let surveying {
                     // The name the plan's natural key gives the row, made once for the plan and the survey.
                     var keyName: (key: String, name: String)?
@@ -347,9 +276,14 @@ package struct RecordMapper {
                 if !plan.rowErrors.isEmpty, let known = plan.rowErrors[row.recordType]?[number] {
                     return try handOn(.refused(row, known))
                 }
-                guard let planned, let name else { return }
-                if let record = flatTyping?.record(of: row, name: name) { return try handOn(.flat(record)) }
-                try handOn(.row(row, source: source, name: name, ahead: typedAhead(row, planned: planned)))
+                guard let name else { return }
+                if builder.loadsAssets(row) { return try handOn(.row(row, source: source, name: name)) }
+                try builder.build(row, name: name) { outcome in
+                    switch outcome {
+                    case .record(let record): try handOn(.flat(record))
+                    case .refused(let row, let reasons): try handOn(.refused(row, reasons))
+                    }
+                }
             },
             consume: { (item: PreparedItem) in
                 switch item {
@@ -357,13 +291,15 @@ package struct RecordMapper {
                     try rejected(
                         RejectedRow(
                             recordType: "", position: error.position ?? SourcePosition(file: ""), errors: [error]))
-                case .refused(let row, let errors):
-                    try reject(row, errors)
-                case .row(let row, let source, let name, let ahead):
-                    folder = folders[source]
-                    try emit(row, name: name, ahead: ahead)
+                case .refused(let row, let reasons):
+                    try take(.refused(row, reasons), loadingAssets: [])
+                case .row(let row, let source, let name):
+                    writingBuilder.assetFolder = folders[source]
+                    try writingBuilder.build(row, name: name) {
+                        try take($0, loadingAssets: writingBuilder.typesLoadingAssets)
+                    }
                 case .flat(let record):
-                    if errors.errors.isEmpty { try flatRecord(record) }
+                    try take(.record(record), loadingAssets: [])
                 }
             })
         try errors.throwIfAny()
@@ -376,12 +312,6 @@ package struct RecordMapper {
         case columns(CellColumnSurvey, type: String)
     }
 
-    /// A field's plan, and its value typed on the reading core where it could be.
-    private struct PlannedValue {
-        var planned: PlannedField
-        var typed: Result<RecordValue, any Error>?
-    }
-
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
     ///
     /// The cases that carry a whole ``PreparedRow`` are `indirect`, here and in ``ReadItem`` and
@@ -389,11 +319,12 @@ package struct RecordMapper {
     /// cores, so an item is as large as its largest case. Boxed, those few rows leave the common
     /// items (a typed record) less than half as large.
     private enum PreparedItem {
-        indirect case row(PreparedRow, source: Int, name: String, ahead: [PlannedValue?]?)
-        /// A row whose name the plan refused (`--skip-bad-rows`).
+        /// A row whose records load asset files, built where they are written.
+        indirect case row(PreparedRow, source: Int, name: String)
+        /// A row whose name the plan refused (`--skip-bad-rows`), or that could not be built.
         indirect case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
-        /// A row of a type the run creates, typed whole on the reading core.
+        /// A record built where it was read or prepared.
         case flat(FlatRecord)
     }
 

@@ -1,7 +1,7 @@
 /// What a run's rows tell about its record types, type by type, as they are read: each type's
 /// ``TypeSurvey``, made at its first row. ``RecordMapper/survey(_:store:scope:firstRows:)`` fills
 /// one in pass one; where the plan was guessed from the first rows, the pass that writes fills one
-/// too (``RecordMapper/forEachRecord(_:plan:surveying:assets:rejected:flatTypes:flatRecord:_:)``),
+/// too (``RecordMapper/forEachRecord(_:plan:surveying:rowsReadAhead:assets:rejected:encoders:record:)``),
 /// so that the plan all the rows decide can be checked against the guess
 /// (``RecordMapper/decide(_:sources:store:scope:)``).
 ///

@@ -334,10 +334,7 @@ import Testing
         let source = try SourceFile(path: folder.write("artworks.csv", "title,latitude,longitude\nA,1,2\n"))
         let options = MappingOptions()
         let plan = try RecordMapper(options: options, schema: Schema()).survey([source])
-        let converter = ValueConverter(
-            loadAsset: { _, position in throw CloudSeedError(.missingAsset, "no assets here", at: position) },
-            recordName: RecordNaming.recordName(from:))
-        let typing = FlatRowTyping(plan: plan, options: options, converter: converter, types: ["Artwork"])
+        let typing = RecordBuilder(plan: plan, options: options)
         func header(_ names: String...) -> CSVHeader {
             CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) })
         }
