@@ -14,7 +14,7 @@ protocol FlatCells {
     func position(_ column: Int) -> SourcePosition
     /// The set cell's value, as the general way reads it.
     func value(_ column: Int) -> PlainValue
-    /// The column's text where it names a record (``RecordNaming/text(of:)`` of its value); `nil`
+    /// The column's text where it names a record (``PlainValue/namingText`` of its value); `nil`
     /// where the record lacks the column or the cell is unset.
     func namingText(_ column: Int) -> String?
     /// Lends `body` the bytes of a set cell whose value is a text told by its bytes alone (what

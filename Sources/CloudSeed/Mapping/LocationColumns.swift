@@ -48,7 +48,7 @@ enum LocationColumns {
         if indices.count == 2 {
             value = LocationKeys.location(latitude: fields[indices[0]].value, longitude: fields[indices[1]].value)
         } else {
-            guard let text = RecordNaming.text(of: fields[indices[0]].value) else { return fields }
+            guard let text = fields[indices[0]].value.namingText else { return fields }
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else {
                 throw CloudSeedError(

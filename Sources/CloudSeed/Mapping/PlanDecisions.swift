@@ -132,7 +132,7 @@ struct PlanDecisions {
     /// the run may point to, by type, in the order the store gives them: read before the naming
     /// rules are chosen, which may wait for ICU to compile a script's rules, so the reading
     /// overlaps that wait, and added to the index after (``indexStoredRecords(_:)``).
-    func storedRecordKeys(_ store: any StoreBackend, scope: StoreScope) throws -> [String: [StoredRecordKeys]] {
+    func storedRecordKeys(_ store: any StoredRecords, scope: StoreScope) throws -> [String: [StoredRecordKeys]] {
         // Each field name's facts worked out once, not for every stored record.
         let columnRoles = ColumnRolesCache()
         var stored: [String: [StoredRecordKeys]] = [:]

@@ -30,7 +30,7 @@ package struct RecordMapper {
     /// values of the fields whose names may point to a record type. The rows of the types that
     /// references point to are read again afterwards, to index them by name and natural key.
     package func survey(
-        _ sources: [SourceFile], store: (any StoreBackend)? = nil, scope: StoreScope = StoreScope(),
+        _ sources: [SourceFile], store: (any StoredRecords)? = nil, scope: StoreScope = StoreScope(),
         firstRows: Int? = nil
     ) throws -> ImportPlan {
         try survey(sources, store: store, scope: scope, firstRows: firstRows.map(FirstRows.init))
@@ -46,7 +46,7 @@ package struct RecordMapper {
     }
 
     /// ``survey(_:store:scope:firstRows:)``, telling through `firstRows` whether every record was surveyed.
-    func survey(_ sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope, firstRows: FirstRows?) throws
+    func survey(_ sources: [SourceFile], store: (any StoredRecords)?, scope: StoreScope, firstRows: FirstRows?) throws
         -> ImportPlan
     {
         let run = runSurvey(of: sources)
@@ -96,7 +96,7 @@ package struct RecordMapper {
     /// Decides the plan from what `run` learnt of every row of `sources`: naming rules, the rows
     /// that cannot be named, the index references resolve through (reading the rows of the types
     /// they point to again, and the records `store` holds of them) and each field's type.
-    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any StoreBackend)?, scope: StoreScope) throws
+    func decide(_ run: RunSurvey, sources: [SourceFile], store: (any StoredRecords)?, scope: StoreScope) throws
         -> ImportPlan
     {
         var decisions = PlanDecisions(

@@ -72,16 +72,4 @@ enum RecordNaming {
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || (0x0A...0x0D).contains(byte)
     }
-
-    /// The text of a value as it appears in a record name.
-    static func text(of value: PlainValue) -> String? {
-        switch value {
-        case .text(let text), .string(let text): text.isEmpty ? nil : text
-        case .integer(let number): String(number)
-        case .real(let number): JSONText.number(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .date(let milliseconds): Timestamp.format(milliseconds)
-        default: nil
-        }
-    }
 }

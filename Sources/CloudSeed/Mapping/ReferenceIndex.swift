@@ -147,7 +147,7 @@ enum NaturalKeys {
         var last: (String, String)?
         for offset in fields.indices {
             guard let role = facts(fields[offset].key, offset).naturalKeyRole,
-                let text = RecordNaming.text(of: fields[offset].value)
+                let text = fields[offset].value.namingText
             else { continue }
             switch role {
             case .key: result.append((fields[offset].key, text))

@@ -15,7 +15,7 @@ enum ReferenceResolution {
             return .array(try items.map { try resolve($0, field: field, in: plan, options: options) })
         case .dictionary: return value
         default:
-            guard let text = RecordNaming.text(of: value) else { return value }
+            guard let text = value.namingText else { return value }
             let index = plan.indexes[target] ?? ReferenceIndex()
             if let name = index.exactMatch(text) { return .string(name) }
             let matches = index.matches(text)

@@ -48,7 +48,7 @@ struct RowPreparation {
             children: builder.children,
             renamedKeys: builder.renamedKeys,
             changeTag: row.changeTag
-                ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap { RecordNaming.text(of: $0.value) })
+                ?? row.fields.first { $0.key == "recordChangeTag" }.flatMap(\.value.namingText))
     }
 
     /// The common row prepared in one go, as the general way would prepare it: scalars and lists
@@ -95,7 +95,7 @@ struct RowPreparation {
         var best: (rank: Int, value: String)?
         for offset in fields.indices {
             guard let rank = facts[offset].nameColumnRank, rank < best?.rank ?? Int.max,
-                let text = RecordNaming.text(of: fields[offset].value)
+                let text = fields[offset].value.namingText
             else { continue }
             best = (rank, text)
         }

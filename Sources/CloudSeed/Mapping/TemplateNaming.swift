@@ -50,7 +50,7 @@ enum TemplateNaming {
     static func text(of row: PreparedRow, template: String) -> String? {
         fill(parts(of: template)) { placeholder in
             (row.templateValues[placeholder] ?? row.templateValues[IdentifierMapping.identifier(for: placeholder)])
-                .flatMap(RecordNaming.text(of:))
+                .flatMap(\.namingText)
         }
     }
 }

@@ -246,8 +246,8 @@ struct TypeSurvey {
 
     /// The texts of a scalar value, or of a list's elements.
     static func texts(of value: PlainValue) -> [String] {
-        if case .array(let items) = value { return items.compactMap(RecordNaming.text(of:)) }
-        return RecordNaming.text(of: value).map { [$0] } ?? []
+        if case .array(let items) = value { return items.compactMap(\.namingText) }
+        return value.namingText.map { [$0] } ?? []
     }
 
     /// Gathers, in a later pass, the values of the fields that missed them in the first.

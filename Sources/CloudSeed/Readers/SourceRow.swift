@@ -88,3 +88,18 @@ package protocol SourceReader {
     /// Calls `body` with each row; stops at the first error, which names its position.
     func forEachRow(_ body: (SourceRow) throws -> Void) throws
 }
+
+extension PlainValue {
+    /// The value as a text that names something (a record, a row's key): a text or a scalar
+    /// written out; `nil` for an empty text and for any other value.
+    package var namingText: String? {
+        switch self {
+        case .text(let text), .string(let text): text.isEmpty ? nil : text
+        case .integer(let number): String(number)
+        case .real(let number): JSONText.number(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let milliseconds): Timestamp.format(milliseconds)
+        default: nil
+        }
+    }
+}

@@ -3,7 +3,7 @@ package import Foundation
 /// A container store: containers → environments → databases → zones → records, with a schema per
 /// container environment. SQLite is the embedded implementation; the rules that are CloudKit's
 /// (just-in-time schema, save modes) live above this protocol, so every backend behaves alike.
-package protocol StoreBackend: AnyObject {
+package protocol StoreBackend: StoredRecords {
     /// The schema of a container environment (empty if it has none yet).
     func schema(of scope: SchemaScope) throws -> Schema
 
@@ -16,9 +16,6 @@ package protocol StoreBackend: AnyObject {
 
     /// Runs `body` as one transaction: everything it writes is kept, or nothing is.
     func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
-
-    /// Calls `body` with each record of a zone, by record type then record name in byte order.
-    func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws
 
     /// Calls `line` with each record of a zone (or of one type) as one line of CloudKit JSON, byte
     /// for byte what ``CloudKitJSON/record(_:)`` writes, followed by a newline, in
@@ -51,34 +48,6 @@ package protocol StoreBackend: AnyObject {
 
     /// Whether the store has the content of an asset, without reading it.
     func hasAssetContent(_ checksum: String) throws -> Bool
-}
-
-/// Exports through records, for stores that do not write lines from their columns.
-extension StoreBackend {
-    @discardableResult
-    package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void)
-        throws -> Int
-    {
-        var count = 0
-        try forEachRecord(in: scope, recordType: recordType) { record in
-            count += 1
-            try line(Array((CloudKitJSON.record(record) + "\n").utf8))
-        }
-        return count
-    }
-
-    @discardableResult
-    package func forEachRecordCSVLine(
-        in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
-        line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
-    ) throws -> Int {
-        var count = 0
-        try forEachRecord(in: scope, recordType: recordType) { found in
-            count += 1
-            try record(found)
-        }
-        return count
-    }
 }
 
 /// The writes of one run, inside its transaction.

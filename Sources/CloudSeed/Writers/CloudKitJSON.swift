@@ -40,56 +40,12 @@ package enum CloudKitJSON {
         case .double(let number): JSONText.number(number)
         case .bytes(let data): JSONText.quoted(data.base64EncodedString())
         case .timestamp(let milliseconds): String(milliseconds)
-        case .location(let location): self.location(location)
-        case .reference(let reference): self.reference(reference)
+        case .location(let location): location.cloudKitJSON
+        case .reference(let reference): reference.cloudKitJSON
         case .asset(let asset):
             JSONText.object([("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))])
         case .list(_, let items): JSONText.array(items.map(self.value))
         }
-    }
-
-    /// A location dictionary with the measurements it has.
-    /// A reference dictionary: `recordName`, `zoneID` where it points into another zone, `action`.
-    static func reference(_ reference: Reference) -> String {
-        var members = [("recordName", JSONText.quoted(reference.recordName))]
-        if let zone = reference.zoneName {
-            members.append(("zoneID", JSONText.object([("zoneName", JSONText.quoted(zone))])))
-        }
-        members.append(("action", JSONText.quoted(reference.action.rawValue)))
-        return JSONText.object(members)
-    }
-
-    package static func location(_ location: Location) -> String {
-        var bytes: [UInt8] = []
-        appendLocation(location, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends ``location(_:)``'s text to `bytes`; a latitude and longitude alone without making strings of them.
-    static func appendLocation(_ location: Location, to bytes: inout [UInt8]) {
-        if location.hasCoordinatesOnly {
-            bytes += #"{"latitude":"#.utf8
-            JSONText.appendNumber(location.latitude, to: &bytes)
-            bytes += #","longitude":"#.utf8
-            JSONText.appendNumber(location.longitude, to: &bytes)
-            bytes.append(UInt8(ascii: "}"))
-            return
-        }
-        bytes += measuredLocation(location).utf8
-    }
-
-    /// A location with more than a latitude and longitude.
-    private static func measuredLocation(_ location: Location) -> String {
-        var members = [
-            ("latitude", JSONText.number(location.latitude)), ("longitude", JSONText.number(location.longitude)),
-        ]
-        let optional: [(String, Double?)] = [
-            ("altitude", location.altitude), ("horizontalAccuracy", location.horizontalAccuracy),
-            ("verticalAccuracy", location.verticalAccuracy), ("course", location.course), ("speed", location.speed),
-        ]
-        members += optional.compactMap { key, number in number.map { (key, JSONText.number($0)) } }
-        if let timestamp = location.timestamp { members.append(("timestamp", String(timestamp))) }
-        return JSONText.object(members)
     }
 
     private static func stamp(_ timestamp: Int64, _ user: String) -> String {

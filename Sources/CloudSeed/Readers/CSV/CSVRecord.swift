@@ -71,7 +71,7 @@ struct CSVRecord {
         withBytes(column) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The column's text where it names (``RecordNaming/text(of:)``): set and not empty.
+    /// The column's text where it names (``PlainValue/namingText``): set and not empty.
     func namingText(_ column: Int) -> String? {
         column < cells.count && !cells[column].range.isEmpty ? text(column) : nil
     }

@@ -148,7 +148,7 @@ enum DocumentShape {
             var values = fields.map { SourceField(key: $0.key, value: $0.node.plainValue, position: $0.node.position) }
             var name = recordName
             if let pk = node.member("pk") {
-                name = RecordNaming.text(of: pk.plainValue).map { "\(type)-\($0)" }
+                name = pk.plainValue.namingText.map { "\(type)-\($0)" }
                 values.insert(SourceField(key: "pk", value: pk.plainValue, position: pk.position), at: 0)
             }
             return SourceRow(recordType: type, recordName: name, fields: values, position: position)

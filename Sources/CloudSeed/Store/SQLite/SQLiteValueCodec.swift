@@ -95,10 +95,10 @@ enum SQLiteValueCodec {
             bytes.append(UInt8(ascii: "\""))
             _ = Timestamp.append(milliseconds, to: &bytes)
             bytes.append(UInt8(ascii: "\""))
-        case .location(let location): CloudKitJSON.appendLocation(location, to: &bytes)
+        case .location(let location): location.appendCloudKitJSON(to: &bytes)
         case .reference(let reference):
             if reference.isKeptAsName { return JSONText.appendQuoted(reference.recordName.utf8, to: &bytes) }
-            bytes += CloudKitJSON.reference(reference).utf8
+            bytes += reference.cloudKitJSON.utf8
         case .asset(let asset): JSONText.appendQuoted(asset.fileChecksum.utf8, to: &bytes)
         case .list(_, let items):
             bytes.append(UInt8(ascii: "["))

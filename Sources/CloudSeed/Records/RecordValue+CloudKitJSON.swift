@@ -1,0 +1,42 @@
+/// CloudKit Web Services' JSON dictionaries of the values a store keeps as JSON text and an
+/// export writes: a reference and a location.
+extension Reference {
+    /// `recordName`, `zoneID` where it points into another zone, `action`.
+    var cloudKitJSON: String {
+        var members = [("recordName", JSONText.quoted(recordName))]
+        if let zoneName {
+            members.append(("zoneID", JSONText.object([("zoneName", JSONText.quoted(zoneName))])))
+        }
+        members.append(("action", JSONText.quoted(action.rawValue)))
+        return JSONText.object(members)
+    }
+}
+
+extension Location {
+    /// `latitude`, `longitude` and the measurements it has.
+    var cloudKitJSON: String {
+        var bytes: [UInt8] = []
+        appendCloudKitJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``cloudKitJSON`` to `bytes`; a latitude and longitude alone without making strings of them.
+    func appendCloudKitJSON(to bytes: inout [UInt8]) {
+        if hasCoordinatesOnly {
+            bytes += #"{"latitude":"#.utf8
+            JSONText.appendNumber(latitude, to: &bytes)
+            bytes += #","longitude":"#.utf8
+            JSONText.appendNumber(longitude, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+            return
+        }
+        var members = [("latitude", JSONText.number(latitude)), ("longitude", JSONText.number(longitude))]
+        let optional: [(String, Double?)] = [
+            ("altitude", altitude), ("horizontalAccuracy", horizontalAccuracy),
+            ("verticalAccuracy", verticalAccuracy), ("course", course), ("speed", speed),
+        ]
+        members += optional.compactMap { key, number in number.map { (key, JSONText.number($0)) } }
+        if let timestamp { members.append(("timestamp", String(timestamp))) }
+        bytes += JSONText.object(members).utf8
+    }
+}
