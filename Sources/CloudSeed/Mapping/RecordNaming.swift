@@ -1,46 +1,5 @@
 import Foundation
 
-/// How a record type's records got their names, in the order the rules are tried.
-package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
-    /// `--name-template "{firstName} {lastName}"`.
-    case template(String)
-    /// Names the source itself gives: CloudKit's `recordName`, or the keys of a dictionary of records.
-    case fromSource
-    /// A column named `recordName`, `___recordID`, `recordID`, `id` or `uuid`.
-    case column(String)
-    /// `Type-N`: the record type and the row's position among its type's rows in its source.
-    case position
-    /// Child records from an array inside a parent: `parent name-key-N` (`Premier League-teams-3`).
-    case parent
-    /// A natural key whose values are unique: `name`, `title`, `code`, `slug`, `key`, `email`, or
-    /// first and last name (`Mei Chen`).
-    case naturalKey(String)
-    /// Random UUIDs, on request (`--uuid`).
-    case uuid
-
-    /// The `--name-template` that gives the same names, where there is one.
-    package var pinningTemplate: String? {
-        switch self {
-        case .template(let template): template
-        case .naturalKey(let key): key.hasPrefix("{") ? key : "{\(key)}"
-        case .column(let column): "{\(column)}"
-        default: nil
-        }
-    }
-
-    package var description: String {
-        switch self {
-        case .template(let template): "the name template \"\(template)\""
-        case .fromSource: "record names given by the source"
-        case .column(let column): "the '\(column)' column"
-        case .position: "record type and position in the source (Type-1, Type-2, …)"
-        case .parent: "the parent record's name, the array's key and the position in it"
-        case .naturalKey(let key): "the natural key \(key.hasPrefix("{") ? key : "{\(key)}"), unique in every row"
-        case .uuid: "random UUIDs (--uuid)"
-        }
-    }
-}
-
 /// Builds record names that CloudKit accepts: 1–255 ASCII characters, not starting with `_`.
 enum RecordNaming {
     /// Column names that hold record names, in order of preference.
