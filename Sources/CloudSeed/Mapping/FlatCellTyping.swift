@@ -24,7 +24,9 @@ final class FlatCellTyping {
     private let lentSlots: [Unmanaged<RecordBuilder.Slot>?]
     private let slotCount: Int
     private let locationSlot: RecordBuilder.Slot?
-    private let naming: Naming
+    /// How the type's records are named (``RowNaming/pendingName(by:ownName:naturalKey:template:)``).
+    private let rule: NamingRule
+    private let keyCells: KeyCells?
     /// The store's encoding of the records' values, where it encodes them where they are typed.
     private let encoder: NewRecordEncoder?
     /// The values of the last record whose values ``encoder`` encoded.
@@ -70,17 +72,11 @@ final class FlatCellTyping {
         }
     }
 
-    /// How a record gets its name: ``RowNaming``'s rules that read cells only.
-    private enum Naming {
-        /// The text of a natural-key column (`title`).
+    /// The cells of a natural key that names records: one column's (`title`), or a person's
+    /// first-name and last-name columns', joined by a space.
+    private enum KeyCells {
         case column(Int)
-        /// A person's name: the first-name and last-name columns' texts, joined by a space.
         case person(first: Int, last: Int)
-        /// The type's name template, filled from the cells; before any name column.
-        case template(TemplateColumns)
-        /// `--uuid`, where a name column does not name the record.
-        case random
-        case position
     }
 
     /// The typing of `header`'s records of `recordType`, whose values `encoder` encodes, where
@@ -98,28 +94,26 @@ final class FlatCellTyping {
         let names = columns.names
         let facts = columns.facts
         switch rule {
-        // A record that sets no name column is named by position (``RowNaming``).
-        case .position, .column:
-            naming = .position
+        case .position, .column, .uuid:
+            keyCells = nil
         case .template:
-            guard let template = columns.template else { return nil }
-            naming = .template(template)
-        case .uuid:
-            naming = .random
+            guard columns.template != nil else { return nil }
+            keyCells = nil
         case .naturalKey(let key):
             if let column = names.firstIndex(of: key), facts[column].naturalKeyRole == .key {
-                naming = .column(column)
+                keyCells = .column(column)
             } else {
                 let firsts = facts.indices.filter { facts[$0].naturalKeyRole == .firstName }
                 let lasts = facts.indices.filter { facts[$0].naturalKeyRole == .lastName }
                 guard firsts.count == 1, lasts.count == 1, key == "{\(names[firsts[0]])} {\(names[lasts[0]])}" else {
                     return nil
                 }
-                naming = .person(first: firsts[0], last: lasts[0])
+                keyCells = .person(first: firsts[0], last: lasts[0])
             }
         default:
             return nil
         }
+        self.rule = rule
         self.recordType = recordType
         self.columns = columns
         self.typing = typing
@@ -133,7 +127,7 @@ final class FlatCellTyping {
         lastValues = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
         lastTextRanges = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
         // Not the column whose text names the record: its `String` is the name.
-        let namingColumn: Int? = if case .column(let column) = naming { column } else { nil }
+        let namingColumn: Int? = if case .column(let column)? = keyCells { column } else { nil }
         textPlaces = slots.indices.map { [slots] column in
             guard encoder != nil, column != namingColumn, let slot = slots[column], slot.field.type == .string,
                 !slot.resolvesReferences,
@@ -174,27 +168,24 @@ final class FlatCellTyping {
             }
         }
         guard let size, size <= RecordLimits.maximumRecordSize else { return nil }
-        // A name column a record sets names it, whatever the rule but a template.
-        let ownName = columns.nameColumn(of: cells)?.value
-        let nameText: String?
-        if case .template(let template) = naming {
-            // A record the template cannot name is left to the general way, which words why.
-            guard let text = template.text(of: cells) else { return nil }
-            nameText = text
-        } else if let ownName {
-            nameText = ownName
-        } else {
-            nameText =
-                switch naming {
-                case .column(let column): typedText(values, column) ?? cells.namingText(column)
-                case .person(let first, let last):
+        let pending = RowNaming.pendingName(
+            by: rule, ownName: columns.nameColumn(of: cells)?.value,
+            naturalKey: { _ in
+                switch keyCells {
+                case .column(let column)?: typedText(values, column) ?? cells.namingText(column)
+                case .person(let first, let last)?:
                     cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
-                case .position, .template, .random: nil
+                case nil: nil
                 }
+            }, template: { _ in columns.template?.text(of: cells) })
+        let name: String
+        switch pending {
+        case .text(let text)?: (name, lastNameToMake) = (text, .byText)
+        case .random?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .random)
+        case .position?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .done)
+        // A record the template cannot name is left to the general way, which words why.
+        case nil: return nil
         }
-        lastNameToMake =
-            if nameText != nil { .byText } else if case .random = naming { .random } else { .done }
-        let name = nameText ?? "\(recordType)-\(ordinal)"
         guard let encoder else {
             var record = FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
             record.changeTag = columns.changeTag.flatMap { cells.namingText($0) }

@@ -17,20 +17,39 @@ struct RowNaming: Sendable {
     }
 
     static func name(of row: PreparedRow, rule: NamingRule, rowNumber: Int, randomSeed: UInt64) -> String? {
-        var byPosition: String { "\(row.recordType)-\(row.ordinal)" }
-        if case .template(let template) = rule {
-            return TemplateNaming.text(of: row, template: template).map(RecordNaming.recordName(from:))
+        let pending = pendingName(
+            by: rule, ownName: row.ownName, naturalKey: { key in row.naturalKeys.first { $0.0 == key }?.1 },
+            template: { TemplateNaming.text(of: row, template: $0) })
+        return switch pending {
+        case .text(let text)?: RecordNaming.recordName(from: text)
+        case .random?: randomName(of: row.recordType, rowNumber: rowNumber, seed: randomSeed)
+        case .position?: "\(row.recordType)-\(row.ordinal)"
+        case nil: nil
         }
-        // A name the source gives is kept whatever rule names the type's other rows.
-        if let own = row.ownName { return RecordNaming.recordName(from: own) }
+    }
+
+    /// A row's name before it is made a record name: a text (a name the source gives, a natural
+    /// key's, a filled template), made a record name by transliterating it; a random name, which
+    /// needs the row's number among its type's rows; or its position, `Type-N`.
+    enum PendingName {
+        case text(String)
+        case random
+        case position
+    }
+
+    /// The name `rule` gives a row: the template's, where a template names the type's rows; else
+    /// the row's own name, where it has one (``PreparedRow/ownName``); else the rule's, falling back
+    /// to its position. `naturalKey` gives the row's text of a natural key, `template` the filled
+    /// template, `nil` where the row leaves a field it names unset: the row then has no name.
+    static func pendingName(
+        by rule: NamingRule, ownName: String?, naturalKey: (String) -> String?, template: (String) -> String?
+    ) -> PendingName? {
+        if case .template(let text) = rule { return template(text).map(PendingName.text) }
+        if let ownName { return .text(ownName) }
         switch rule {
-        case .uuid: return randomName(of: row.recordType, rowNumber: rowNumber, seed: randomSeed)
-        case .template: return nil
-        case .fromSource, .parent: return byPosition
-        case .column: return row.nameColumn.map { RecordNaming.recordName(from: $0.value) } ?? byPosition
-        case .naturalKey(let key):
-            return row.naturalKeys.first { $0.0 == key }.map { RecordNaming.recordName(from: $0.1) } ?? byPosition
-        case .position: return byPosition
+        case .uuid: return .random
+        case .naturalKey(let key): return naturalKey(key).map(PendingName.text) ?? .position
+        case .template, .fromSource, .parent, .column, .position: return .position
         }
     }
 
