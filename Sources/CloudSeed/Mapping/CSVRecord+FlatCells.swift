@@ -1,6 +1,6 @@
 /// A CSV record's cells are texts, typed by inference: a number, a date or a boolean is told by
 /// its bytes, and `""` quoted is the empty string.
-extension CSVRecord: FlatCells {
+extension CSVRecord: SurveyedCells {
     /// A cell's value, as ``CSVHeader/value(of:as:)`` makes it without a declared type.
     func value(_ column: Int) -> PlainValue {
         isEmpty(column) ? .string("") : .text(text(column))

@@ -45,7 +45,7 @@ struct CellColumnSurvey {
     ///
     /// `kinds` are the kinds the typing told of some of the cells (``FlatCellTyping/kindsTold``):
     /// those cells are not classified again.
-    mutating func add<Cells: FlatCells>(
+    mutating func add<Cells: SurveyedCells>(
         _ record: Cells, except repeated: [Int] = [], kinds: TextKindsTold = TextKindsTold()
     ) {
         let pair = columns.pair(in: record)

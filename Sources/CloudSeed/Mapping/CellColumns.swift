@@ -66,6 +66,19 @@ struct CellColumns {
         longitude = longitudes.first
     }
 
+    /// The columns of a prepared row's fields, named `fieldNames` in their order: fields already,
+    /// their location made, named by the name each row is given.
+    init(fieldNames: [String]) {
+        names = fieldNames
+        facts = fieldNames.map { ColumnRoles(of: $0) }
+        isField = Array(repeating: true, count: fieldNames.count)
+        nameColumns = []
+        template = nil
+        changeTag = nil
+        latitude = nil
+        longitude = nil
+    }
+
     /// The latitude and longitude columns where the record sets both: they make its `location`.
     func pair<Cells: FlatCells>(in record: Cells) -> (latitude: Int, longitude: Int)? {
         guard let latitude, let longitude, record.isSet(latitude), record.isSet(longitude) else { return nil }

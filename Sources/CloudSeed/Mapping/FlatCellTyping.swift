@@ -1,12 +1,12 @@
-/// Pass two's shortest way for the records of a source that come as cells (``FlatCells``): a
-/// record's cells typed straight into a ``FlatRecord`` where they are read, without a
-/// ``SourceRow`` or a ``PreparedRow`` in between.
+/// The typing of the records whose fields come as columns in one order (``FlatCells``): a CSV
+/// source's records, a flat JSON source's, or the prepared rows of a document that share their
+/// keys. Each cell is typed as its field's plan says, straight from its bytes where they tell it,
+/// into a ``FlatRecord``; a record read as cells is named as its type's rule names it.
 ///
-/// It gives each record what the general way would (the reader's row, then ``RowPreparation``'s
-/// flat row, ``RowNaming`` and ``RecordBuilder``): the same fields (``CellColumns``), the same
-/// name. It takes the sources whose header ``CellColumns`` takes and whose type is named by a name
-/// column (`recordName`), a column's natural key or by position, and returns `nil` for a record
-/// whose cells it cannot type: the general way takes that one and words its errors.
+/// The columns are a header's (``CellColumns``): a CSV source's first row, the keys of a JSON
+/// source's first record, or a prepared row's keys. A record read as cells that it cannot build
+/// (a value of the wrong type, a template that cannot name it) is read again as a row, which
+/// ``RecordBuilder`` prepares and builds through a typing of its keys, wording every error.
 ///
 /// ```
 /// catalogNumber,title,latitude,longitude      → Artwork "Harbor at Dusk":
@@ -16,7 +16,9 @@
 final class FlatCellTyping {
     private let recordType: String
     private let columns: CellColumns
-    private let typing: RecordBuilder
+    /// The builder that made the typing, which outlives it and holds it.
+    private unowned(unsafe) let typing: RecordBuilder
+    private let converter: ValueConverter
     /// Each column's slot among the record's values; `nil` for a column the plan leaves out.
     private let slots: [RecordBuilder.Slot?]
     /// ``slots``, which hold them, lent to the typing of each cell without a reference counted for
@@ -24,9 +26,9 @@ final class FlatCellTyping {
     private let lentSlots: [Unmanaged<RecordBuilder.Slot>?]
     private let slotCount: Int
     private let locationSlot: RecordBuilder.Slot?
-    /// How the type's records are named (``RowNaming/pendingName(by:ownName:naturalKey:template:)``).
-    private let rule: NamingRule
-    private let keyCells: KeyCells?
+    /// How the type's records are named (``RowNaming/pendingName(by:ownName:naturalKey:template:)``),
+    /// where the typing names them.
+    private let naming: (rule: NamingRule, keyCells: KeyCells?)?
     /// The store's encoding of the records' values, where it encodes them where they are typed.
     private let encoder: NewRecordEncoder?
     /// The values of the last record whose values ``encoder`` encoded.
@@ -50,6 +52,10 @@ final class FlatCellTyping {
     @exclusivity(unchecked) private(set) var kindsTold: TextKindsTold
     /// What is left to make of the last record's name, on the thread that names records.
     @exclusivity(unchecked) private(set) var lastNameToMake = NameToMake.done
+    /// Why the last record's cells could not be typed, in CloudKit's words.
+    @exclusivity(unchecked) private var lastErrors: [CloudSeedError] = []
+    /// Whether a value of the last record must be checked against the store (``FlatRecord/checksStore``).
+    @exclusivity(unchecked) private var lastChecksStore = false
 
     /// What is left to make of a record's name once typed: transliterating a text is much of the
     /// work of typing the record, and a random name needs the row's number among its type's rows
@@ -74,25 +80,26 @@ final class FlatCellTyping {
 
     /// The cells of a natural key that names records: one column's (`title`), or a person's
     /// first-name and last-name columns', joined by a space.
-    private enum KeyCells {
+    enum KeyCells {
         case column(Int)
         case person(first: Int, last: Int)
     }
 
-    /// The typing of `header`'s records of `recordType`, whose values `encoder` encodes, where
-    /// given; `nil` where the general way must take them.
-    init?(
+    /// The typing of `header`'s records of `recordType`, read as cells and named by the type's
+    /// rule, whose values `encoder` encodes, where given; `nil` where their records are read as rows.
+    convenience init?(
         header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: RecordBuilder,
         encoder: NewRecordEncoder? = nil
     ) {
-        // Asset files are loaded on the thread that writes the records.
-        guard let typeSlots = typing.slots(of: recordType), !typing.typesLoadingAssets.contains(recordType),
-            let rule = plan.naming.rules[recordType],
+        // Asset files are loaded on the thread that writes the records; a type with rows the plan
+        // refused has them refused as rows.
+        guard let rule = plan.naming.rules[recordType], !typing.typesLoadingAssets.contains(recordType),
             plan.rowErrors[recordType] == nil,
             let columns = CellColumns(header: header, recordType: recordType, options: options)
         else { return nil }
         let names = columns.names
         let facts = columns.facts
+        let keyCells: KeyCells?
         switch rule {
         case .position, .column, .uuid:
             keyCells = nil
@@ -113,10 +120,24 @@ final class FlatCellTyping {
         default:
             return nil
         }
-        self.rule = rule
+        guard typing.slots(of: recordType) != nil else { return nil }
+        self.init(
+            recordType: recordType, columns: columns, typing: typing, naming: (rule, keyCells), encoder: encoder)
+    }
+
+    /// The typing of the records of `recordType` whose fields are `columns`, named as `naming` says
+    /// or, without it, by the name each is given.
+    init(
+        recordType: String, columns: CellColumns, typing: RecordBuilder,
+        naming: (rule: NamingRule, keyCells: KeyCells?)?, encoder: NewRecordEncoder?
+    ) {
+        let typeSlots = typing.slots(of: recordType) ?? [:]
+        let names = columns.names
+        self.naming = naming
         self.recordType = recordType
         self.columns = columns
         self.typing = typing
+        converter = typing.converter
         slots = names.map { typeSlots[$0] }
         lentSlots = slots.map { $0.map(Unmanaged.passUnretained) }
         resolvedReferences = Array(repeating: ByteKeyedValues(), count: names.count)
@@ -127,7 +148,7 @@ final class FlatCellTyping {
         lastValues = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
         lastTextRanges = Array(repeating: nil, count: encoder == nil ? 0 : typeSlots.count)
         // Not the column whose text names the record: its `String` is the name.
-        let namingColumn: Int? = if case .column(let column)? = keyCells { column } else { nil }
+        let namingColumn: Int? = if case .column(let column)? = naming?.keyCells { column } else { nil }
         textPlaces = slots.indices.map { [slots] column in
             guard encoder != nil, column != namingColumn, let slot = slots[column], slot.field.type == .string,
                 !slot.resolvesReferences,
@@ -138,14 +159,62 @@ final class FlatCellTyping {
     }
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
-    /// from 1); `nil` for one the general way must take. Where a text names it, its name is that
-    /// text, still to be made a record name (``lastNameToMake``).
+    /// from 1), named by its type's rule; `nil` for one that must be read as a row, which words why.
+    /// Where a text names it, its name is that text, still to be made a record name (``lastNameToMake``).
     func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> FlatRecord? {
+        guard let naming, let values = typedValues(of: cells) else { return nil }
+        let pending = RowNaming.pendingName(
+            by: naming.rule, ownName: columns.nameColumn(of: cells)?.value,
+            naturalKey: { _ in
+                switch naming.keyCells {
+                case .column(let column)?: typedText(values, column) ?? cells.namingText(column)
+                case .person(let first, let last)?:
+                    cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
+                case nil: nil
+                }
+            }, template: { _ in columns.template?.text(of: cells) })
+        let name: String
+        switch pending {
+        case .text(let text)?: (name, lastNameToMake) = (text, .byText)
+        case .random?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .random)
+        case .position?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .done)
+        case nil: return nil
+        }
+        return record(
+            of: values, name: name, changeTag: columns.changeTag.flatMap { cells.namingText($0) }, at: position)
+    }
+
+    /// The record a prepared row's fields make, named `name`; throws ``RecordBuilder/Refusal``
+    /// with every reason where its values cannot be typed or are over CloudKit's size.
+    func record<Cells: FlatCells>(of cells: Cells, name: String, changeTag: String?, at position: SourcePosition)
+        throws -> FlatRecord
+    {
+        guard let values = typedValues(of: cells) else {
+            var errors = lastErrors
+            if errors.isEmpty {
+                errors.append(
+                    CloudSeedError(
+                        .limitExceeded,
+                        "record '\(name)' of type \(recordType) is \(lastSize) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
+                        at: position))
+            }
+            throw RecordBuilder.Refusal(errors: errors)
+        }
+        return record(of: values, name: name, changeTag: changeTag, at: position)
+    }
+
+    /// The size the last record's values take.
+    @exclusivity(unchecked) private var lastSize = 0
+
+    /// The values of a record's cells in their places; `nil` where a cell could not be typed
+    /// (``lastErrors`` says why) or the values are over CloudKit's size (``lastSize``).
+    private func typedValues<Cells: FlatCells>(of cells: Cells) -> [RecordValue?]? {
         columnsFoundAgain.removeAll(keepingCapacity: true)
         kindsTold.startRecord()
+        lastErrors.removeAll(keepingCapacity: true)
+        lastChecksStore = false
         let paired = columns.pair(in: cells)
-        // The size the record's values take, `nil` where a cell could not be typed.
-        var size: Int?
+        var size = 0
         let values: [RecordValue?]
         if encoder != nil {
             // Values the store encodes here are typed into the same array, record after record:
@@ -167,41 +236,31 @@ final class FlatCellTyping {
                 size = type(cells, paired: paired, into: values)
             }
         }
-        guard let size, size <= RecordLimits.maximumRecordSize else { return nil }
-        let pending = RowNaming.pendingName(
-            by: rule, ownName: columns.nameColumn(of: cells)?.value,
-            naturalKey: { _ in
-                switch keyCells {
-                case .column(let column)?: typedText(values, column) ?? cells.namingText(column)
-                case .person(let first, let last)?:
-                    cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
-                case nil: nil
-                }
-            }, template: { _ in columns.template?.text(of: cells) })
-        let name: String
-        switch pending {
-        case .text(let text)?: (name, lastNameToMake) = (text, .byText)
-        case .random?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .random)
-        case .position?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .done)
-        // A record the template cannot name is left to the general way, which words why.
-        case nil: return nil
-        }
-        guard let encoder else {
-            var record = FlatRecord(recordType: recordType, recordName: name, values: values, position: position)
-            record.changeTag = columns.changeTag.flatMap { cells.namingText($0) }
-            return record
-        }
-        if let encoded = encoder.encoded(values, textBytes: lastTexts, textRanges: lastTextRanges) {
+        lastSize = size
+        guard lastErrors.isEmpty, size <= RecordLimits.maximumRecordSize else { return nil }
+        return values
+    }
+
+    /// The record of typed `values`, encoded by the store where it encodes them here.
+    private func record(of values: [RecordValue?], name: String, changeTag: String?, at position: SourcePosition)
+        -> FlatRecord
+    {
+        if let encoder, !lastChecksStore,
+            let encoded = encoder.encoded(values, textBytes: lastTexts, textRanges: lastTextRanges)
+        {
             return FlatRecord(
                 recordType: recordType, recordName: name, values: [], position: position, encodedValues: encoded)
         }
-        // A value the store cannot keep: the record keeps its values, its texts made values too,
-        // and its save refuses it in the store's words.
+        // Not encoded here (or a value the store cannot keep: its save refuses it in the store's
+        // words): the record keeps its values, its texts made values too.
         var kept = values
         for (place, range) in lastTextRanges.enumerated() {
             if let range { kept[place] = .string(String(decoding: lastTexts[range], as: UTF8.self)) }
         }
-        return FlatRecord(recordType: recordType, recordName: name, values: kept, position: position)
+        var record = FlatRecord(recordType: recordType, recordName: name, values: kept, position: position)
+        record.changeTag = changeTag
+        record.checksStore = lastChecksStore
+        return record
     }
 
     /// Keeps a STRING cell's bytes as the text of the value at `place`; returns how many there are.
@@ -213,11 +272,11 @@ final class FlatCellTyping {
     }
 
     /// Types the record's cells into their values' places (a STRING cell whose text goes to the
-    /// encoder as its bytes, into ``lastTexts``); returns the size the values take, `nil` where a
-    /// cell could not be typed.
+    /// encoder as its bytes, into ``lastTexts``); returns the size the values take. A cell that
+    /// cannot be typed adds why to ``lastErrors``.
     private func type<Cells: FlatCells>(
         _ cells: Cells, paired: (latitude: Int, longitude: Int)?, into values: UnsafeMutableBufferPointer<RecordValue?>
-    ) -> Int? {
+    ) -> Int {
         var size = 0
         for column in 0..<min(cells.count, slots.count) where cells.isSet(column) {
             guard column != paired?.latitude, column != paired?.longitude, let slot = lentSlots[column] else {
@@ -227,18 +286,30 @@ final class FlatCellTyping {
                 size += count
                 continue
             }
-            let typedCell = slot._withUnsafeGuaranteedRef { slot in
-                guard let value = typed(cells, column, as: slot) else { return false }
-                size += value.encodedSize
-                values[slot.index] = consume value  // moved, not copied: no reference counted twice
-                return true
+            slot._withUnsafeGuaranteedRef { slot in
+                do {
+                    let value = try typed(cells, column, as: slot)
+                    size += value.encodedSize
+                    values[slot.index] = consume value  // moved, not copied: no reference counted twice
+                } catch {
+                    lastErrors.append(
+                        typing.worded(
+                            error, field: columns.names[column], recordType: recordType, planned: slot.field,
+                            at: cells.position(column)))
+                }
             }
-            guard typedCell else { return nil }
         }
         if let paired, let locationSlot {
-            guard let value = location(of: cells, paired, as: locationSlot) else { return nil }
-            size += value.encodedSize
-            values[locationSlot.index] = consume value
+            do {
+                let value = try location(of: cells, paired, as: locationSlot)
+                size += value.encodedSize
+                values[locationSlot.index] = consume value
+            } catch {
+                lastErrors.append(
+                    typing.worded(
+                        error, field: LocationKeys.field, recordType: recordType, planned: locationSlot.field,
+                        at: cells.position(paired.latitude)))
+            }
         }
         return size
     }
@@ -251,27 +322,34 @@ final class FlatCellTyping {
     }
 
     /// A cell's value as its slot's plan types it: straight from its bytes where they tell it
-    /// (a CSV cell's number or date), else from its value, as the general way.
-    private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot) -> RecordValue? {
-        if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
-        if case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) {
+    /// (a CSV cell's number or date), else from its value (``RecordBuilder/typed(_:at:as:checksStore:)``).
+    private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot) throws
+        -> RecordValue
+    {
+        if slot.resolvesReferences { return try resolvedReference(cells, column, as: slot) }
+        if case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: converter) {
             if let kind { kindsTold.note(kind, column: column) }
             return value
         }
-        return typing.typed(cells.value(column), at: cells.position(column), as: slot)
+        return try typing.typed(
+            cells.value(column), at: cells.position(column), as: slot, checksStore: &lastChecksStore)
     }
 
     /// A cell's value where its slot's values name records: what a text of the same bytes
     /// resolved to before, or else resolved from its value (a text's value is its bytes' alone).
     private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot)
-        -> RecordValue?
+        throws -> RecordValue
     {
         if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil {
             columnsFoundAgain.append(column)
             return known
         }
-        guard let value = typing.typed(cells.value(column), at: cells.position(column), as: slot) else { return nil }
-        if resolvedReferences[column].count < RecordBuilder.Slot.resolvedReferenceLimit {
+        var checksStore = false
+        let value = try typing.typed(
+            cells.value(column), at: cells.position(column), as: slot, checksStore: &checksStore)
+        if checksStore {
+            lastChecksStore = true
+        } else if resolvedReferences[column].count < RecordBuilder.Slot.resolvedReferenceLimit {
             _ = cells.withTextBytes(column) { resolvedReferences[column].insert($0, value: value) }
         }
         return value
@@ -281,13 +359,15 @@ final class FlatCellTyping {
     /// from their bytes where both are numbers within range, from their values otherwise.
     private func location<Cells: FlatCells>(
         of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: RecordBuilder.Slot
-    ) -> RecordValue? {
+    ) throws -> RecordValue {
         if slot.field.type == .location, !slot.resolvesReferences,
-            let value = cells.location(latitude: pair.latitude, longitude: pair.longitude, converter: typing.converter)
+            let value = cells.location(latitude: pair.latitude, longitude: pair.longitude, converter: converter)
         {
             return value
         }
-        return typing.typed(CellColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot)
+        return try typing.typed(
+            CellColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot,
+            checksStore: &lastChecksStore)
     }
 
 }

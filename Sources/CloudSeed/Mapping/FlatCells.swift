@@ -29,6 +29,10 @@ protocol FlatCells {
     /// The LOCATION two set cells make, straight from their bytes where both are numbers within
     /// range; `nil` where it is typed from their values.
     func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue?
+}
+
+/// A reader's record whose cells a source's survey takes column by column (``CellColumnSurvey``).
+protocol SurveyedCells: FlatCells {
     /// Has `survey` take in the set cell's value, as a type's survey takes a row's field; its
     /// kind is `kind` where typing the cell told it (``typedByBytes(_:as:converter:)``).
     func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?)

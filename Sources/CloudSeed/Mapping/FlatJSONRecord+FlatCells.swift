@@ -1,6 +1,6 @@
 /// A JSON record's members are typed values: a string's bytes are read in place, a number is
 /// typed from its value.
-extension FlatJSONRecord: FlatCells {
+extension FlatJSONRecord: SurveyedCells {
     var count: Int { cells.count }
 
     /// Whether the member sets its field: a null and an empty list leave it unset, as the general

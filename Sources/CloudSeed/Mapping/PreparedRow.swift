@@ -33,3 +33,21 @@ struct ChildRow {
     var parentField: String
     var row: PreparedRow
 }
+
+/// A prepared row's fields are its cells, in their order (``RecordBuilder``): each set, typed from
+/// its value.
+extension PreparedRow: FlatCells {
+    var count: Int { fields.count }
+    func isSet(_ column: Int) -> Bool { column < fields.count }
+    func position(_ column: Int) -> SourcePosition { fields[column].position }
+    func value(_ column: Int) -> PlainValue { fields[column].value }
+    func namingText(_ column: Int) -> String? { fields[column].value.namingText }
+
+    func withTextBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? { nil }
+
+    func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (
+        value: RecordValue, kind: InferredKind.TextKind?
+    )? { nil }
+
+    func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue? { nil }
+}

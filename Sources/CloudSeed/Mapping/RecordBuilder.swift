@@ -18,8 +18,12 @@ final class RecordBuilder {
     private let slots: [String: [String: Slot]]
     /// The record types whose records load asset files.
     let typesLoadingAssets: Set<String>
-    /// The slots of the last row's keys; a builder is used by one thread.
-    private let recent = RecentSlots()
+    /// The typings of the prepared rows of each type whose fields come in the same order, the
+    /// last one's apart: the rows of a document mostly repeat their keys.
+    private var typings: [TypingKey: FlatCellTyping] = [:]
+    private var lastTyping: (key: TypingKey, typing: FlatCellTyping)?
+    /// How many typings of rows a builder keeps: memory stays flat where every row has other keys.
+    private static let typingLimit = 1 << 10
 
     /// The folder asset paths of the next rows start from: their source's.
     var assetFolder: String {
@@ -108,67 +112,47 @@ final class RecordBuilder {
     }
 
     /// Why a row was refused.
-    private struct Refusal: Error {
+    struct Refusal: Error {
         var errors: [CloudSeedError]
     }
 
     /// The record `row` makes, named `name`, without its child rows'.
     private func record(of row: PreparedRow, name: String) throws -> FlatRecord {
-        if recent.recordType != row.recordType {
-            recent.recordType = row.recordType
-            recent.typeSlots = slots[row.recordType] ?? [:]
-            recent.keys.removeAll()
-        }
         assetFiles.loaded.removeAll(keepingCapacity: true)
-        var values = [RecordValue?](repeating: nil, count: recent.typeSlots.count)
-        var size = 0
-        var errors: [CloudSeedError] = []
-        var checksStore = false
-        // Each field is lent in place: a copy of it would count references to its texts.
-        for offset in row.fields.indices {
-            guard let slot = recent.slot(of: row.fields[offset].key, at: offset) else { continue }
-            do {
-                let value = try typed(
-                    row.fields[offset].value, at: row.fields[offset].position, as: slot, checksStore: &checksStore)
-                size += value.encodedSize
-                values[slot.index] = value
-            } catch {
-                errors.append(
-                    try Self.worded(
-                        error, field: row.fields[offset].key, recordType: row.recordType, planned: slot.field,
-                        at: row.fields[offset].position))
-            }
-        }
-        if size > RecordLimits.maximumRecordSize {
-            errors.append(
-                CloudSeedError(
-                    .limitExceeded,
-                    "record '\(name)' of type \(row.recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
-                    at: row.position))
-        }
-        guard errors.isEmpty else { throw Refusal(errors: errors) }
-        var record = FlatRecord(recordType: row.recordType, recordName: name, values: values, position: row.position)
-        record.changeTag = row.changeTag
-        record.checksStore = checksStore
+        var record = try typing(of: row).record(of: row, name: name, changeTag: row.changeTag, at: row.position)
         if !assetFiles.loaded.isEmpty { record.assetContents = assetFiles.loaded }
         return record
     }
 
-    /// A field's value (at `position`) as its slot's plan types it, or `nil` where it cannot be
-    /// typed or must be checked against the store: the record is then built from its row, which
-    /// words why.
-    func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot) -> RecordValue? {
-        var checksStore = false
-        guard let value = try? typed(plain, at: position, as: slot, checksStore: &checksStore), !checksStore else {
-            return nil
+    /// The record type and the keys of a prepared row, in order.
+    private struct TypingKey: Hashable {
+        var recordType: String
+        var keys: [String]
+    }
+
+    /// The typing of the rows of `row`'s type whose fields are `row`'s keys, in their order.
+    private func typing(of row: PreparedRow) -> FlatCellTyping {
+        if let last = lastTyping, last.key.recordType == row.recordType, last.key.keys.count == row.fields.count,
+            zip(last.key.keys, row.fields).allSatisfy({ $0 == $1.key })
+        {
+            return last.typing
         }
-        return value
+        let key = TypingKey(recordType: row.recordType, keys: row.fields.map(\.key))
+        let typing =
+            typings[key]
+            ?? FlatCellTyping(
+                recordType: row.recordType, columns: CellColumns(fieldNames: key.keys), typing: self, naming: nil,
+                encoder: nil)
+        if typings.count >= Self.typingLimit { typings.removeAll() }
+        typings[key] = typing
+        lastTyping = (key, typing)
+        return typing
     }
 
     /// A field's value as its slot's plan types it. A text whose bytes a reference field met
     /// before resolves to what it resolved to then (its value is its bytes' alone, whether it
     /// came typed or not). Sets `checksStore` for a value the store must check.
-    private func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot, checksStore: inout Bool)
+    func typed(_ plain: PlainValue, at position: SourcePosition, as slot: Slot, checksStore: inout Bool)
         throws -> RecordValue
     {
         guard slot.resolvesReferences else { return try converted(plain, at: position, as: slot, &checksStore) }
@@ -203,29 +187,15 @@ final class RecordBuilder {
     }
 
     /// A field's error as the user reads it: a value of the wrong type in CloudKit's words.
-    private static func worded(
+    func worded(
         _ error: any Error, field: String, recordType: String, planned: PlannedField, at position: SourcePosition
-    ) throws -> CloudSeedError {
+    ) -> CloudSeedError {
         switch error {
         case let mismatch as ValueConverter.Mismatch:
             FieldErrors.typeError(mismatch, field: field, recordType: recordType, planned: planned, at: position)
         case let failure as ReferenceResolution.Failure: CloudSeedError(failure.code, failure.message, at: position)
         case let error as CloudSeedError: error
-        default: throw error
-        }
-    }
-
-    /// The slots of the last row's keys by offset (``RecentKeys``), with its type's.
-    private final class RecentSlots {
-        var recordType = ""
-        var typeSlots: [String: Slot] = [:]
-        var keys = RecentKeys<Slot?>()
-
-        func slot(of key: String, at offset: Int) -> Slot? {
-            if let known = keys.value(of: key, at: offset) { return known }
-            let found = typeSlots[key]
-            keys.remember(found, for: key, at: offset)
-            return found
+        default: CloudSeedError(.invalidValue, "field '\(field)': \(error)", at: position)
         }
     }
 

@@ -505,7 +505,7 @@ package struct RecordMapper {
             }
             /// Takes a record's cells (starting at `position`, the `ordinal`-th of its type) the
             /// way their header chose; `row` makes the row of those it hands on as a row.
-            func take<Cells: FlatCells>(
+            func take<Cells: SurveyedCells>(
                 _ record: Cells, at position: SourcePosition, ordinal: Int, row: () throws -> SourceRow
             ) throws {
                 // The typing is used where it is: a copy would count a reference to each of its parts.
