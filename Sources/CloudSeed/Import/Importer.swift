@@ -193,7 +193,7 @@ public struct Importer: Sendable {
         }
         // The records of types whose tables are empty are inserted as they are built: the store may
         // encode their values where they are typed.
-        var encoders: [String: NewRecordEncoder] = [:]
+        var encoders: [String: StoredValueEncoder] = [:]
         for type in newTypes where permissions?.mayCreate(type) ?? true {
             encoders[type] = try transaction.newRecordEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
         }

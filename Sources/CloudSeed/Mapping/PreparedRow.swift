@@ -36,7 +36,7 @@ struct ChildRow {
 
 /// A prepared row's fields are its cells, in their order (``RecordBuilder``): each set, typed from
 /// its value.
-extension PreparedRow: FlatCells {
+extension PreparedRow: RecordCells {
     var count: Int { fields.count }
     func isSet(_ column: Int) -> Bool { column < fields.count }
     func position(_ column: Int) -> SourcePosition { fields[column].position }

@@ -20,8 +20,8 @@ final class RecordBuilder {
     let typesLoadingAssets: Set<String>
     /// The typings of the prepared rows of each type whose fields come in the same order, the
     /// last one's apart: the rows of a document mostly repeat their keys.
-    private var typings: [TypingKey: FlatCellTyping] = [:]
-    private var lastTyping: (key: TypingKey, typing: FlatCellTyping)?
+    private var typings: [TypingKey: ColumnTyping] = [:]
+    private var lastTyping: (key: TypingKey, typing: ColumnTyping)?
     /// How many typings of rows a builder keeps: memory stays flat where every row has other keys.
     private static let typingLimit = 1 << 10
 
@@ -42,7 +42,7 @@ final class RecordBuilder {
         /// reference field repeats the same few names (an Artwork's `artist`), each otherwise looked
         /// up and its record name transliterated again for every row.
         var resolvedReferences = ByteKeyedValues<RecordValue>()
-        /// How many resolved references a field keeps (here and in ``FlatCellTyping``): memory stays
+        /// How many resolved references a field keeps (here and in ``ColumnTyping``): memory stays
         /// flat where every row names another record.
         static let resolvedReferenceLimit = 1 << 14
 
@@ -55,7 +55,7 @@ final class RecordBuilder {
 
     /// What building a row gives: a record, or the row refused with why.
     enum Outcome {
-        case record(FlatRecord)
+        case record(TypedRecord)
         case refused(PreparedRow, [CloudSeedError])
     }
 
@@ -117,7 +117,7 @@ final class RecordBuilder {
     }
 
     /// The record `row` makes, named `name`, without its child rows'.
-    private func record(of row: PreparedRow, name: String) throws -> FlatRecord {
+    private func record(of row: PreparedRow, name: String) throws -> TypedRecord {
         assetFiles.loaded.removeAll(keepingCapacity: true)
         var record = try typing(of: row).record(of: row, name: name, changeTag: row.changeTag, at: row.position)
         if !assetFiles.loaded.isEmpty { record.assetContents = assetFiles.loaded }
@@ -131,7 +131,7 @@ final class RecordBuilder {
     }
 
     /// The typing of the rows of `row`'s type whose fields are `row`'s keys, in their order.
-    private func typing(of row: PreparedRow) -> FlatCellTyping {
+    private func typing(of row: PreparedRow) -> ColumnTyping {
         if let last = lastTyping, last.key.recordType == row.recordType, last.key.keys.count == row.fields.count,
             zip(last.key.keys, row.fields).allSatisfy({ $0 == $1.key })
         {
@@ -140,8 +140,8 @@ final class RecordBuilder {
         let key = TypingKey(recordType: row.recordType, keys: row.fields.map(\.key))
         let typing =
             typings[key]
-            ?? FlatCellTyping(
-                recordType: row.recordType, columns: CellColumns(fieldNames: key.keys), typing: self, naming: nil,
+            ?? ColumnTyping(
+                recordType: row.recordType, columns: HeaderColumns(fieldNames: key.keys), typing: self, naming: nil,
                 encoder: nil)
         if typings.count >= Self.typingLimit { typings.removeAll() }
         typings[key] = typing

@@ -56,7 +56,7 @@ package struct RecordMapper {
         // only name its records cross, then the columns' survey once the source is read.
         let preparation = rowPreparation()
         let cellWay = { (header: CSVHeader, type: String, source: Int) in
-            CellColumns(header: header, recordType: type, options: options).map {
+            HeaderColumns(header: header, recordType: type, options: options).map {
                 CellWay.surveyed(run.columnSurvey(of: $0, source: source))
             }
         }
@@ -73,7 +73,7 @@ package struct RecordMapper {
                     try emit(.row(row, source: source))
                 case .columns(let survey, let type):
                     try emit(.columns(survey, type: type))
-                case .unreadable, .flat, .flatNamed, .flatSurveyed:
+                case .unreadable, .built, .builtNamed, .builtSurveyed:
                     return
                 }
             },
@@ -130,7 +130,7 @@ package struct RecordMapper {
     /// cannot be read or built goes to `rejected`, with its child rows.
     ///
     /// The records of the types `encoders` has encoders for reach `body` with their values encoded
-    /// where they were typed (``FlatRecord/encodedValues``), where their source is read cell by cell.
+    /// where they were typed (``TypedRecord/encodedValues``), where their source is read cell by cell.
     ///
     /// Where `plan` was guessed from the first rows, `surveying` takes in every row as pass one
     /// would, on the thread that names them, so that one reading both writes and checks the guess.
@@ -140,8 +140,8 @@ package struct RecordMapper {
         _ sources: [SourceFile], plan: ImportPlan, surveying: RunSurvey? = nil,
         rowsReadAhead: Int = BackgroundProducer.defaultItemsAhead,
         assets: (AssetReference, Data?) throws -> Void,
-        rejected: (RejectedRow) throws -> Void = { _ in }, encoders: [String: NewRecordEncoder] = [:],
-        record body: (FlatRecord) throws -> Void
+        rejected: (RejectedRow) throws -> Void = { _ in }, encoders: [String: StoredValueEncoder] = [:],
+        record body: (TypedRecord) throws -> Void
     ) throws {
         var errors = ErrorCollector()
         var assetsSeen = Set<String>()
@@ -199,11 +199,11 @@ package struct RecordMapper {
         var surveyedType = (name: "", key: String?.none)
         let cellWay = { (header: CSVHeader, type: String, source: Int) -> CellWay? in
             guard
-                let typed = FlatCellTyping(
+                let typed = ColumnTyping(
                     header: header, recordType: type, plan: plan, options: options, typing: readingBuilder,
                     encoder: encoders[type])
             else { return nil }
-            guard let surveying, let columns = CellColumns(header: header, recordType: type, options: options)
+            guard let surveying, let columns = HeaderColumns(header: header, recordType: type, options: options)
             else { return .typed(typed) }
             // Without a name column or a template, what the survey learns of a record's naming is the name its plan gives it.
             let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil } && columns.template == nil
@@ -217,14 +217,14 @@ package struct RecordMapper {
         try readInStages(
             sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere,
             rowsReadAhead: rowsReadAhead,
-            read: { item -> ReadOrPrepared in
+            read: { item -> ReadForBuilding in
                 guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
                 var row = read.row
                 return .prepared(
                     try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source,
                     surveyed: read.surveyed)
             },
-            prepare: { (item: consuming ReadOrPrepared, handOn) in
+            prepare: { (item: consuming ReadForBuilding, handOn) in
                 func namingKey(of type: String) -> String? {
                     if type != surveyedType.name { surveyedType = (type, namingKeys[type]) }
                     return surveyedType.key
@@ -241,19 +241,19 @@ package struct RecordMapper {
                     surveying?.merge(columns, type: type)
                     return
                 // Each record is named in place and moved on, not copied.
-                case .read(.flatNamed(var record, let name, let naming, let source)):
+                case .read(.builtNamed(var record, let name, let naming, let source)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     try surveying?.add(naming, source: source)
-                    return try handOn(.flat(record))
-                case .read(.flatSurveyed(var record, let name, let source)):
+                    return try handOn(.built(record))
+                case .read(.builtSurveyed(var record, let name, let source)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     surveying?.add(
                         record, key: namingKey(of: record.recordType), name: name == .byText ? record.recordName : nil,
                         source: source)
-                    return try handOn(.flat(record))
-                case .read(.flat(var record, let name)):
+                    return try handOn(.built(record))
+                case .read(.built(var record, let name)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
-                    return try handOn(.flat(record))
+                    return try handOn(.built(record))
                 case .read(.row(var read)):
                     (row, source, surveyed) = (
                         try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source,
@@ -280,7 +280,7 @@ package struct RecordMapper {
                 if builder.loadsAssets(row) { return try handOn(.row(row, source: source, name: name)) }
                 try builder.build(row, name: name) { outcome in
                     switch outcome {
-                    case .record(let record): try handOn(.flat(record))
+                    case .record(let record): try handOn(.built(record))
                     case .refused(let row, let reasons): try handOn(.refused(row, reasons))
                     }
                 }
@@ -298,7 +298,7 @@ package struct RecordMapper {
                     try writingBuilder.build(row, name: name) {
                         try take($0, loadingAssets: writingBuilder.typesLoadingAssets)
                     }
-                case .flat(let record):
+                case .built(let record):
                     try take(.record(record), loadingAssets: [])
                 }
             })
@@ -309,13 +309,13 @@ package struct RecordMapper {
     private enum SurveyItem {
         case row(PreparedRow, source: Int)
         /// The fields of a source of `type` read as cells, whose records came as rows that only name them.
-        case columns(CellColumnSurvey, type: String)
+        case columns(ColumnSurvey, type: String)
     }
 
     /// What pass two's reading hands on: a prepared row, or a row the reader could not read (with `--skip-bad-rows`).
     ///
     /// The cases that carry a whole ``PreparedRow`` are `indirect`, here and in ``ReadItem`` and
-    /// ``ReadOrPrepared``: items are moved into batches and out again, and batches cross between the
+    /// ``ReadForBuilding``: items are moved into batches and out again, and batches cross between the
     /// cores, so an item is as large as its largest case. Boxed, those few rows leave the common
     /// items (a typed record) less than half as large.
     private enum PreparedItem {
@@ -325,7 +325,7 @@ package struct RecordMapper {
         indirect case refused(PreparedRow, [CloudSeedError])
         case unreadable(CloudSeedError)
         /// A record built where it was read or prepared.
-        case flat(FlatRecord)
+        case built(TypedRecord)
     }
 
     /// The folder each source's asset paths start from, by source number.
@@ -354,35 +354,35 @@ package struct RecordMapper {
     private enum ReadItem {
         case row(ReadRow)
         case unreadable(CloudSeedError)
-        /// Pass two: a record typed where it was read, its name still to make (``FlatCellTyping/NameToMake``).
-        case flat(FlatRecord, name: FlatCellTyping.NameToMake)
+        /// Pass two: a record typed where it was read, its name still to make (``ColumnTyping/NameToMake``).
+        case built(TypedRecord, name: ColumnTyping.NameToMake)
         /// Pass two surveying too: a record typed where it was read, with the row that names it for the survey.
-        indirect case flatNamed(FlatRecord, name: FlatCellTyping.NameToMake, naming: PreparedRow, source: Int)
+        indirect case builtNamed(TypedRecord, name: ColumnTyping.NameToMake, naming: PreparedRow, source: Int)
         /// Pass two surveying too: a record typed where it was read, to be named, whose name
         /// alone the survey takes.
-        case flatSurveyed(FlatRecord, name: FlatCellTyping.NameToMake, source: Int)
+        case builtSurveyed(TypedRecord, name: ColumnTyping.NameToMake, source: Int)
         /// Pass one: the row that names a record whose cells were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
-        case columns(CellColumnSurvey, type: String)
+        case columns(ColumnSurvey, type: String)
     }
 
     /// What reading makes of the records of a CSV or JSON source whose header allows it.
     private enum CellWay {
         /// Pass two: records typed where they are read.
-        case typed(FlatCellTyping)
+        case typed(ColumnTyping)
         /// Pass one: records surveyed column by column where they are read, and handed on as rows
         /// that only name them.
-        case surveyed(CellColumnSurvey)
+        case surveyed(ColumnSurvey)
         /// Pass two surveying too: both, each record handed on typed with the row that names it,
         /// or `namedByKeyAlone`, typed only, where the record's name tells the survey all it
         /// needs (``RunSurvey/add(_:key:name:source:)``).
-        case typedAndSurveyed(FlatCellTyping, CellColumnSurvey, namedByKeyAlone: Bool)
+        case typedAndSurveyed(ColumnTyping, ColumnSurvey, namedByKeyAlone: Bool)
     }
 
     /// What pass two's reading hands on: an item as read, or a row prepared where it was read
     /// (`surveyed` where its cells were surveyed as read).
-    private enum ReadOrPrepared {
+    private enum ReadForBuilding {
         case read(ReadItem)
         indirect case prepared(PreparedRow, source: Int, surveyed: Bool)
     }
@@ -515,7 +515,7 @@ package struct RecordMapper {
                     // The typing goes first: the survey leaves out the cells it found again.
                     state.surveying!.add(
                         record, except: state.typing?.columnsFoundAgain ?? [],
-                        kinds: state.typing?.kindsTold ?? TextKindsTold())
+                        kinds: state.typing?.kindsTold ?? TypedCellKinds())
                     if !state.namedByKeyAlone {
                         naming = state.surveying!.columns.namingRow(
                             of: record, recordType: sourceType, at: position, ordinal: ordinal)
@@ -524,12 +524,12 @@ package struct RecordMapper {
                 if let flat = typed, let name = state.typing?.lastNameToMake {
                     // Named on the other thread, which surveys and writes the records: reading is the busier.
                     if state.namedByKeyAlone {
-                        return try taken(.flatSurveyed(flat, name: name, source: sourceIndex))
+                        return try taken(.builtSurveyed(flat, name: name, source: sourceIndex))
                     }
                     if let naming {
-                        return try taken(.flatNamed(flat, name: name, naming: naming, source: sourceIndex))
+                        return try taken(.builtNamed(flat, name: name, naming: naming, source: sourceIndex))
                     }
-                    return try taken(.flat(flat, name: name))
+                    return try taken(.built(flat, name: name))
                 }
                 if state.surveying != nil {
                     try taken(
@@ -595,8 +595,8 @@ package struct RecordMapper {
 /// checked at every access, eight times a record.
 private final class CellSourceState {
     @exclusivity(unchecked) var records = 0
-    @exclusivity(unchecked) var typing: FlatCellTyping?
-    @exclusivity(unchecked) var surveying: CellColumnSurvey?
+    @exclusivity(unchecked) var typing: ColumnTyping?
+    @exclusivity(unchecked) var surveying: ColumnSurvey?
     @exclusivity(unchecked) var namedByKeyAlone = false
     /// Whether the CSV header was looked at, and how many records of the source were taken as cells.
     @exclusivity(unchecked) var decided = false

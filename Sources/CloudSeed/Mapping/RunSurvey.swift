@@ -49,21 +49,21 @@ package final class RunSurvey {
     /// Takes in a record of source number `source` whose cells were surveyed where it was
     /// read (``merge(_:type:)``), and which the plan names by the natural key `key` (`nil`: by
     /// position): `name` is the name that key gives it, `nil` where it lacks the key.
-    func add(_ record: FlatRecord, key: String?, name: String?, source: Int) {
+    func add(_ record: TypedRecord, key: String?, name: String?, source: Int) {
         withSurvey(of: record.recordType, firstPosition: record.position) {
             $0.add(key: key, name: name, source: source)
         }
     }
 
     /// Takes in the fields of a source of `type` read as cells, surveyed column by column where its records were read.
-    func merge(_ columns: CellColumnSurvey, type: String) {
+    func merge(_ columns: ColumnSurvey, type: String) {
         putBackCurrent()
         surveys[type]?.merge(columns, mayPointToType: pointable.mayPoint(from:))
     }
 
     /// An empty survey of the fields of a source's `columns` (read as cells), for its reading thread.
-    func columnSurvey(of columns: CellColumns, source: Int) -> CellColumnSurvey {
-        CellColumnSurvey(
+    func columnSurvey(of columns: HeaderColumns, source: Int) -> ColumnSurvey {
+        ColumnSurvey(
             columns: columns, assetFolder: folders[source], mayPointToType: pointableAtStart.mayPoint(from:))
     }
 

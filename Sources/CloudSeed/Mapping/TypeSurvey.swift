@@ -200,7 +200,7 @@ struct TypeSurvey {
     /// Takes in what was learnt of a source's fields column by column (read as cells), its records having
     /// been added as rows that only name them. A field new to the type whose values were not kept,
     /// but whose name points to a record type now, has them gathered again (``FieldSurvey/missedValues``).
-    mutating func merge(_ columns: CellColumnSurvey, mayPointToType: (String) -> Bool) {
+    mutating func merge(_ columns: ColumnSurvey, mayPointToType: (String) -> Bool) {
         for (name, column) in columns.fields {
             if let known = fields[name] {
                 known.merge(column)

@@ -86,17 +86,17 @@ package protocol StoreTransaction {
     func startBuildingDeferredNameIndexes() throws
     /// Saves a record of a type the run created, whose fields are the values of `record` under
     /// `fieldNames` (the type's field names in byte order, as the schema has them).
-    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws
+    func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws
     /// How the values of `recordType`'s records saved with ``insertNew(_:fieldNames:system:in:)``
-    /// may be encoded where they are typed, on the reading thread (``FlatRecord/encodedValues``);
+    /// may be encoded where they are typed, on the reading thread (``TypedRecord/encodedValues``);
     /// `nil` where the store takes them as values.
     func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
-        -> NewRecordEncoder?
+        -> StoredValueEncoder?
     /// Whether the store holds a record named as `record` (created by `creator`, if given) whose
     /// fields of `fieldNames` already hold each value `record` sets, so that saving it with changed
     /// keys would change nothing. `false` where the store cannot tell quickly: the caller then
     /// reads the record and compares.
-    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
+    func holdsUnchanged(_ record: TypedRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
         throws -> Bool
     /// How many rows an import may read ahead of the records it hands this transaction: room for
     /// the reading thread to go on while the transaction waits for its store.
@@ -111,19 +111,19 @@ extension StoreTransaction {
     package func buildDeferredNameIndexes() throws {}
     package func startBuildingDeferredNameIndexes() throws {}
     package func holdsUnchanged(
-        _ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope
+        _ record: TypedRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope
     ) throws -> Bool {
         false
     }
 
-    package func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope)
+    package func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope)
         throws
     {
         try save(record.cloudRecord(fieldNames: fieldNames, system: system), in: scope)
     }
 
     package func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
-        -> NewRecordEncoder?
+        -> StoredValueEncoder?
     { nil }
 }
 

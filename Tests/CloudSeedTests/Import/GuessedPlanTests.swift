@@ -88,7 +88,7 @@ import Testing
         // found because the rows that references point to are all read for the guess.
         let (guessed, twice) = try Self.importBothWays(
             [
-                ("artists.csv", FlatCellTypingTests.artists),
+                ("artists.csv", ColumnTypingTests.artists),
                 (
                     "artworks.csv",
                     #"""
@@ -120,13 +120,13 @@ import Testing
             "catalogNumber,title,artist\n"
             + (1...6).map { "\($0),T\($0),\($0 % 2 == 0 ? "Mei Chen" : "Zoë Müller")" }.joined(separator: "\n")
         let (held, heldTwice) = try Self.importBothWays(
-            [("artists.csv", FlatCellTypingTests.artists), ("artworks.csv", artworks + "\n")], rows: 2)
+            [("artists.csv", ColumnTypingTests.artists), ("artworks.csv", artworks + "\n")], rows: 2)
         #expect(held.readOnce)
         Self.expectSame(held, heldTwice)
         #expect(held.summary?.contains("artist REFERENCE → Artist") == true)
         let unknown = artworks + "\n7,T7,Nobody Known\n8,T8,Mei Chen\n"
         let (missed, missedTwice) = try Self.importBothWays(
-            [("artists.csv", FlatCellTypingTests.artists), ("artworks.csv", unknown)], rows: 2)
+            [("artists.csv", ColumnTypingTests.artists), ("artworks.csv", unknown)], rows: 2)
         #expect(!missed.readOnce)
         Self.expectSame(missed, missedTwice)
         #expect(

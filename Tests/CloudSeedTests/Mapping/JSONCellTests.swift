@@ -6,7 +6,7 @@ import Testing
 
 /// JSON records (JSON Lines', or the elements of the array a document is) that repeat the first
 /// record's keys, in order, are read as cells (``FlatJSONRecord``) and typed where they are read
-/// (``FlatCellTyping``), as CSV records are: the rows they make, the plan and the stores are those
+/// (``ColumnTyping``), as CSV records are: the rows they make, the plan and the stores are those
 /// of the general way, which takes every other record and words every error.
 @Suite struct JSONCellTests {
     // The first record sets the keys. Then: escapes, non-ASCII, a date without a time, an integer
@@ -236,11 +236,11 @@ import Testing
 
     @Test func recordsTypedWhereReadAreStoredAsTheGeneralWayStoresThem() throws {
         let result = try Self.importThreeWays([
-            ("artists.csv", FlatCellTypingTests.artists), ("artworks.jsonl", Self.artworks),
+            ("artists.csv", ColumnTypingTests.artists), ("artworks.jsonl", Self.artworks),
         ])
         // The same records as a JSON array are stored the same, each way.
         let array = try Self.importThreeWays([
-            ("artists.csv", FlatCellTypingTests.artists), ("artworks.json", Self.artworksArray),
+            ("artists.csv", ColumnTypingTests.artists), ("artworks.json", Self.artworksArray),
         ])
         #expect(array.stores == result.stores)
         #expect(result.stores[0] == result.stores[2])
@@ -274,7 +274,7 @@ import Testing
         let changed = Self.artworks.replacingOccurrences(of: #""price": 1200.5"#, with: #""price": 1300"#)
             .replacingOccurrences(of: #""notes": "x"}"#, with: #""notes": "new"}"#)
         #expect(changed != Self.artworks)
-        let ways = try FlatCellTypingTests.reimportBothWays(first: ("artworks.jsonl", Self.artworks), second: changed)
+        let ways = try ColumnTypingTests.reimportBothWays(first: ("artworks.jsonl", Self.artworks), second: changed)
         for way in ways {
             #expect(way.again == [[0, 0, 3], [0, 0, 6]])
             #expect(way.changed == [[0, 0, 3], [0, 2, 4]])

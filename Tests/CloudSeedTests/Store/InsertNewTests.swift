@@ -82,7 +82,7 @@ import Testing
                     try transaction.save(record, in: scope)
                     continue
                 }
-                let flat = FlatRecord(
+                let flat = TypedRecord(
                     recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] },
                     position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
@@ -132,13 +132,13 @@ import Testing
                     recordType: "Saved", recordID: RecordID(recordName: recordName), fields: fields)
                 record.system = system
                 try transaction.save(record, in: scope)
-                let flat = FlatRecord(
+                let flat = TypedRecord(
                     recordType: "Inserted", recordName: recordName, values: names.map { fields[$0] },
                     position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)
             }
             for recordName in ["doomed", "replaced"] {
-                let flat = FlatRecord(
+                let flat = TypedRecord(
                     recordType: "Inserted", recordName: recordName, values: names.map { sparse[$0] },
                     position: SourcePosition(file: "test"))
                 try transaction.insertNew(flat, fieldNames: names, system: system, in: scope)

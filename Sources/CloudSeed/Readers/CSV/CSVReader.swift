@@ -17,7 +17,7 @@ struct CSVReader: SourceReader {
 
     /// Calls `body` with the header and each record, where the record starts: what
     /// ``forEachRow(_:)`` makes rows of, for a caller that takes cells without a row (the mapper's
-    /// passes, through ``CellColumns``). Blank lines are skipped; a row wider than the header ends
+    /// passes, through ``HeaderColumns``). Blank lines are skipped; a row wider than the header ends
     /// the read, or goes to ``badRow``. The record is lent: `body` takes what it keeps of it.
     func forEachRecord(_ body: (CSVHeader, CSVRecord, SourcePosition) throws -> Void) throws {
         var scanner = try CSVScanner(input: input(), file: file)

@@ -58,7 +58,7 @@ extension PostgresContainerStore {
     /// without the record's name indexed (``PostgresPendingRows/Batch``). Into a table that held
     /// no rows, the row leaves its zone and shared system fields to the table's defaults
     /// (``PostgresPendingRows/SharedColumns``).
-    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+    func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try insertTarget(record.recordType, fieldNames: fieldNames, in: scope)
         if target.system.map({ Self.shareColumns($0, system) }) != true {
             var shared = PostgresBinaryRow()
@@ -99,11 +99,11 @@ extension PostgresContainerStore {
     /// Encodes the values of the records of `recordType` where they are typed, as ``insertNew(_:fieldNames:system:in:)``
     /// would: the field columns of its `COPY` row.
     func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
-        -> NewRecordEncoder?
+        -> StoredValueEncoder?
     {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType] else { return nil }
         let valueOffsets = InsertTarget.valueOffsets(of: fieldNames, in: layout)
-        return NewRecordEncoder { values, texts in
+        return StoredValueEncoder { values, texts in
             try PostgresEncodedFields.encoded(values, texts: texts, at: valueOffsets)
         }
     }

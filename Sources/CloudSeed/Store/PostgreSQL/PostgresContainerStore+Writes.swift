@@ -177,12 +177,12 @@ struct PostgresStoreTransaction: StoreTransaction {
 
     func startBuildingDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
 
-    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+    func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
 
     func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
-        -> NewRecordEncoder?
+        -> StoredValueEncoder?
     {
         try store.newRecordEncoder(for: recordType, fieldNames: fieldNames, in: scope)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The field columns of a new record's `COPY` row, encoded on the thread that typed the record
-/// (``NewRecordEncoder``): the bytes ``PostgresBinaryRow/appendValue(_:)`` appends for its values.
+/// (``StoredValueEncoder``): the bytes ``PostgresBinaryRow/appendValue(_:)`` appends for its values.
 ///
 /// Where every value's size is known before it is written (texts, numbers, dates, locations of
 /// coordinates only, references kept as names, NULLs), the fields are written in place on the
@@ -10,7 +10,9 @@ import Foundation
 enum PostgresEncodedFields {
     /// The values at `offsets` among `values` (or their texts, where `texts` gives them), one
     /// field each, NULL where an offset is `nil`.
-    static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?])
+    static func encoded(
+        _ values: UnsafeBufferPointer<RecordValue?>, texts: StoredValueEncoder.Texts, at offsets: [Int?]
+    )
         throws -> [UInt8]
     {
         var size = 0
@@ -51,7 +53,7 @@ enum PostgresEncodedFields {
 
     /// The same fields appended one by one, for values whose size is not known before they are written.
     private static func appended(
-        _ values: UnsafeBufferPointer<RecordValue?>, texts: NewRecordEncoder.Texts, at offsets: [Int?]
+        _ values: UnsafeBufferPointer<RecordValue?>, texts: StoredValueEncoder.Texts, at offsets: [Int?]
     ) throws -> [UInt8] {
         var row = PostgresBinaryRow()
         for offset in offsets {

@@ -30,7 +30,7 @@ extension SQLiteContainerStore {
     /// fields of `fieldNames` hold, as stored, each value `record` sets (a `nil` value is not
     /// compared): saving it with changed keys would change nothing. `false` also where the
     /// comparison cannot tell; the record is then read and compared the usual way.
-    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
+    func holdsUnchanged(_ record: TypedRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
         throws -> Bool
     {
         guard let comparison = try comparison(record.recordType, fieldNames: fieldNames, in: scope),

@@ -456,7 +456,7 @@ package final class SQLiteContainerStore: StoreBackend {
     }
 
     /// Inserts a record of a type the run created, binding its values as they come.
-    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+    func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
         // Bound value by value, not gathered into an array of values first; every field is bound
         // anew, an unset one to NULL. Of the system columns, those the run's records share stay
@@ -642,11 +642,11 @@ struct SQLiteStoreTransaction: StoreTransaction {
 
     func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
 
-    func insertNew(_ record: FlatRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
+    func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope) throws {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
 
-    func holdsUnchanged(_ record: FlatRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
+    func holdsUnchanged(_ record: TypedRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope)
         throws -> Bool
     {
         try store.holdsUnchanged(record, fieldNames: fieldNames, createdBy: creator, in: scope)

@@ -194,7 +194,7 @@ import Testing
                     record.recordType = "Inserted"
                     try transaction.save(record, in: scope)
                 } else {
-                    let flat = FlatRecord(
+                    let flat = TypedRecord(
                         recordType: "Inserted", recordName: name, values: [.string("T " + name)],
                         position: SourcePosition(file: "test"))
                     try transaction.insertNew(flat, fieldNames: ["title"], system: system, in: scope)

@@ -16,12 +16,12 @@ import Testing
     }
 
     /// The encoder of a PostgreSQL table's rows whose field columns take the values at `offsets`.
-    private static func encoder(_ offsets: [Int?]) -> NewRecordEncoder {
-        NewRecordEncoder { try PostgresEncodedFields.encoded($0, texts: $1, at: offsets) }
+    private static func encoder(_ offsets: [Int?]) -> StoredValueEncoder {
+        StoredValueEncoder { try PostgresEncodedFields.encoded($0, texts: $1, at: offsets) }
     }
 
     private static func encoded(_ values: [RecordValue?], at offsets: [Int?]) throws -> [UInt8] {
-        let noTexts = NewRecordEncoder.Texts(
+        let noTexts = StoredValueEncoder.Texts(
             bytes: UnsafeBufferPointer(start: nil, count: 0), ranges: UnsafeBufferPointer(start: nil, count: 0))
         return try values.withUnsafeBufferPointer { try PostgresEncodedFields.encoded($0, texts: noTexts, at: offsets) }
     }

@@ -1,9 +1,9 @@
-/// The typing of the records whose fields come as columns in one order (``FlatCells``): a CSV
+/// The typing of the records whose fields come as columns in one order (``RecordCells``): a CSV
 /// source's records, a flat JSON source's, or the prepared rows of a document that share their
 /// keys. Each cell is typed as its field's plan says, straight from its bytes where they tell it,
-/// into a ``FlatRecord``; a record read as cells is named as its type's rule names it.
+/// into a ``TypedRecord``; a record read as cells is named as its type's rule names it.
 ///
-/// The columns are a header's (``CellColumns``): a CSV source's first row, the keys of a JSON
+/// The columns are a header's (``HeaderColumns``): a CSV source's first row, the keys of a JSON
 /// source's first record, or a prepared row's keys. A record read as cells that it cannot build
 /// (a value of the wrong type, a template that cannot name it) is read again as a row, which
 /// ``RecordBuilder`` prepares and builds through a typing of its keys, wording every error.
@@ -13,9 +13,9 @@
 /// 115,Harbor at Dusk,59.33,18.07                  catalogNumber INT64 115, title STRING,
 ///                                                 location LOCATION (59.33, 18.07)
 /// ```
-final class FlatCellTyping {
+final class ColumnTyping {
     private let recordType: String
-    private let columns: CellColumns
+    private let columns: HeaderColumns
     /// The builder that made the typing, which outlives it and holds it.
     private unowned(unsafe) let typing: RecordBuilder
     private let converter: ValueConverter
@@ -30,7 +30,7 @@ final class FlatCellTyping {
     /// where the typing names them.
     private let naming: (rule: NamingRule, keyCells: KeyCells?)?
     /// The store's encoding of the records' values, where it encodes them where they are typed.
-    private let encoder: NewRecordEncoder?
+    private let encoder: StoredValueEncoder?
     /// The values of the last record whose values ``encoder`` encoded.
     @exclusivity(unchecked) private var lastValues: [RecordValue?]
     /// For each column whose STRING cells go to ``encoder`` as their bytes, without a `String`
@@ -46,15 +46,15 @@ final class FlatCellTyping {
     @exclusivity(unchecked) private var resolvedReferences: [ByteKeyedValues<RecordValue>]
     /// The columns whose cells the last record's typing found among ``resolvedReferences``: cells of
     /// bytes the column had before, which the source's survey need not take again
-    /// (``CellColumnSurvey/add(_:except:kinds:)``).
+    /// (``ColumnSurvey/add(_:except:kinds:)``).
     @exclusivity(unchecked) private(set) var columnsFoundAgain: [Int] = []
-    /// The kinds the typing of the last record's cells told (``TextKindsTold``).
-    @exclusivity(unchecked) private(set) var kindsTold: TextKindsTold
+    /// The kinds the typing of the last record's cells told (``TypedCellKinds``).
+    @exclusivity(unchecked) private(set) var kindsTold: TypedCellKinds
     /// What is left to make of the last record's name, on the thread that names records.
     @exclusivity(unchecked) private(set) var lastNameToMake = NameToMake.done
     /// Why the last record's cells could not be typed, in CloudKit's words.
     @exclusivity(unchecked) private var lastErrors: [CloudSeedError] = []
-    /// Whether a value of the last record must be checked against the store (``FlatRecord/checksStore``).
+    /// Whether a value of the last record must be checked against the store (``TypedRecord/checksStore``).
     @exclusivity(unchecked) private var lastChecksStore = false
 
     /// What is left to make of a record's name once typed: transliterating a text is much of the
@@ -69,7 +69,7 @@ final class FlatCellTyping {
         case random
 
         /// Makes the name of `record`, the `rowNumber`-th (from 0) of its type, as `naming` names its row.
-        func make(_ record: inout FlatRecord, rowNumber: Int, naming: RowNaming) {
+        func make(_ record: inout TypedRecord, rowNumber: Int, naming: RowNaming) {
             switch self {
             case .done: return
             case .byText: record.recordName = RecordNaming.recordName(from: record.recordName)
@@ -89,13 +89,13 @@ final class FlatCellTyping {
     /// rule, whose values `encoder` encodes, where given; `nil` where their records are read as rows.
     convenience init?(
         header: CSVHeader, recordType: String, plan: ImportPlan, options: MappingOptions, typing: RecordBuilder,
-        encoder: NewRecordEncoder? = nil
+        encoder: StoredValueEncoder? = nil
     ) {
         // Asset files are loaded on the thread that writes the records; a type with rows the plan
         // refused has them refused as rows.
         guard let rule = plan.naming.rules[recordType], !typing.typesLoadingAssets.contains(recordType),
             plan.rowErrors[recordType] == nil,
-            let columns = CellColumns(header: header, recordType: recordType, options: options)
+            let columns = HeaderColumns(header: header, recordType: recordType, options: options)
         else { return nil }
         let names = columns.names
         let facts = columns.facts
@@ -128,8 +128,8 @@ final class FlatCellTyping {
     /// The typing of the records of `recordType` whose fields are `columns`, named as `naming` says
     /// or, without it, by the name each is given.
     init(
-        recordType: String, columns: CellColumns, typing: RecordBuilder,
-        naming: (rule: NamingRule, keyCells: KeyCells?)?, encoder: NewRecordEncoder?
+        recordType: String, columns: HeaderColumns, typing: RecordBuilder,
+        naming: (rule: NamingRule, keyCells: KeyCells?)?, encoder: StoredValueEncoder?
     ) {
         let typeSlots = typing.slots(of: recordType) ?? [:]
         let names = columns.names
@@ -141,7 +141,7 @@ final class FlatCellTyping {
         slots = names.map { typeSlots[$0] }
         lentSlots = slots.map { $0.map(Unmanaged.passUnretained) }
         resolvedReferences = Array(repeating: ByteKeyedValues(), count: names.count)
-        kindsTold = TextKindsTold(columns: names.count)
+        kindsTold = TypedCellKinds(columns: names.count)
         slotCount = typeSlots.count
         locationSlot = typeSlots[LocationKeys.field]
         self.encoder = encoder
@@ -161,7 +161,7 @@ final class FlatCellTyping {
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
     /// from 1), named by its type's rule; `nil` for one that must be read as a row, which words why.
     /// Where a text names it, its name is that text, still to be made a record name (``lastNameToMake``).
-    func record<Cells: FlatCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> FlatRecord? {
+    func record<Cells: RecordCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> TypedRecord? {
         guard let naming, let values = typedValues(of: cells) else { return nil }
         let pending = RowNaming.pendingName(
             by: naming.rule, ownName: columns.nameColumn(of: cells)?.value,
@@ -186,8 +186,8 @@ final class FlatCellTyping {
 
     /// The record a prepared row's fields make, named `name`; throws ``RecordBuilder/Refusal``
     /// with every reason where its values cannot be typed or are over CloudKit's size.
-    func record<Cells: FlatCells>(of cells: Cells, name: String, changeTag: String?, at position: SourcePosition)
-        throws -> FlatRecord
+    func record<Cells: RecordCells>(of cells: Cells, name: String, changeTag: String?, at position: SourcePosition)
+        throws -> TypedRecord
     {
         guard let values = typedValues(of: cells) else {
             var errors = lastErrors
@@ -208,7 +208,7 @@ final class FlatCellTyping {
 
     /// The values of a record's cells in their places; `nil` where a cell could not be typed
     /// (``lastErrors`` says why) or the values are over CloudKit's size (``lastSize``).
-    private func typedValues<Cells: FlatCells>(of cells: Cells) -> [RecordValue?]? {
+    private func typedValues<Cells: RecordCells>(of cells: Cells) -> [RecordValue?]? {
         columnsFoundAgain.removeAll(keepingCapacity: true)
         kindsTold.startRecord()
         lastErrors.removeAll(keepingCapacity: true)
@@ -243,12 +243,12 @@ final class FlatCellTyping {
 
     /// The record of typed `values`, encoded by the store where it encodes them here.
     private func record(of values: [RecordValue?], name: String, changeTag: String?, at position: SourcePosition)
-        -> FlatRecord
+        -> TypedRecord
     {
         if let encoder, !lastChecksStore,
             let encoded = encoder.encoded(values, textBytes: lastTexts, textRanges: lastTextRanges)
         {
-            return FlatRecord(
+            return TypedRecord(
                 recordType: recordType, recordName: name, values: [], position: position, encodedValues: encoded)
         }
         // Not encoded here (or a value the store cannot keep: its save refuses it in the store's
@@ -257,7 +257,7 @@ final class FlatCellTyping {
         for (place, range) in lastTextRanges.enumerated() {
             if let range { kept[place] = .string(String(decoding: lastTexts[range], as: UTF8.self)) }
         }
-        var record = FlatRecord(recordType: recordType, recordName: name, values: kept, position: position)
+        var record = TypedRecord(recordType: recordType, recordName: name, values: kept, position: position)
         record.changeTag = changeTag
         record.checksStore = lastChecksStore
         return record
@@ -274,7 +274,7 @@ final class FlatCellTyping {
     /// Types the record's cells into their values' places (a STRING cell whose text goes to the
     /// encoder as its bytes, into ``lastTexts``); returns the size the values take. A cell that
     /// cannot be typed adds why to ``lastErrors``.
-    private func type<Cells: FlatCells>(
+    private func type<Cells: RecordCells>(
         _ cells: Cells, paired: (latitude: Int, longitude: Int)?, into values: UnsafeMutableBufferPointer<RecordValue?>
     ) -> Int {
         var size = 0
@@ -323,7 +323,7 @@ final class FlatCellTyping {
 
     /// A cell's value as its slot's plan types it: straight from its bytes where they tell it
     /// (a CSV cell's number or date), else from its value (``RecordBuilder/typed(_:at:as:checksStore:)``).
-    private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot) throws
+    private func typed<Cells: RecordCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot) throws
         -> RecordValue
     {
         if slot.resolvesReferences { return try resolvedReference(cells, column, as: slot) }
@@ -337,7 +337,7 @@ final class FlatCellTyping {
 
     /// A cell's value where its slot's values name records: what a text of the same bytes
     /// resolved to before, or else resolved from its value (a text's value is its bytes' alone).
-    private func resolvedReference<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot)
+    private func resolvedReference<Cells: RecordCells>(_ cells: Cells, _ column: Int, as slot: RecordBuilder.Slot)
         throws -> RecordValue
     {
         if let known = cells.withTextBytes(column, { resolvedReferences[column].value(for: $0) }) ?? nil {
@@ -357,7 +357,7 @@ final class FlatCellTyping {
 
     /// The location the latitude and longitude cells make, as the slot's plan types it: straight
     /// from their bytes where both are numbers within range, from their values otherwise.
-    private func location<Cells: FlatCells>(
+    private func location<Cells: RecordCells>(
         of cells: Cells, _ pair: (latitude: Int, longitude: Int), as slot: RecordBuilder.Slot
     ) throws -> RecordValue {
         if slot.field.type == .location, !slot.resolvesReferences,
@@ -366,17 +366,17 @@ final class FlatCellTyping {
             return value
         }
         return try typing.typed(
-            CellColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot,
+            HeaderColumns.location(of: cells, pair), at: cells.position(pair.latitude), as: slot,
             checksStore: &lastChecksStore)
     }
 
 }
 
-/// The kinds a record's typing told of its cells (``FlatCells/typedByBytes(_:as:converter:)``), by
+/// The kinds a record's typing told of its cells (``RecordCells/typedByBytes(_:as:converter:)``), by
 /// column: what the source's survey learns of those cells without reading them again
-/// (``CellColumnSurvey/add(_:except:kinds:)``). Each is stamped with the record it belongs to, so
+/// (``ColumnSurvey/add(_:except:kinds:)``). Each is stamped with the record it belongs to, so
 /// that nothing is cleared between records, and is a plain byte, whose copies count no reference.
-struct TextKindsTold {
+struct TypedCellKinds {
     private var kinds: [InferredKind.TextKind?]
     private var stamps: [Int]
     private var stamp = 0

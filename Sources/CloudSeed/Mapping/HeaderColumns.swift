@@ -1,4 +1,4 @@
-/// A header whose records both passes take cell by cell (``FlatCells``), without a ``SourceRow``
+/// A header whose records both passes take cell by cell (``RecordCells``), without a ``SourceRow``
 /// or a ``PreparedRow`` of fields: what ``RowPreparation`` would make of a record, worked out from
 /// its cells and the facts of each column, found once per source. A CSV source's header is its
 /// first row; a JSON Lines source's or a JSON array's, the keys of its first record (``FlatJSONRecord``).
@@ -10,7 +10,7 @@
 /// where it has one. Then a record's fields are its set cells in column order but for the identity
 /// columns, which are no fields, and a latitude and a longitude that are both set, which make one
 /// `location` field, put last.
-struct CellColumns {
+struct HeaderColumns {
     /// The field name of each column.
     let names: [String]
     let facts: [ColumnRoles]
@@ -80,19 +80,19 @@ struct CellColumns {
     }
 
     /// The latitude and longitude columns where the record sets both: they make its `location`.
-    func pair<Cells: FlatCells>(in record: Cells) -> (latitude: Int, longitude: Int)? {
+    func pair<Cells: RecordCells>(in record: Cells) -> (latitude: Int, longitude: Int)? {
         guard let latitude, let longitude, record.isSet(latitude), record.isSet(longitude) else { return nil }
         return (latitude, longitude)
     }
 
     /// The record's `location` field's value, made of the pair.
-    static func location<Cells: FlatCells>(of record: Cells, _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
+    static func location<Cells: RecordCells>(of record: Cells, _ pair: (latitude: Int, longitude: Int)) -> PlainValue {
         LocationKeys.location(latitude: record.value(pair.latitude), longitude: record.value(pair.longitude))
     }
 
     /// The row that names a record (the `ordinal`-th of its source, starting at `position`) in
     /// the first pass: its name column and natural keys, its fields left in the cells.
-    func namingRow<Cells: FlatCells>(of record: Cells, recordType: String, at position: SourcePosition, ordinal: Int)
+    func namingRow<Cells: RecordCells>(of record: Cells, recordType: String, at position: SourcePosition, ordinal: Int)
         -> PreparedRow
     {
         PreparedRow(
@@ -102,7 +102,7 @@ struct CellColumns {
     }
 
     /// The record's natural-key texts by key, as ``NaturalKeys/keys(of:facts:)`` finds them in its fields.
-    func naturalKeys<Cells: FlatCells>(of record: Cells) -> [(String, String)] {
+    func naturalKeys<Cells: RecordCells>(of record: Cells) -> [(String, String)] {
         var keys: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
@@ -119,7 +119,7 @@ struct CellColumns {
     }
 
     /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
-    func nameColumn<Cells: FlatCells>(of record: Cells) -> (column: String, value: String)? {
+    func nameColumn<Cells: RecordCells>(of record: Cells) -> (column: String, value: String)? {
         for column in nameColumns {
             if let text = record.namingText(column) {
                 return (RecordNaming.nameColumns[facts[column].nameColumnRank!], text)
@@ -135,13 +135,13 @@ struct TemplateColumns {
 
     /// The filled template, as ``TemplateNaming`` fills it from the record's row; `nil` where the
     /// record leaves a field it names unset.
-    func text<Cells: FlatCells>(of record: Cells) -> String? {
+    func text<Cells: RecordCells>(of record: Cells) -> String? {
         TemplateNaming.fill(parts) { record.namingText($0) }
     }
 
     /// The values of the fields it names, by column name, as a row's template values
     /// (``PreparedRow/templateValues``).
-    func values<Cells: FlatCells>(of record: Cells, names: [String]) -> [String: PlainValue] {
+    func values<Cells: RecordCells>(of record: Cells, names: [String]) -> [String: PlainValue] {
         var values: [String: PlainValue] = [:]
         for case .field(let column) in parts where column < record.count && record.isSet(column) {
             values[names[column]] = record.value(column)

@@ -1,4 +1,4 @@
-/// What pass one learns of the fields of a source whose records come as cells (``CellColumns``),
+/// What pass one learns of the fields of a source whose records come as cells (``HeaderColumns``),
 /// learnt column by column where the records are read, each cell told by its bytes, so that the
 /// thread that surveys the records only names them. Once the source is read, its type's survey
 /// takes it in (``TypeSurvey/merge(_:mayPointToType:)``).
@@ -6,9 +6,9 @@
 /// Each column, and the `location` its latitude and longitude make, has a
 /// ``TypeSurvey/FieldSurvey`` from its first set cell on, which takes the cells' values as the
 /// type's survey takes a row's fields.
-struct CellColumnSurvey {
+struct ColumnSurvey {
     /// The columns whose cells it takes.
-    let columns: CellColumns
+    let columns: HeaderColumns
     private let assetFolder: String
     /// Whether each column's values, then the location's, are kept to be tried as references.
     private let keepsValues: [Bool]
@@ -24,7 +24,7 @@ struct CellColumnSurvey {
 
     /// The survey of the records of `columns`, whose asset paths start from `assetFolder`;
     /// `mayPointToType` tells whether a field's name may point to a record type.
-    init(columns: CellColumns, assetFolder: String, mayPointToType: (String) -> Bool) {
+    init(columns: HeaderColumns, assetFolder: String, mayPointToType: (String) -> Bool) {
         self.columns = columns
         self.assetFolder = assetFolder
         keepsValues = (columns.names + [LocationKeys.field]).map(mayPointToType)
@@ -38,15 +38,15 @@ struct CellColumnSurvey {
     /// made only for a value kept or tried as an asset path.
     ///
     /// The cells of the columns in `repeated` are left out: each has the bytes of a cell of its
-    /// column this survey took in before (``FlatCellTyping/columnsFoundAgain``), and a value taken
+    /// column this survey took in before (``ColumnTyping/columnsFoundAgain``), and a value taken
     /// in again changes nothing: kinds merge as before, a kept text is kept, an asset path checked
     /// again is one again. An `artist` column was otherwise looked up twice by its bytes, by the
     /// typing and here.
     ///
-    /// `kinds` are the kinds the typing told of some of the cells (``FlatCellTyping/kindsTold``):
+    /// `kinds` are the kinds the typing told of some of the cells (``ColumnTyping/kindsTold``):
     /// those cells are not classified again.
     mutating func add<Cells: SurveyedCells>(
-        _ record: Cells, except repeated: [Int] = [], kinds: TextKindsTold = TextKindsTold()
+        _ record: Cells, except repeated: [Int] = [], kinds: TypedCellKinds = TypedCellKinds()
     ) {
         let pair = columns.pair(in: record)
         for column in 0..<min(record.count, columns.names.count) where record.isSet(column) {

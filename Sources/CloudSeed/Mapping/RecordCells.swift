@@ -1,11 +1,11 @@
 /// A record's cells as its reader lends them, a column at a time: what both passes take without a
-/// row of fields (``CellColumns``, ``CellColumnSurvey``, ``FlatCellTyping``). A CSV record's cells
+/// row of fields (``HeaderColumns``, ``ColumnSurvey``, ``ColumnTyping``). A CSV record's cells
 /// are texts; a JSON record's members are typed values, a string's bytes read in place.
 ///
 /// Each cell gives what the general way (a ``SourceRow``'s field, prepared) would make of it: its
 /// value, its naming text, the kind the survey learns of it. Where a cell's bytes tell more
 /// cheaply, it says so (``typedByBytes(_:as:converter:)``, ``withTextBytes(_:_:)``).
-protocol FlatCells {
+protocol RecordCells {
     /// How many cells the record has (fewer than columns leave the last fields unset).
     var count: Int { get }
     /// Whether the record has the column and its cell sets the field.
@@ -31,8 +31,8 @@ protocol FlatCells {
     func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue?
 }
 
-/// A reader's record whose cells a source's survey takes column by column (``CellColumnSurvey``).
-protocol SurveyedCells: FlatCells {
+/// A reader's record whose cells a source's survey takes column by column (``ColumnSurvey``).
+protocol SurveyedCells: RecordCells {
     /// Has `survey` take in the set cell's value, as a type's survey takes a row's field; its
     /// kind is `kind` where typing the cell told it (``typedByBytes(_:as:converter:)``).
     func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?)

@@ -4,10 +4,10 @@ import Testing
 
 @testable import CloudSeed
 
-/// CSV records typed where they are read (``FlatCellTyping``) are stored byte for byte as the
+/// CSV records typed where they are read (``ColumnTyping``) are stored byte for byte as the
 /// general way (a row, prepared, named and typed) stores them, and the records it cannot take go
 /// the general way, errors and rejects included.
-@Suite struct FlatCellTypingTests {
+@Suite struct ColumnTypingTests {
     static let artists = """
         firstName,lastName,born
         Zoë,Müller,1971-03-02
@@ -339,7 +339,7 @@ import Testing
             CSVHeader(columns: names.map { CSVHeader.Column(name: $0, type: nil) })
         }
         let plain = try #require(
-            FlatCellTyping(
+            ColumnTyping(
                 header: header("title", "latitude", "longitude"), recordType: "Artwork", plan: plan, options: options,
                 typing: typing))
         let position = SourcePosition(file: "artworks.csv", line: 2, column: 1)
@@ -351,23 +351,23 @@ import Testing
         #expect(record.values == [.location(Location(latitude: 1, longitude: 2)), .string("A")])
         // A declared type, a key that is not a field name, a second latitude, a `location` column.
         #expect(
-            FlatCellTyping(
+            ColumnTyping(
                 header: CSVHeader(columns: [.init(name: "title", type: .string)]), recordType: "Artwork", plan: plan,
                 options: options, typing: typing) == nil)
         #expect(
-            FlatCellTyping(
+            ColumnTyping(
                 header: header("title", "Date Added"), recordType: "Artwork", plan: plan, options: options,
                 typing: typing) == nil)
         #expect(
-            FlatCellTyping(
+            ColumnTyping(
                 header: header("title", "lat", "latitude"), recordType: "Artwork", plan: plan, options: options,
                 typing: typing) == nil)
         #expect(
-            FlatCellTyping(
+            ColumnTyping(
                 header: header("title", "location"), recordType: "Artwork", plan: plan, options: options, typing: typing
             ) == nil)
         #expect(
-            FlatCellTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing)
+            ColumnTyping(header: header("title"), recordType: "Artist", plan: plan, options: options, typing: typing)
                 == nil)
     }
 }

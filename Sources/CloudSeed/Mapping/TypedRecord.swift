@@ -4,14 +4,14 @@ package import Foundation
 /// (``PlannedRecordType/sortedFieldNames``), `nil` where the row leaves a field unset. What every
 /// row of an import becomes: inserted as it is into a type whose table is empty, compared with the
 /// stored record or saved over it otherwise.
-package struct FlatRecord {
+package struct TypedRecord {
     package var recordType: String
     package var recordName: String
     /// Empty where the values are only kept encoded (``encodedValues``).
     package var values: [RecordValue?]
     /// The row the record comes from.
     package var position: SourcePosition
-    /// The values as the store encodes them (``NewRecordEncoder``), where they were encoded where
+    /// The values as the store encodes them (``StoredValueEncoder``), where they were encoded where
     /// the record was typed: then only the store's ``StoreTransaction/insertNew(_:fieldNames:system:in:)`` takes the record.
     package var encodedValues: [UInt8]? = nil
     /// The change tag the source gives, which `--mode update-if-unchanged` compares with the store's.

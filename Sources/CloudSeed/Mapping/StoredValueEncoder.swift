@@ -5,7 +5,7 @@
 ///
 /// Before, the writing thread encoded the values, and the reading thread freed them when their
 /// batches came back, both much work.
-package struct NewRecordEncoder: Sendable {
+package struct StoredValueEncoder: Sendable {
     /// The STRING values of a record given as the bytes of their text (valid UTF-8) rather than as
     /// values, by the value's place: the text is the cell's, not made a `String` only to be encoded.
     package struct Texts {
