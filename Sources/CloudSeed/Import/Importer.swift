@@ -128,7 +128,7 @@ public struct Importer: Sendable {
             // as they are then: those this run wrote hold its rows' values, which every row's
             // survey indexes anyway, so the index can only lack a value this run replaced: a row
             // that needs it makes the plans differ, and the run reads twice.
-            let firstRows = guessingRows.map(RecordMapper.FirstRows.init)
+            let firstRows = guessingRows.map(SourceReading.FirstRows.init)
             guard let guess = try? mapper.survey(sources, store: store, scope: scope, firstRows: firstRows) else {
                 throw GuessMissed()
             }

@@ -223,3 +223,36 @@ extension PlainValue {
         }
     }
 }
+
+extension RecordValue {
+    /// The same value with `action` on its references.
+    func withReferenceAction(_ action: ReferenceAction) -> RecordValue {
+        switch self {
+        case .reference(var reference):
+            reference.action = action
+            return .reference(reference)
+        case .list(let type, let items): return .list(type, items.map { $0.withReferenceAction(action) })
+        default: return self
+        }
+    }
+}
+
+/// Errors about a field's values, in CloudKit's words where CloudKit has them.
+enum FieldErrors {
+    static func typeError(
+        _ mismatch: ValueConverter.Mismatch, field: String, recordType: String, planned: PlannedField,
+        at position: SourcePosition
+    ) -> CloudSeedError {
+        var message =
+            "invalid attempt to set value type \(mismatch.valueType) for field '\(field)' for type '\(recordType)', defined to be: \(planned.type.wireName)"
+        if let detail = mismatch.detail { message += " (\(detail))" }
+        switch planned.rule {
+        case .schema: message += "; the store's schema defines '\(field)' as \(planned.type.schemaName): fix the value"
+        case .override: message += "; fix the value or change --field \(field):\(planned.type.schemaName)"
+        case .declared: message += "; fix the value or its declared type"
+        case .cloudKitValue: message += "; fix the value or give its \"type\""
+        case .inferred: message += "; fix the value"
+        }
+        return CloudSeedError(.invalidValue, message, at: position)
+    }
+}
