@@ -244,7 +244,18 @@ struct PlanDecisions {
             return PlannedField(
                 type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
         }
+        if kind == .real, let decimals = survey.decimals[name], let reason = Self.keptAsText(name, decimals) {
+            return PlannedField(type: .string, rule: .inferred, reason: reason)
+        }
         return PlannedField(type: kind?.fieldType ?? .string, rule: .inferred)
+    }
+
+    /// Why a field of untyped reals stays text, where storing them as numbers would lose what was
+    /// written (``DecimalSpellings``): two spellings of one number, or a version's name.
+    private static func keptAsText(_ name: String, _ decimals: DecimalSpellings) -> String? {
+        if let pair = decimals.differing { return "kept as text: \(pair.longer) and \(pair.shorter) differ" }
+        if decimals.hasReals, VersionNames.isVersion(name) { return "kept as text: '\(name)' holds versions" }
+        return nil
     }
 
     /// A reference inferred from the field's name when its values name records of that type: all of
