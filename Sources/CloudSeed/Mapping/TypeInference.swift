@@ -1,8 +1,8 @@
 /// The type a value suggests, before the values of a field are merged into one field type.
 ///
 /// Rules: integers in range → INT64; any real among them → DOUBLE;
-/// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays → LIST of the
-/// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
+/// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays, and CSV cells
+/// that hold a JSON array of scalars (``JSONListText``), → LIST of the element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
 /// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
 /// A typed string that holds a number (`<string>18</string>`) stays STRING, unless the field's other
 /// values are numbers: then it is one of them, as in a plist whose author quoted a few integers.
@@ -66,6 +66,10 @@ indirect enum InferredKind: Hashable {
         if let first = bytes.first, first < 0x80, !(first >= 48 && first <= 57), first != UInt8(ascii: "-"),
             first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f")
         {
+            // A JSON array of scalars, `["oil","portrait"]`, is a list, typed by its elements.
+            if first == UInt8(ascii: "["), let items = JSONListText.items(bytes) {
+                return InferredKind(of: .array(items))!
+            }
             return .string
         }
         if startsAsDate(bytes) {

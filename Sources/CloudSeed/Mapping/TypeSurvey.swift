@@ -107,13 +107,13 @@ struct TypeSurvey {
             // Only an untyped text's bytes are told `real`: a JSON string's are `realString`.
             if kind == .real { decimals.note(bytes) }
             guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
-                return add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
+                return add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: kind, bytes: bytes) }
             }
             if keptBytes.contains(bytes) {
                 inferred = inferred.map { $0.merged(with: kind) } ?? kind
                 return
             }
-            add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
+            add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: kind, bytes: bytes) }
             if !overflowing { keptBytes.insert(bytes) }
         }
 
@@ -256,10 +256,19 @@ struct TypeSurvey {
         survey.add(value, assetFolder: assetFolder)
     }
 
-    /// The texts of a scalar value, or of a list's elements.
+    /// The texts of a scalar value, or of a list's elements (a text's that holds a JSON array too).
     static func texts(of value: PlainValue) -> [String] {
         if case .array(let items) = value { return items.compactMap(RecordNaming.text(of:)) }
+        if case .text(let text) = value, text.utf8.first == UInt8(ascii: "["), let items = JSONListText.items(text) {
+            return items.compactMap(RecordNaming.text(of:))
+        }
         return RecordNaming.text(of: value).map { [$0] } ?? []
+    }
+
+    /// The texts of a value of `kind` given as its text's bytes: its elements' for a list.
+    static func texts(of kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        if case .list = kind, let items = JSONListText.items(bytes) { return items.compactMap(RecordNaming.text(of:)) }
+        return [String(decoding: bytes, as: UTF8.self)]
     }
 
     /// Gathers, in a later pass, the values of the fields that missed them in the first.

@@ -67,6 +67,10 @@ struct ValueConverter {
             default: break
             }
         case .list(let element):
+            // A text that holds a JSON array, `["oil","portrait"]`, as a CSV cell does.
+            if case .text(let text) = value, let items = JSONListText.items(text) {
+                return try convert(.array(items), to: type, at: position)
+            }
             if case .array(let items) = value {
                 // Null items are left out; converted into one array, not filtered into another first.
                 var converted: [RecordValue] = []
