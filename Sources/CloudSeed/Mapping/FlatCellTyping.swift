@@ -259,7 +259,10 @@ final class FlatCellTyping {
     /// (a CSV cell's number or date), else from its value, as the general way.
     private func typed<Cells: FlatCells>(_ cells: Cells, _ column: Int, as slot: FlatRowTyping.Slot) -> RecordValue? {
         if slot.resolvesReferences { return resolvedReference(cells, column, as: slot) }
-        if case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter) {
+        // Dates read otherwise than the default way (``DateReading``) are read from their values.
+        if slot.field.dateReading == nil,
+            case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: typing.converter)
+        {
             if let kind { kindsTold.note(kind, column: column) }
             return value
         }

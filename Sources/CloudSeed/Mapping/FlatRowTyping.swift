@@ -146,9 +146,9 @@ struct FlatRowTyping {
         if slot.resolvesReferences {
             guard let resolved = try? ReferenceResolution.resolve(plain, field: slot.field, in: plan, options: options)
             else { return nil }
-            converted = try? converter.convert(resolved, to: slot.field.type, at: position)
+            converted = try? converter.convert(resolved, to: slot.field, at: position)
         } else {
-            converted = try? converter.convert(plain, to: slot.field.type, at: position)
+            converted = try? converter.convert(plain, to: slot.field, at: position)
         }
         guard var value = converted else { return nil }
         // An asset given as metadata and a reference into another zone are checked against the

@@ -170,7 +170,7 @@ package struct RecordMapper {
         }
         func typedValue(_ field: SourceField, _ plannedField: PlannedField) throws -> RecordValue {
             let value = try ReferenceResolution.resolve(field.value, field: plannedField, in: plan, options: options)
-            return try converter.convert(value, to: plannedField.type, at: field.position)
+            return try converter.convert(value, to: plannedField, at: field.position)
         }
         /// A row's fields with their plans, one per field (`nil` for a field the plan leaves out),
         /// typed on the reading core except what waits for the writing core: fields that load

@@ -1,8 +1,9 @@
 /// The type a value suggests, before the values of a field are merged into one field type.
 ///
-/// Rules: integers in range → INT64; any real among them → DOUBLE;
-/// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays, and CSV cells
-/// that hold a JSON array of scalars (``JSONListText``), → LIST of the element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
+/// Rules: integers in range → INT64; any real among them → DOUBLE; `true`/`false` → INT64; ISO
+/// 8601 dates, and in CSV the dates people write (``WrittenDate``), → TIMESTAMP; plist data →
+/// BYTES; arrays, and CSV cells that hold a JSON array of scalars (``JSONListText``), → LIST of the
+/// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
 /// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
 /// A typed string that holds a number (`<string>18</string>`) stays STRING, unless the field's other
 /// values are numbers: then it is one of them, as in a plist whose author quoted a few integers.
@@ -12,6 +13,9 @@ indirect enum InferredKind: Hashable {
     case integerString, realString
     /// A list; `nil` while no element has been seen.
     case list(InferredKind?)
+    /// Dates written in numbers (`11/26/2026`), in the orders they can all be read in: a
+    /// TIMESTAMP where one order alone reads them all, a STRING where they do not tell.
+    case numericDate(NumericDateForms)
 
     /// The kind of one value, or `nil` for a value that leaves the field unset (null, empty text).
     init?(of value: PlainValue) {
@@ -70,6 +74,8 @@ indirect enum InferredKind: Hashable {
             if first == UInt8(ascii: "["), let items = JSONListText.items(bytes) {
                 return InferredKind(of: .array(items))!
             }
+            // A date with a weekday's or a month's name starts with its first three letters.
+            if WrittenDate.mayStartNamed(bytes), WrittenDate.named(bytes) != nil { return .timestamp }
             return .string
         }
         if startsAsDate(bytes) {
@@ -83,6 +89,16 @@ indirect enum InferredKind: Hashable {
             return .boolean
         }
         if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
+        return writtenDate(bytes)
+    }
+
+    /// The kind of a text that may be a date written otherwise than in ISO 8601 (``WrittenDate``):
+    /// in numbers, `11/26/2026`, or with a month's name, `Tue, 03 Jun 2008 11:05:30 GMT`.
+    private static func writtenDate(_ bytes: UnsafeBufferPointer<UInt8>) -> InferredKind {
+        guard let first = bytes.first else { return .string }
+        let startsWithDigit = first >= 48 && first <= 57
+        if startsWithDigit, let forms = WrittenDate.numericForms(bytes) { return .numericDate(forms) }
+        if startsWithDigit || WrittenDate.mayStartNamed(bytes), WrittenDate.named(bytes) != nil { return .timestamp }
         return .string
     }
 
@@ -126,6 +142,10 @@ indirect enum InferredKind: Hashable {
             guard let a else { return .list(b) }
             guard let b else { return .list(a) }
             return .list(a.merged(with: b))
+        case (.numericDate(let a), .numericDate(let b)):
+            return a.merged(with: b).map(InferredKind.numericDate) ?? .string
+        case (.numericDate, .timestamp): return self
+        case (.timestamp, .numericDate): return other
         default: return .string
         }
     }
@@ -140,6 +160,7 @@ indirect enum InferredKind: Hashable {
         case .location: .location
         case .string, .integerString, .realString: .string
         case .list(let element): .list(element?.fieldType ?? .string)
+        case .numericDate(let forms): forms.order == nil ? .string : .timestamp
         }
     }
 }

@@ -13,7 +13,16 @@ struct ValueConverter {
         var detail: String?
     }
 
-    func convert(_ value: PlainValue, to type: FieldType, at position: SourcePosition) throws -> RecordValue {
+    /// ``convert(_:to:reading:at:)`` to a planned field's type, its dates read as its plan says.
+    func convert(_ value: PlainValue, to field: PlannedField, at position: SourcePosition) throws -> RecordValue {
+        try convert(value, to: field.type, reading: field.dateReading, at: position)
+    }
+
+    /// The value as `type`; a TIMESTAMP's texts read by `reading` (``DateReading``), the default
+    /// way where it is `nil`.
+    func convert(_ value: PlainValue, to type: FieldType, reading: DateReading? = nil, at position: SourcePosition)
+        throws -> RecordValue
+    {
         switch type {
         case .string: return .string(try text(of: value))
         case .int64:
@@ -39,8 +48,20 @@ struct ValueConverter {
             case .date(let milliseconds): return .timestamp(try checkedTimestamp(milliseconds))
             case .integer(let milliseconds): return .timestamp(try checkedTimestamp(milliseconds))
             case .text(let text), .string(let text):
-                if let milliseconds = Timestamp.parse(text) { return .timestamp(milliseconds) }
+                if let milliseconds = DateReading.milliseconds(of: text, reading: reading) {
+                    return .timestamp(try checkedTimestamp(milliseconds))
+                }
                 if let milliseconds = NumberText.integer(text) { return .timestamp(try checkedTimestamp(milliseconds)) }
+                if WrittenDate.numericForms(text) != nil {
+                    guard let pattern = reading?.pattern else {
+                        throw Mismatch(
+                            valueType: "STRING",
+                            detail:
+                                "nothing tells whether '\(text)' is month/day/year or day/month/year; say which with --date-format MM/dd/yyyy or dd/MM/yyyy"
+                        )
+                    }
+                    throw Mismatch(valueType: "STRING", detail: "'\(text)' is no date written \(pattern)")
+                }
             default: break
             }
         case .bytes:
@@ -69,13 +90,15 @@ struct ValueConverter {
         case .list(let element):
             // A text that holds a JSON array, `["oil","portrait"]`, as a CSV cell does.
             if case .text(let text) = value, let items = JSONListText.items(text) {
-                return try convert(.array(items), to: type, at: position)
+                return try convert(.array(items), to: type, reading: reading, at: position)
             }
             if case .array(let items) = value {
                 // Null items are left out; converted into one array, not filtered into another first.
                 var converted: [RecordValue] = []
                 converted.reserveCapacity(items.count)
-                for item in items where item != .null { converted.append(try convert(item, to: element, at: position)) }
+                for item in items where item != .null {
+                    converted.append(try convert(item, to: element, reading: reading, at: position))
+                }
                 return .list(element, converted)
             }
         }
@@ -109,10 +132,16 @@ struct ValueConverter {
                 guard Timestamp.range.contains(milliseconds) else { return nil }
                 return (.timestamp(milliseconds), InferredKind.startsAsDate(bytes) ? .timestamp : nil)
             }
-            guard let milliseconds = NumberText.integer(bytes), Timestamp.range.contains(milliseconds) else {
-                return nil
+            if let milliseconds = NumberText.integer(bytes) {
+                guard Timestamp.range.contains(milliseconds) else { return nil }
+                return (.timestamp(milliseconds), .integer)
             }
-            return (.timestamp(milliseconds), .integer)
+            // A date with a month's name; one in numbers needs its field's order, and goes the general way.
+            guard let local = WrittenDate.named(bytes),
+                case let milliseconds = local.milliseconds - (local.offset ?? 0),
+                Timestamp.range.contains(milliseconds)
+            else { return nil }
+            return (.timestamp(milliseconds), nil)
         default:
             return nil
         }
