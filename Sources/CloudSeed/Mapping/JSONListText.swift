@@ -13,19 +13,55 @@ enum JSONListText {
 
     /// ``items(_:)`` of UTF-8 bytes, such as a CSV cell's in place.
     static func items(_ bytes: UnsafeBufferPointer<UInt8>) -> [PlainValue]? {
-        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
-        var reader = Reader(bytes: bytes, index: 1)
         var items: [PlainValue] = []
+        let isList = forEachItem(bytes) { reader in
+            guard let item = reader.scalar() else { return false }
+            items.append(item)
+            return true
+        }
+        return isList ? items : nil
+    }
+
+    /// The kind of the list the bytes hold (``InferredKind/init(of:)`` of its ``items(_:)``), told
+    /// without making its elements: a column of lists is surveyed cell by cell; `nil` where the
+    /// bytes hold no list.
+    static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> InferredKind? {
+        var element: InferredKind?
+        let isList = forEachItem(bytes) { reader in
+            guard let kind = reader.scalarKind() else { return false }
+            if let kind { element = element.map { $0.merged(with: kind) } ?? kind }
+            return true
+        }
+        guard isList else { return nil }
+        // The kinds most lists have, made once: a list's kind is boxed.
+        switch element {
+        case .string?: return listOfStrings
+        case .integer?: return listOfIntegers
+        case .real?: return listOfReals
+        case nil: return emptyList
+        default: return .list(element)
+        }
+    }
+
+    /// `list(string)`, the kind of most lists, made once.
+    static let listOfStrings = InferredKind.list(.string)
+    private static let listOfIntegers = InferredKind.list(.integer)
+    private static let listOfReals = InferredKind.list(.real)
+    private static let emptyList = InferredKind.list(nil)
+
+    /// Calls `read` at each element of the array the bytes hold, until it returns `false`;
+    /// whether the bytes are an array whose every element `read` read.
+    private static func forEachItem(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout Reader) -> Bool) -> Bool {
+        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return false }
+        var reader = Reader(bytes: bytes, index: 1)
         reader.skipSpace()
-        if reader.take(UInt8(ascii: "]")) { return reader.isAtEnd ? items : nil }
+        if reader.take(UInt8(ascii: "]")) { return reader.isAtEnd }
         while true {
             reader.skipSpace()
-            guard let item = reader.scalar() else { return nil }
-            items.append(item)
+            guard read(&reader) else { return false }
             reader.skipSpace()
             if reader.take(UInt8(ascii: ",")) { continue }
-            guard reader.take(UInt8(ascii: "]")), reader.isAtEnd else { return nil }
-            return items
+            return reader.take(UInt8(ascii: "]")) && reader.isAtEnd
         }
     }
 
@@ -60,6 +96,36 @@ enum JSONListText {
             }
         }
 
+        /// The kind of the next scalar (``InferredKind/init(of:)`` of ``scalar()``'s value), a
+        /// string's told from its bytes where it has no escape; `.some(nil)` for `null`, `nil` for
+        /// no scalar.
+        mutating func scalarKind() -> InferredKind?? {
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let start = index + 1
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+                    bytes[end] >= 0x20
+                {
+                    end += 1
+                }
+                if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                    index = end + 1
+                    return .some(InferredKind.classify(typedString: UnsafeBufferPointer(rebasing: bytes[start..<end])))
+                }
+                guard var text = string() else { return nil }
+                return .some(text.withUTF8(InferredKind.classify(typedString:)))
+            case UInt8(ascii: "t"): return word("true") ? .some(.boolean) : nil
+            case UInt8(ascii: "f"): return word("false") ? .some(.boolean) : nil
+            case UInt8(ascii: "n"): return word("null") ? .some(nil) : nil
+            default:
+                guard let number = number() else { return nil }
+                if case .integer = number { return .some(.integer) }
+                return .some(.real)
+            }
+        }
+
         private mutating func word(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard index + count <= bytes.count else { return false }
@@ -91,7 +157,7 @@ enum JSONListText {
 
         /// A JSON string, its escapes read; `nil` for one with a control character, a bad escape or
         /// a lone surrogate.
-        private mutating func string() -> String? {
+        mutating func string() -> String? {
             index += 1
             let start = index
             // Most strings have no escape: their bytes are the text.

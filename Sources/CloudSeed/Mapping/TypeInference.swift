@@ -71,9 +71,7 @@ indirect enum InferredKind: Hashable {
             first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f")
         {
             // A JSON array of scalars, `["oil","portrait"]`, is a list, typed by its elements.
-            if first == UInt8(ascii: "["), let items = JSONListText.items(bytes) {
-                return InferredKind(of: .array(items))!
-            }
+            if first == UInt8(ascii: "["), let kind = JSONListText.kind(bytes) { return kind }
             // A date with a weekday's or a month's name starts with its first three letters.
             if WrittenDate.mayStartNamed(bytes), WrittenDate.named(bytes) != nil { return .timestamp }
             return .string
@@ -106,6 +104,8 @@ indirect enum InferredKind: Hashable {
     /// tells them too: one byte, kept for each cell without counting references.
     enum TextKind: UInt8 {
         case boolean, integer, real, timestamp
+        /// A JSON array of texts, `["oil","portrait"]`: a list of strings.
+        case stringList
 
         /// The kind's bit in a set of kinds.
         var bit: UInt8 { 1 << rawValue }
@@ -116,6 +116,7 @@ indirect enum InferredKind: Hashable {
             case .integer: .integer
             case .real: .real
             case .timestamp: .timestamp
+            case .stringList: JSONListText.listOfStrings
             }
         }
     }
@@ -124,6 +125,16 @@ indirect enum InferredKind: Hashable {
     /// is `timestamp` where it is one and `string` otherwise.
     static func startsAsDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 10 && bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }) && bytes[4] == UInt8(ascii: "-")
+    }
+
+    /// Whether the kind is `real`, told by its case alone: an indirect enum's `==` compares boxes.
+    var isReal: Bool {
+        if case .real = self { true } else { false }
+    }
+
+    /// Whether the kind is `string`, told by its case alone.
+    var isString: Bool {
+        if case .string = self { true } else { false }
     }
 
     /// The kind that holds both: booleans are integers, integers widen to reals, lists merge their

@@ -107,12 +107,13 @@ struct ValueConverter {
 
     /// ``convert(_:to:at:)`` of a text given as UTF-8 bytes, for the types a text's bytes tell
     /// alone: an INT64 (a boolean's 1 or 0 where it starts with `t` or `f`, else a number), DOUBLE
-    /// or TIMESTAMP the text is; `nil` for any other, converted as text (which words the errors).
+    /// or TIMESTAMP the text is, or a LIST of those or of STRING a JSON array makes; `nil` for any
+    /// other, converted as text (which words the errors).
     ///
     /// With the value comes the kind ``InferredKind/classify(utf8:)`` gives the same bytes, where
     /// converting them told it (a number read as an integer is `integer`, a boolean `boolean`, a
-    /// real `real`, a date that starts `dddd-` `timestamp`): the survey then does not read the
-    /// bytes again, as reading a date twice was costly.
+    /// real `real`, a date that starts `dddd-` `timestamp`, a list of texts `stringList`): the
+    /// survey then does not read the bytes again, as reading a date twice was costly.
     func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> (
         value: RecordValue, kind: InferredKind.TextKind?
     )? {
@@ -142,10 +143,29 @@ struct ValueConverter {
                 Timestamp.range.contains(milliseconds)
             else { return nil }
             return (.timestamp(milliseconds), nil)
+        case .list(let element) where Self.listElementsByBytes.contains(element):
+            // A cell of a JSON array, read from its bytes: the general way makes a text of it first.
+            // A list of texts is told `stringList`: its column's survey then reads it no more.
+            guard let items = JSONListText.items(bytes) else { return nil }
+            var converted: [RecordValue] = []
+            converted.reserveCapacity(items.count)
+            var allText = true
+            for item in items where item != .null {
+                guard let value = try? convert(item, to: element, at: Self.nowhere) else { return nil }
+                converted.append(value)
+                if allText { allText = InferredKind(of: item)?.isString ?? false }
+            }
+            return (.list(element, converted), allText && !converted.isEmpty ? .stringList : nil)
         default:
             return nil
         }
     }
+
+    /// The list elements ``convert(utf8:to:)`` converts from a cell's bytes: those converted
+    /// without the store, the files or the plan.
+    private static let listElementsByBytes: [FieldType] = [.string, .int64, .double, .timestamp]
+    /// The position of values whose errors are not reported, but worded by the general way.
+    private static let nowhere = SourcePosition(file: "")
 
     /// The LOCATION a latitude and a longitude given as UTF-8 bytes make (``convert(_:to:at:)`` of
     /// ``LocationKeys/location(latitude:longitude:)``), where both are numbers within range; `nil`

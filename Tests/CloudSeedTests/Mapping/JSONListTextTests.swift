@@ -40,6 +40,26 @@ import Testing
         #expect(InferredKind(of: .string(text))?.fieldType == .string)
     }
 
+    @Test(arguments: [
+        #"["oil","portrait"]"#, "[]", "[null]", "[1, 2]", "[1, 2.5]", "[true, 1]", #"["2019-10-28", "2020-01-01"]"#,
+        #"["a\"b", "c"]"#, #"["\u0031"]"#, #"["12", 3]"#, #"[1, "x"]"#, "[1e400]", "[[1]]",
+    ])
+    func tellsAListsKindAsItsElementsDo(text: String) {
+        var copy = text
+        let kind = copy.withUTF8(JSONListText.kind)
+        #expect(kind == JSONListText.items(text).map { InferredKind(of: .array($0))! }, "\(text)")
+        // Typed from its bytes, as from its text.
+        guard let kind else { return }
+        let converter = ValueConverter(loadAsset: { _, _ in throw CancellationError() }, recordName: { $0 })
+        let byText = try? converter.convert(.text(text), to: kind.fieldType, at: SourcePosition(file: "t"))
+        let byBytes = copy.withUTF8 { converter.convert(utf8: $0, to: kind.fieldType) }
+        #expect(byBytes?.value == byText, "\(text)")
+        // A kind told by the typing is the kind the survey would find.
+        if let told = byBytes?.kind { #expect(told.inferred == kind, "\(text)") }
+        #expect(
+            (byBytes?.kind == .stringList) == [#"["oil","portrait"]"#, #"["a\"b", "c"]"#].contains(text), "\(text)")
+    }
+
     @Test func aListColumnIsStoredTheSameEitherWay() throws {
         let csv = #"""
             title,tags,sizes,notes
