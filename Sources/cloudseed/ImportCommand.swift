@@ -13,6 +13,7 @@ struct ImportCommand: ParsableCommand {
             Examples:
               cloudseed import SampleData/ToDoItems/ToDoItems.plist
               cloudseed import artworks.csv --type Artwork --field price:DOUBLE
+              cloudseed import books.csv --date-format 'published=dd/MM/yyyy' --timezone Europe/Paris
               cloudseed import gallery.plist --name-template 'Artist={firstName} {lastName}' --field Artwork.image:ASSET
             """
     )
@@ -31,6 +32,19 @@ struct ImportCommand: ParsableCommand {
         name: .customLong("field"),
         help: ArgumentHelp("A field's type, as price:DOUBLE or Artwork.image:ASSET.", valueName: "[type.]name:TYPE"))
     var fields: [String] = []
+
+    @Option(
+        name: .customLong("date-format"),
+        help: ArgumentHelp(
+            "How dates written in numbers are read: MM/dd/yyyy or dd/MM/yyyy, for every field or as published=MM/dd/yyyy.",
+            valueName: "[[type.]field=]format"))
+    var dateFormats: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The time zone of dates and times written without one, as Europe/Paris or +02:00 (default: UTC).",
+            valueName: "zone"))
+    var timezone: String?
 
     @Option(
         name: .customLong("name-template"),
@@ -140,6 +154,8 @@ struct ImportCommand: ParsableCommand {
             options.csv = csv
             options.references = try references.map(ReferenceDeclaration.init(parsing:))
             options.locations = try locations.map(LocationDeclaration.init(parsing:))
+            options.dateFormats = try dateFormats.map(DateFormatPin.init(parsing:))
+            options.timeZone = try timezone.map(TimeZoneChoice.init(parsing:))
             options.allowDangling = allowDangling
             options.assetsFolder = assetsDir
             options.allowOutsideAssets = allowOutsideAssets

@@ -7,7 +7,8 @@
 ///    {"file": "artists.csv", "recordType": "Artist", "recordName": "{firstName} {lastName}"},
 ///    {"file": "artworks.plist", "recordType": "Artwork", "recordName": "{catalogNumber}",
 ///     "fields": {"artist": {"reference": "Artist"}, "image": {"asset": true},
-///                "location": {"location": ["latitude", "longitude"]}, "price": {"type": "DOUBLE"}}}]}
+///                "location": {"location": ["latitude", "longitude"]}, "price": {"type": "DOUBLE"},
+///                "acquired": {"dateFormat": "dd/MM/yyyy"}}}]}
 /// ```
 ///
 /// Every key but `sources[].file` is optional; paths are relative to the manifest.
@@ -65,7 +66,8 @@ public struct FixtureSource: Sendable {
     }
 }
 
-/// How one field of a source maps: a type, a reference, an asset or a location made of columns.
+/// How one field of a source maps: a type, a reference, an asset, a location made of columns, or
+/// the order of day and month in its dates.
 public struct FixtureField: Sendable {
     public var type: FieldType?
     /// The record type the field's values name.
@@ -74,6 +76,9 @@ public struct FixtureField: Sendable {
     public var asset = false
     /// The source keys of latitude and longitude, or one key holding `"lat,lon"`.
     public var location: [String]?
+    /// How the field's dates written in numbers are read, `MM/dd/yyyy` or `dd/MM/yyyy`, as
+    /// `import --date-format` reads them.
+    public var dateFormat: String?
 
     public init(
         type: FieldType? = nil, reference: String? = nil, action: ReferenceAction = .none, asset: Bool = false,

@@ -83,7 +83,7 @@ extension FixtureSource {
 extension FixtureField {
     init(node: DocumentNode) throws {
         let fields = try ManifestObject(
-            node, what: "a field", keys: ["type", "reference", "action", "asset", "location"])
+            node, what: "a field", keys: ["type", "reference", "action", "asset", "location", "dateFormat"])
         self.init()
         if let name = try fields.string("type") {
             guard let parsed = FieldType(name: name) else {
@@ -97,6 +97,12 @@ extension FixtureField {
                 throw fields.error("action", "is NONE or DELETE_SELF")
             }
             action = parsed
+        }
+        if let format = try fields.string("dateFormat") {
+            guard (try? DateFormatPin(parsing: format)) != nil, !format.contains("=") else {
+                throw fields.error("dateFormat", "is MM/dd/yyyy or dd/MM/yyyy, with /, . or - between the numbers")
+            }
+            dateFormat = format
         }
         if let value = fields["asset"] {
             guard case .scalar(.bool(let flag), _) = value else { throw fields.error("asset", "is true or false") }

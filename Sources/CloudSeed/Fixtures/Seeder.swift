@@ -81,6 +81,11 @@ public struct Seeder: Sendable {
                 if let columns = field.location {
                     options.locations.append(LocationDeclaration(recordType: type, field: name, columns: columns))
                 }
+                if let format = field.dateFormat {
+                    var pin = try DateFormatPin(parsing: format)
+                    (pin.recordType, pin.field) = (type, name)
+                    options.dateFormats.append(pin)
+                }
             }
         }
         return options

@@ -78,6 +78,7 @@ public struct ImportSummary: Sendable {
             line += "  --reference \(recordType.name).\(name)" + (field.target.map { ":\($0)" } ?? "")
         default: line += "  --field \(recordType.name).\(name):\(field.type.schemaName)"
         }
+        if let pattern = field.dateReading?.pattern { line += " --date-format '\(recordType.name).\(name)=\(pattern)'" }
         return line
     }
 
@@ -114,6 +115,9 @@ public struct ImportSummary: Sendable {
                                         }
                                         if let reason = field.reason {
                                             members.append(("reason", JSONText.quoted(reason)))
+                                        }
+                                        if let pattern = field.dateReading?.pattern {
+                                            members.append(("dateFormat", JSONText.quoted(pattern)))
                                         }
                                         if let key = recordType.renamedKeys[name] {
                                             members.append(("sourceKey", JSONText.quoted(key)))

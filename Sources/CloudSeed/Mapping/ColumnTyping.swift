@@ -327,7 +327,10 @@ final class ColumnTyping {
         -> RecordValue
     {
         if slot.resolvesReferences { return try resolvedReference(cells, column, as: slot) }
-        if case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: converter) {
+        // Dates read otherwise than the default way (``DateReading``) are read from their values.
+        if slot.field.dateReading == nil,
+            case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: converter)
+        {
             if let kind { kindsTold.note(kind, column: column) }
             return value
         }

@@ -118,6 +118,9 @@ package struct PlannedField: Hashable, Sendable {
     package var action: ReferenceAction = .none
     /// Why the heuristics chose this type, for the plan (`every value resolves to an Artist`).
     package var reason: String?
+    /// How a TIMESTAMP field's texts are read, where not the default way: the order of day and
+    /// month its values or `--date-format` decide, the zone of `--timezone`.
+    var dateReading: DateReading?
 
     package init(
         type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil

@@ -14,6 +14,10 @@ public struct MappingOptions: Sendable {
     package var references: [ReferenceDeclaration] = []
     /// Declared locations made of columns (`--location`).
     package var locations: [LocationDeclaration] = []
+    /// How dates written in numbers are read (`--date-format`), for one field or for all.
+    package var dateFormats: [DateFormatPin] = []
+    /// The zone of dates and times written without one (`--timezone`); `nil` is UTC.
+    package var timeZone: TimeZoneChoice?
     /// Keep references whose target does not exist, as CloudKit allows for NONE (`--allow-dangling`).
     public var allowDangling = false
     /// Where relative asset paths start, instead of each source's folder (`--assets-dir`).
@@ -52,6 +56,13 @@ public struct MappingOptions: Sendable {
 
     func template(for recordType: String) -> NameTemplate? {
         nameTemplates.first { $0.recordType == recordType } ?? nameTemplates.first { $0.recordType == nil }
+    }
+
+    /// The `--date-format` for a field: the one naming its type and field, else its field, else every field.
+    func dateFormat(_ field: String, in recordType: String) -> DateFormatPin? {
+        dateFormats.first { $0.recordType == recordType && $0.field == field }
+            ?? dateFormats.first { $0.recordType == nil && $0.field == field }
+            ?? dateFormats.first { $0.field == nil }
     }
 
     func fieldType(_ field: String, in recordType: String) -> FieldType? {

@@ -208,7 +208,22 @@ struct PlanDecisions {
         return result
     }
 
+    /// The field's type and rule, with how its dates are read where it is a TIMESTAMP.
     private func fieldType(_ name: String, in recordType: String, survey: TypeSurvey, at position: SourcePosition)
+        throws -> PlannedField
+    {
+        var field = try plannedType(name, in: recordType, survey: survey, at: position)
+        guard field.type == .timestamp || field.type == .list(.timestamp) else { return field }
+        let pin = options.dateFormat(name, in: recordType)
+        let forms: NumericDateForms? = if case .numericDate(let forms)? = survey.inferred[name] { forms } else { nil }
+        let order = pin?.order ?? forms?.order
+        guard order != nil || options.timeZone != nil else { return field }
+        field.dateReading = DateReading(
+            order: order, separator: pin?.separator ?? forms?.separator ?? "/", zone: options.timeZone)
+        return field
+    }
+
+    private func plannedType(_ name: String, in recordType: String, survey: TypeSurvey, at position: SourcePosition)
         throws -> PlannedField
     {
         let override = options.fieldType(name, in: recordType)
@@ -244,7 +259,42 @@ struct PlanDecisions {
             return PlannedField(
                 type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
         }
+        if kind == .real, let decimals = survey.decimals[name], let reason = Self.keptAsText(name, decimals) {
+            return PlannedField(type: .string, rule: .inferred, reason: reason)
+        }
+        if case .numericDate(let forms)? = kind { return numericDates(name, in: recordType, forms) }
         return PlannedField(type: kind?.fieldType ?? .string, rule: .inferred)
+    }
+
+    /// A field of dates written in numbers: a TIMESTAMP where `--date-format` or the values (a day
+    /// over 12) tell which number is the month, a STRING where nothing does.
+    private func numericDates(_ name: String, in recordType: String, _ forms: NumericDateForms) -> PlannedField {
+        if let pin = options.dateFormat(name, in: recordType) {
+            let pattern = pin.order.pattern(separator: pin.separator)
+            return PlannedField(
+                type: .timestamp, rule: .inferred, reason: "dates written \(pattern), as --date-format says")
+        }
+        guard let order = forms.order else {
+            let (monthFirst, dayFirst) = (
+                DateOrder.monthFirst.pattern(separator: forms.separator),
+                DateOrder.dayFirst.pattern(separator: forms.separator)
+            )
+            return PlannedField(
+                type: .string, rule: .inferred,
+                reason:
+                    "kept as text: no day over 12 tells \(monthFirst) from \(dayFirst); pin one with --date-format '\(recordType).\(name)=\(dayFirst)'"
+            )
+        }
+        let pattern = order.pattern(separator: forms.separator)
+        return PlannedField(type: .timestamp, rule: .inferred, reason: "dates written \(pattern): a day over 12 tells")
+    }
+
+    /// Why a field of untyped reals stays text, where storing them as numbers would lose what was
+    /// written (``DecimalSpellings``): two spellings of one number, or a version's name.
+    private static func keptAsText(_ name: String, _ decimals: DecimalSpellings) -> String? {
+        if let pair = decimals.differing { return "kept as text: \(pair.longer) and \(pair.shorter) differ" }
+        if decimals.hasReals, VersionNames.isVersion(name) { return "kept as text: '\(name)' holds versions" }
+        return nil
     }
 
     /// A reference inferred from the field's name when its values name records of that type: all of

@@ -175,7 +175,7 @@ final class RecordBuilder {
         let resolved =
             slot.resolvesReferences
             ? try ReferenceResolution.resolve(plain, field: slot.field, in: plan, options: options) : plain
-        var value = try converter.convert(resolved, to: slot.field.type, at: position)
+        var value = try converter.convert(resolved, to: slot.field, at: position)
         switch slot.field.type {
         case .asset, .list(.asset): if plain.holdsDictionary(where: { _ in true }) { checksStore = true }
         case .reference, .list(.reference):

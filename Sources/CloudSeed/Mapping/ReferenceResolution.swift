@@ -14,6 +14,9 @@ enum ReferenceResolution {
         case .array(let items):
             return .array(try items.map { try resolve($0, field: field, in: plan, options: options) })
         case .dictionary: return value
+        case .text(let text) where field.type == .list(.reference) && JSONListText.items(text) != nil:
+            // A CSV cell that holds a JSON array of names.
+            return try resolve(.array(JSONListText.items(text)!), field: field, in: plan, options: options)
         default:
             guard let text = value.namingText else { return value }
             let index = plan.indexes[target] ?? ReferenceIndex()

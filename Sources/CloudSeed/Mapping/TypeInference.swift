@@ -1,7 +1,8 @@
 /// The type a value suggests, before the values of a field are merged into one field type.
 ///
-/// Rules: integers in range → INT64; any real among them → DOUBLE;
-/// `true`/`false` → INT64; ISO 8601 dates → TIMESTAMP; plist data → BYTES; arrays → LIST of the
+/// Rules: integers in range → INT64; any real among them → DOUBLE; `true`/`false` → INT64; ISO
+/// 8601 dates, and in CSV the dates people write (``WrittenDate``), → TIMESTAMP; plist data →
+/// BYTES; arrays, and CSV cells that hold a JSON array of scalars (``JSONListText``), → LIST of the
 /// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
 /// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
 /// A typed string that holds a number (`<string>18</string>`) stays STRING, unless the field's other
@@ -12,6 +13,9 @@ indirect enum InferredKind: Hashable {
     case integerString, realString
     /// A list; `nil` while no element has been seen.
     case list(InferredKind?)
+    /// Dates written in numbers (`11/26/2026`), in the orders they can all be read in: a
+    /// TIMESTAMP where one order alone reads them all, a STRING where they do not tell.
+    case numericDate(NumericDateForms)
 
     /// The kind of one value, or `nil` for a value that leaves the field unset (null, empty text).
     init?(of value: PlainValue) {
@@ -66,6 +70,10 @@ indirect enum InferredKind: Hashable {
         if let first = bytes.first, first < 0x80, !(first >= 48 && first <= 57), first != UInt8(ascii: "-"),
             first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f")
         {
+            // A JSON array of scalars, `["oil","portrait"]`, is a list, typed by its elements.
+            if first == UInt8(ascii: "["), let kind = JSONListText.kind(bytes) { return kind }
+            // A date with a weekday's or a month's name starts with its first three letters.
+            if WrittenDate.mayStartNamed(bytes), WrittenDate.named(bytes) != nil { return .timestamp }
             return .string
         }
         if startsAsDate(bytes) {
@@ -79,6 +87,16 @@ indirect enum InferredKind: Hashable {
             return .boolean
         }
         if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
+        return writtenDate(bytes)
+    }
+
+    /// The kind of a text that may be a date written otherwise than in ISO 8601 (``WrittenDate``):
+    /// in numbers, `11/26/2026`, or with a month's name, `Tue, 03 Jun 2008 11:05:30 GMT`.
+    private static func writtenDate(_ bytes: UnsafeBufferPointer<UInt8>) -> InferredKind {
+        guard let first = bytes.first else { return .string }
+        let startsWithDigit = first >= 48 && first <= 57
+        if startsWithDigit, let forms = WrittenDate.numericForms(bytes) { return .numericDate(forms) }
+        if startsWithDigit || WrittenDate.mayStartNamed(bytes), WrittenDate.named(bytes) != nil { return .timestamp }
         return .string
     }
 
@@ -86,6 +104,8 @@ indirect enum InferredKind: Hashable {
     /// tells them too: one byte, kept for each cell without counting references.
     enum TextKind: UInt8 {
         case boolean, integer, real, timestamp
+        /// A JSON array of texts, `["oil","portrait"]`: a list of strings.
+        case stringList
 
         /// The kind's bit in a set of kinds.
         var bit: UInt8 { 1 << rawValue }
@@ -96,6 +116,7 @@ indirect enum InferredKind: Hashable {
             case .integer: .integer
             case .real: .real
             case .timestamp: .timestamp
+            case .stringList: JSONListText.listOfStrings
             }
         }
     }
@@ -104,6 +125,16 @@ indirect enum InferredKind: Hashable {
     /// is `timestamp` where it is one and `string` otherwise.
     static func startsAsDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 10 && bytes.prefix(4).allSatisfy({ $0 >= 48 && $0 <= 57 }) && bytes[4] == UInt8(ascii: "-")
+    }
+
+    /// Whether the kind is `real`, told by its case alone: an indirect enum's `==` compares boxes.
+    var isReal: Bool {
+        if case .real = self { true } else { false }
+    }
+
+    /// Whether the kind is `string`, told by its case alone.
+    var isString: Bool {
+        if case .string = self { true } else { false }
     }
 
     /// The kind that holds both: booleans are integers, integers widen to reals, lists merge their
@@ -122,6 +153,10 @@ indirect enum InferredKind: Hashable {
             guard let a else { return .list(b) }
             guard let b else { return .list(a) }
             return .list(a.merged(with: b))
+        case (.numericDate(let a), .numericDate(let b)):
+            return a.merged(with: b).map(InferredKind.numericDate) ?? .string
+        case (.numericDate, .timestamp): return self
+        case (.timestamp, .numericDate): return other
         default: return .string
         }
     }
@@ -136,6 +171,7 @@ indirect enum InferredKind: Hashable {
         case .location: .location
         case .string, .integerString, .realString: .string
         case .list(let element): .list(element?.fieldType ?? .string)
+        case .numericDate(let forms): forms.order == nil ? .string : .timestamp
         }
     }
 }

@@ -25,6 +25,8 @@ struct TypeSurvey {
         var overflowing = false
         /// The bytes of the cells whose texts were kept: a cell of the same bytes is not made a text again.
         private var keptBytes = ByteKeyedTexts()
+        /// How the field's untyped reals (a CSV column's) are written, to keep versions as text.
+        private(set) var decimals = DecimalSpellings()
 
         init(firstPosition: SourcePosition, keepsValues: Bool) {
             self.firstPosition = firstPosition
@@ -48,6 +50,9 @@ struct TypeSurvey {
             switch value {
             case .text(var text) where keepsTextsByBytes(text), .string(var text) where keepsTextsByBytes(text):
                 // A text kept before is found by its bytes, not hashed into the set again.
+                text.withUTF8 { add(kind, bytes: $0, assetFolder: assetFolder) }
+            case .text(var text) where kind.isReal:
+                // Its spelling is noted, as a CSV cell's is where it is read.
                 text.withUTF8 { add(kind, bytes: $0, assetFolder: assetFolder) }
             default:
                 add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: value) }
@@ -86,7 +91,9 @@ struct TypeSurvey {
         /// a field whose values are no asset paths, that keeps no text of it. Once `true` for a kind,
         /// `true` for good: kinds only widen, and values found no asset paths stay none.
         func absorbs(_ kind: InferredKind) -> Bool {
-            guard assetPaths == false, !(kind.isTextual && keepsValues && !overflowing), let inferred else {
+            guard assetPaths == false, !(kind.isTextual && keepsValues && !overflowing), let inferred,
+                !(kind.isReal && decimals.isChecking)
+            else {
                 return false
             }
             return inferred == kind || inferred.merged(with: kind) == inferred
@@ -97,14 +104,16 @@ struct TypeSurvey {
         /// and no cell of the same bytes was kept before (its text is among the kept ones then).
         func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
             if absorbs(kind) { return }
+            // Only an untyped text's bytes are told `real`: a JSON string's are `realString`.
+            if kind.isReal { decimals.note(bytes) }
             guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
-                return add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
+                return add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: kind, bytes: bytes) }
             }
             if keptBytes.contains(bytes) {
                 inferred = inferred.map { $0.merged(with: kind) } ?? kind
                 return
             }
-            add(kind, assetFolder: assetFolder) { [String(decoding: bytes, as: UTF8.self)] }
+            add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: kind, bytes: bytes) }
             if !overflowing { keptBytes.insert(bytes) }
         }
 
@@ -117,6 +126,7 @@ struct TypeSurvey {
             if Self.precedes(other.firstPosition, firstPosition) { firstPosition = other.firstPosition }
             if let kind = other.inferred { inferred = inferred.map { $0.merged(with: kind) } ?? kind }
             if let paths = other.assetPaths { assetPaths = (assetPaths ?? true) && paths }
+            decimals.merge(other.decimals)
             guard keepsValues else { return }
             if !other.keepsValues {
                 if other.inferred != nil { missedValues = true }
@@ -160,6 +170,8 @@ struct TypeSurvey {
     }
     /// The kind each field's values suggest, merged over all of them.
     var inferred: [String: InferredKind] { fields.compactMapValues(\.inferred) }
+    /// How each field's untyped reals are written.
+    var decimals: [String: DecimalSpellings] { fields.mapValues(\.decimals) }
     /// Fields whose every value is a path to an existing media or document file (`true`), or not.
     var assetPaths: [String: Bool] { fields.compactMapValues(\.assetPaths) }
     /// Distinct texts of each field that may point to a record type (list elements included), up to ``distinctValueLimit``.
@@ -244,10 +256,19 @@ struct TypeSurvey {
         survey.add(value, assetFolder: assetFolder)
     }
 
-    /// The texts of a scalar value, or of a list's elements.
+    /// The texts of a scalar value, or of a list's elements (a text's that holds a JSON array too).
     static func texts(of value: PlainValue) -> [String] {
         if case .array(let items) = value { return items.compactMap(\.namingText) }
+        if case .text(let text) = value, text.utf8.first == UInt8(ascii: "["), let items = JSONListText.items(text) {
+            return items.compactMap(\.namingText)
+        }
         return value.namingText.map { [$0] } ?? []
+    }
+
+    /// The texts of a value of `kind` given as its text's bytes: its elements' for a list.
+    static func texts(of kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        if case .list = kind, let items = JSONListText.items(bytes) { return items.compactMap(\.namingText) }
+        return [String(decoding: bytes, as: UTF8.self)]
     }
 
     /// Gathers, in a later pass, the values of the fields that missed them in the first.

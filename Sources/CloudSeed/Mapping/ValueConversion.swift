@@ -13,7 +13,16 @@ struct ValueConverter {
         var detail: String?
     }
 
-    func convert(_ value: PlainValue, to type: FieldType, at position: SourcePosition) throws -> RecordValue {
+    /// ``convert(_:to:reading:at:)`` to a planned field's type, its dates read as its plan says.
+    func convert(_ value: PlainValue, to field: PlannedField, at position: SourcePosition) throws -> RecordValue {
+        try convert(value, to: field.type, reading: field.dateReading, at: position)
+    }
+
+    /// The value as `type`; a TIMESTAMP's texts read by `reading` (``DateReading``), the default
+    /// way where it is `nil`.
+    func convert(_ value: PlainValue, to type: FieldType, reading: DateReading? = nil, at position: SourcePosition)
+        throws -> RecordValue
+    {
         switch type {
         case .string: return .string(try text(of: value))
         case .int64:
@@ -39,8 +48,20 @@ struct ValueConverter {
             case .date(let milliseconds): return .timestamp(try checkedTimestamp(milliseconds))
             case .integer(let milliseconds): return .timestamp(try checkedTimestamp(milliseconds))
             case .text(let text), .string(let text):
-                if let milliseconds = Timestamp.parse(text) { return .timestamp(milliseconds) }
+                if let milliseconds = DateReading.milliseconds(of: text, reading: reading) {
+                    return .timestamp(try checkedTimestamp(milliseconds))
+                }
                 if let milliseconds = NumberText.integer(text) { return .timestamp(try checkedTimestamp(milliseconds)) }
+                if WrittenDate.numericForms(text) != nil {
+                    guard let pattern = reading?.pattern else {
+                        throw Mismatch(
+                            valueType: "STRING",
+                            detail:
+                                "nothing tells whether '\(text)' is month/day/year or day/month/year; say which with --date-format MM/dd/yyyy or dd/MM/yyyy"
+                        )
+                    }
+                    throw Mismatch(valueType: "STRING", detail: "'\(text)' is no date written \(pattern)")
+                }
             default: break
             }
         case .bytes:
@@ -67,11 +88,17 @@ struct ValueConverter {
             default: break
             }
         case .list(let element):
+            // A text that holds a JSON array, `["oil","portrait"]`, as a CSV cell does.
+            if case .text(let text) = value, let items = JSONListText.items(text) {
+                return try convert(.array(items), to: type, reading: reading, at: position)
+            }
             if case .array(let items) = value {
                 // Null items are left out; converted into one array, not filtered into another first.
                 var converted: [RecordValue] = []
                 converted.reserveCapacity(items.count)
-                for item in items where item != .null { converted.append(try convert(item, to: element, at: position)) }
+                for item in items where item != .null {
+                    converted.append(try convert(item, to: element, reading: reading, at: position))
+                }
                 return .list(element, converted)
             }
         }
@@ -80,12 +107,13 @@ struct ValueConverter {
 
     /// ``convert(_:to:at:)`` of a text given as UTF-8 bytes, for the types a text's bytes tell
     /// alone: an INT64 (a boolean's 1 or 0 where it starts with `t` or `f`, else a number), DOUBLE
-    /// or TIMESTAMP the text is; `nil` for any other, converted as text (which words the errors).
+    /// or TIMESTAMP the text is, or a LIST of those or of STRING a JSON array makes; `nil` for any
+    /// other, converted as text (which words the errors).
     ///
     /// With the value comes the kind ``InferredKind/classify(utf8:)`` gives the same bytes, where
     /// converting them told it (a number read as an integer is `integer`, a boolean `boolean`, a
-    /// real `real`, a date that starts `dddd-` `timestamp`): the survey then does not read the
-    /// bytes again, as reading a date twice was costly.
+    /// real `real`, a date that starts `dddd-` `timestamp`, a list of texts `stringList`): the
+    /// survey then does not read the bytes again, as reading a date twice was costly.
     func convert(utf8 bytes: UnsafeBufferPointer<UInt8>, to type: FieldType) -> (
         value: RecordValue, kind: InferredKind.TextKind?
     )? {
@@ -105,14 +133,39 @@ struct ValueConverter {
                 guard Timestamp.range.contains(milliseconds) else { return nil }
                 return (.timestamp(milliseconds), InferredKind.startsAsDate(bytes) ? .timestamp : nil)
             }
-            guard let milliseconds = NumberText.integer(bytes), Timestamp.range.contains(milliseconds) else {
-                return nil
+            if let milliseconds = NumberText.integer(bytes) {
+                guard Timestamp.range.contains(milliseconds) else { return nil }
+                return (.timestamp(milliseconds), .integer)
             }
-            return (.timestamp(milliseconds), .integer)
+            // A date with a month's name; one in numbers needs its field's order, and goes the general way.
+            guard let local = WrittenDate.named(bytes),
+                case let milliseconds = local.milliseconds - (local.offset ?? 0),
+                Timestamp.range.contains(milliseconds)
+            else { return nil }
+            return (.timestamp(milliseconds), nil)
+        case .list(let element) where Self.listElementsByBytes.contains(element):
+            // A cell of a JSON array, read from its bytes: the general way makes a text of it first.
+            // A list of texts is told `stringList`: its column's survey then reads it no more.
+            guard let items = JSONListText.items(bytes) else { return nil }
+            var converted: [RecordValue] = []
+            converted.reserveCapacity(items.count)
+            var allText = true
+            for item in items where item != .null {
+                guard let value = try? convert(item, to: element, at: Self.nowhere) else { return nil }
+                converted.append(value)
+                if allText { allText = InferredKind(of: item)?.isString ?? false }
+            }
+            return (.list(element, converted), allText && !converted.isEmpty ? .stringList : nil)
         default:
             return nil
         }
     }
+
+    /// The list elements ``convert(utf8:to:)`` converts from a cell's bytes: those converted
+    /// without the store, the files or the plan.
+    private static let listElementsByBytes: [FieldType] = [.string, .int64, .double, .timestamp]
+    /// The position of values whose errors are not reported, but worded by the general way.
+    private static let nowhere = SourcePosition(file: "")
 
     /// The LOCATION a latitude and a longitude given as UTF-8 bytes make (``convert(_:to:at:)`` of
     /// ``LocationKeys/location(latitude:longitude:)``), where both are numbers within range; `nil`

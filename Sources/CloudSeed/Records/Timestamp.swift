@@ -77,6 +77,12 @@ package enum Timestamp {
 
     /// ``parse(_:)`` of UTF-8 bytes, such as a column's in place.
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        parseLocal(utf8: bytes).map { $0.milliseconds - ($0.offset ?? 0) }
+    }
+
+    /// ``parse(utf8:)``'s time as written, as if in UTC, and the offset of the zone the text
+    /// gives in milliseconds (`nil` where it gives none).
+    static func parseLocal(utf8 bytes: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, offset: Int64?)? {
         guard bytes.count >= 10, bytes.count <= 40 else { return nil }
         var text = DigitReader(bytes: bytes)
         guard let year = text.number(4), text.expect(45), let month = text.number(2), text.expect(45),
@@ -84,7 +90,7 @@ package enum Timestamp {
             (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), year >= 1
         else { return nil }
         var milliseconds = days(fromCivil: year, month, day) * millisecondsPerDay
-        if text.isAtEnd { return milliseconds }
+        if text.isAtEnd { return (milliseconds, nil) }
         guard text.expect(84) || text.expect(32) else { return nil }  // "T" or " "
         guard let hour = text.number(2), hour < 24, text.expect(58), let minute = text.number(2), minute < 60 else {
             return nil
@@ -105,15 +111,14 @@ package enum Timestamp {
             }
         }
         milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + fraction
-        if text.isAtEnd || text.expect(90) {  // no zone, or "Z"
-            return text.isAtEnd ? milliseconds : nil
-        }
+        if text.isAtEnd { return (milliseconds, nil) }
+        if text.expect(90) { return text.isAtEnd ? (milliseconds, 0) : nil }  // "Z"
         let sign: Int64
         if text.expect(43) { sign = 1 } else if text.expect(45) { sign = -1 } else { return nil }
         guard let offsetHours = text.number(2), offsetHours < 24 else { return nil }
         _ = text.expect(58)
         guard let offsetMinutes = text.number(2), offsetMinutes < 60, text.isAtEnd else { return nil }
-        return milliseconds - sign * (offsetHours * 60 + offsetMinutes) * 60_000
+        return (milliseconds, sign * (offsetHours * 60 + offsetMinutes) * 60_000)
     }
 
     /// Reads a timestamp's digits and separators from the front: a struct rather than functions
@@ -158,7 +163,7 @@ package enum Timestamp {
 
     private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -167,7 +172,7 @@ package enum Timestamp {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400

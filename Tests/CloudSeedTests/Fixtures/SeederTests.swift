@@ -70,6 +70,34 @@ import Testing
         #expect(try names("Item", StoreScope(container: "iCloud.com.example.Shop")) == ["Pen"])
     }
 
+    @Test func aManifestPinsTheOrderOfDayAndMonth() throws {
+        try folder.write("data/orders.csv", "name,placed\nA,01/02/2025\nB,03/04/2025\n")
+        let manifest = """
+            sources:
+              - file: data/orders.csv
+                recordType: Order
+                fields:
+                  placed: {dateFormat: FORMAT}
+            """
+        let path = try folder.write("orders.yaml", manifest.replacingOccurrences(of: "FORMAT", with: "dd/MM/yyyy"))
+        let summary = try Seeder(store: store).run(try FixtureManifest(path: path))
+        #expect(summary.plan.recordType("Order")?.fields["placed"]?.type == .timestamp)
+        var placed: [String: RecordValue] = [:]
+        try store.forEachRecord(in: StoreScope(), recordType: "Order") {
+            placed[$0.recordID.recordName] = $0.fields["placed"]
+        }
+        // 1 February and 3 April 2025.
+        #expect(placed == ["A": .timestamp(1_738_368_000_000), "B": .timestamp(1_743_638_400_000)])
+        let bad = try folder.write("bad.yaml", manifest.replacingOccurrences(of: "FORMAT", with: "yyyy-MM-dd"))
+        #expect(
+            throws: CloudSeedError(
+                .malformedSource, "\"dateFormat\" is MM/dd/yyyy or dd/MM/yyyy, with /, . or - between the numbers",
+                at: SourcePosition(file: bad, line: 5, column: 28))
+        ) {
+            _ = try FixtureManifest(path: bad)
+        }
+    }
+
     @Test func unknownKeysAreErrorsAtTheirLine() throws {
         let json = try folder.write("bad.json", "{\"sources\": [{\"file\": \"a.csv\", \"recordTyp\": \"Item\"}]}")
         #expect(
