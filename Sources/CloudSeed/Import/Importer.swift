@@ -195,7 +195,7 @@ public struct Importer: Sendable {
         // encode their values where they are typed.
         var encoders: [String: StoredValueEncoder] = [:]
         for type in newTypes where permissions?.mayCreate(type) ?? true {
-            encoders[type] = try transaction.newRecordEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
+            encoders[type] = try transaction.valueEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
         }
         do {
             try mapper.forEachRecord(

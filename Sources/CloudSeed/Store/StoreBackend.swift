@@ -90,7 +90,7 @@ package protocol StoreTransaction {
     /// How the values of `recordType`'s records saved with ``insertNew(_:fieldNames:system:in:)``
     /// may be encoded where they are typed, on the reading thread (``TypedRecord/encodedValues``);
     /// `nil` where the store takes them as values.
-    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+    func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
         -> StoredValueEncoder?
     /// Whether the store holds a record named as `record` (created by `creator`, if given) whose
     /// fields of `fieldNames` already hold each value `record` sets, so that saving it with changed
@@ -122,7 +122,7 @@ extension StoreTransaction {
         try save(record.cloudRecord(fieldNames: fieldNames, system: system), in: scope)
     }
 
-    package func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+    package func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
         -> StoredValueEncoder?
     { nil }
 }

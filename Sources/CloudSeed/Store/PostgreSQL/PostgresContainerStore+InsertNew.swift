@@ -98,7 +98,7 @@ extension PostgresContainerStore {
 
     /// Encodes the values of the records of `recordType` where they are typed, as ``insertNew(_:fieldNames:system:in:)``
     /// would: the field columns of its `COPY` row.
-    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+    func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
         -> StoredValueEncoder?
     {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType] else { return nil }

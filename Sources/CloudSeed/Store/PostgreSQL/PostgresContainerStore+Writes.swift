@@ -181,9 +181,9 @@ struct PostgresStoreTransaction: StoreTransaction {
         try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
     }
 
-    func newRecordEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+    func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
         -> StoredValueEncoder?
     {
-        try store.newRecordEncoder(for: recordType, fieldNames: fieldNames, in: scope)
+        try store.valueEncoder(for: recordType, fieldNames: fieldNames, in: scope)
     }
 }
