@@ -122,7 +122,7 @@ struct CSVHeader {
         guard isJSON else { return .text(cell.text) }
         var parser = JSONParser(input: ChunkedInput(bytes: Array(cell.text.utf8)), file: cell.position.file)
         do {
-            return try parser.parseDocument().plainValue
+            return try parser.parsePlainDocument()
         } catch let error as CloudSeedError {
             throw CloudSeedError(
                 error.code, "the \(type!.wireName) cell is not CloudKit JSON (\(error.message))", at: cell.position)

@@ -314,6 +314,14 @@ struct JSONParser: DocumentCursor {
         return node
     }
 
+    /// Parses one whole document as a plain value, without the positions of what is in it: a CSV
+    /// cell's JSON.
+    mutating func parsePlainDocument() throws -> PlainValue {
+        let value = try parsePlainValue()
+        try finish()
+        return value
+    }
+
     /// Reads JSON values one after another until the input ends (JSON Lines).
     mutating func forEachValue(_ body: (DocumentNode) throws -> Void) throws {
         try forEachLine({ try $0.parseValue() }, body)
