@@ -1,13 +1,14 @@
 import Foundation
 
-/// Builds the records prepared rows make, as the plan types them: each field's value converted to
-/// its planned type, its references resolved to the names of the records they point to, its asset
-/// files loaded, the record held to CloudKit's size limit; then the row's child records, named
-/// after it. A row that cannot be built is refused with every reason, in CloudKit's words where
-/// CloudKit has them.
+/// Builds every record of a run as the plan types it: each field's value converted to its planned
+/// type, its references resolved to the names of the records they point to, its asset files
+/// loaded, the record held to CloudKit's size limit; then a row's child records, named after it. A
+/// row that cannot be built is refused with every reason, in CloudKit's words where CloudKit has
+/// them. Its one typing is ``ColumnTyping``: of a source's header for records read as cells, of a
+/// prepared row's keys for the others.
 ///
-/// A builder keeps what it found for the last rows (each key's field, each reference's target), so
-/// it is used by one thread.
+/// A builder keeps what it found for the last rows (the typings of their keys, each reference's
+/// target), so it is used by one thread.
 final class RecordBuilder {
     let plan: ImportPlan
     let options: MappingOptions
