@@ -1,5 +1,5 @@
 /// A flat JSON record's members (a JSON Lines record's, or an element's of the array a document
-/// is) as ``JSONParser/readFlatRecord(keys:into:)`` read them, in the order of the keys it
+/// is) as ``JSONParser/readRecordCells(keys:into:)`` read them, in the order of the keys it
 /// expected: each member's value, but a string without escapes, whose text is its bytes in the
 /// input, made only where it is asked for.
 ///

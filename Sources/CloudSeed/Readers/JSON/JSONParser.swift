@@ -174,7 +174,7 @@ struct JSONParser: DocumentCursor {
     /// of those keys in that order, each written as its bytes, whose values are strings, numbers,
     /// booleans, nulls or arrays of those. Returns where the object starts; `nil`, with nothing
     /// read, for any other value, and for input whose errors ``readRecord()`` words.
-    mutating func readFlatRecord(keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> SourcePosition? {
+    mutating func readRecordCells(keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> SourcePosition? {
         skipWhitespace()
         guard current() == UInt8(ascii: "{") else { return nil }
         let start = position
@@ -186,7 +186,7 @@ struct JSONParser: DocumentCursor {
         return nil
     }
 
-    /// ``readFlatRecord(keys:into:)`` past the object's opening brace; `false` where the object is
+    /// ``readRecordCells(keys:into:)`` past the object's opening brace; `false` where the object is
     /// not a flat record of `keys`, the read position then anywhere in it.
     private mutating func readFlatMembers(_ keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> Bool {
         index += 1
@@ -272,7 +272,7 @@ struct JSONParser: DocumentCursor {
     /// Reads records until the input ends: JSON Lines' values, or with `inArray` the elements of
     /// the array the document is. Each is read as a flat record of the keys `keys` gives (asked
     /// before each record), lent to `flat` with where it starts, where it is one
-    /// (``readFlatRecord(keys:into:)``); every other as ``readRecord()`` reads it, to `other`.
+    /// (``readRecordCells(keys:into:)``); every other as ``readRecord()`` reads it, to `other`.
     mutating func forEachRecord(
         inArray: Bool, keys: () -> [[UInt8]]?, flat: (FlatJSONRecord, SourcePosition) throws -> Void,
         other: (RecordRead) throws -> Void
@@ -280,7 +280,7 @@ struct JSONParser: DocumentCursor {
         // One array of cells serves every record.
         var cells: [FlatJSONRecord.Cell] = []
         func read(_ parser: inout JSONParser) throws {
-            if let keys = keys(), let start = parser.readFlatRecord(keys: keys, into: &cells) {
+            if let keys = keys(), let start = parser.readRecordCells(keys: keys, into: &cells) {
                 try flat(FlatJSONRecord(cells: cells, input: parser.input.buffer, origin: parser.origin), start)
             } else {
                 try other(try parser.readRecord())
