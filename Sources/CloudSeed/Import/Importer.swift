@@ -171,8 +171,10 @@ public struct Importer: Sendable {
             modifiedUserRecordName: userRecordName)
         var assetPresence = options.allowDangling ? nil : AssetPresence(store: store)
         var referenceZones = ReferenceZones(store: store, scope: scope, allowDangling: options.allowDangling)
-        func saveRecord(_ record: CloudRecord, at position: SourcePosition) throws {
-            var record = record
+        /// Saves `typed` by the run's mode, over the stored record where there is one.
+        func saveRecord(_ typed: TypedRecord, fieldNames: [String]) throws {
+            var record = typed.cloudRecord(fieldNames: fieldNames)
+            let position = typed.position
             record.recordID.zoneID = scope.zoneID
             do {
                 try assetPresence?.check(record)
@@ -217,7 +219,7 @@ public struct Importer: Sendable {
                         )
                     }
                     if record.checksStore {
-                        return try saveRecord(record.cloudRecord(fieldNames: current.fieldNames), at: record.position)
+                        return try saveRecord(record, fieldNames: current.fieldNames)
                     }
                     switch current.way {
                     case .insert:
@@ -235,11 +237,10 @@ public struct Importer: Sendable {
                             try transaction.holdsUnchanged(
                                 record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
                         else {
-                            return try saveRecord(
-                                record.cloudRecord(fieldNames: current.fieldNames), at: record.position)
+                            return try saveRecord(record, fieldNames: current.fieldNames)
                         }
                     case .save:
-                        return try saveRecord(record.cloudRecord(fieldNames: current.fieldNames), at: record.position)
+                        return try saveRecord(record, fieldNames: current.fieldNames)
                     }
                     current.count += 1
                 })
