@@ -9,19 +9,21 @@ enum SchemaStep: Equatable {
 
     static func steps(from current: Schema, to target: Schema) -> [SchemaStep] {
         var steps: [SchemaStep] = []
-        for (name, recordType) in target.recordTypes {
+        // In name order, so that the same schema makes the same tables, columns in the same order.
+        for (name, recordType) in target.recordTypes.sorted(by: { $0.key < $1.key }) {
             if current.recordTypes[name] == nil { steps.append(.createRecordType(name)) }
-            for (field, type) in recordType.fields {
+            for (field, type) in recordType.fields.sorted(by: { $0.key < $1.key }) {
                 let existing = current.recordTypes[name]?.fields[field]
                 if existing == type { continue }
                 if existing != nil { steps.append(.removeField(field, from: name)) }
                 steps.append(.addField(field, type: type, to: name))
             }
-            for field in current.recordTypes[name]?.fields.keys ?? [:].keys where recordType.fields[field] == nil {
+            for field in (current.recordTypes[name]?.fields.keys).map({ $0.sorted() }) ?? []
+            where recordType.fields[field] == nil {
                 steps.append(.removeField(field, from: name))
             }
         }
-        for name in current.recordTypes.keys where target.recordTypes[name] == nil {
+        for name in current.recordTypes.keys.sorted() where target.recordTypes[name] == nil {
             steps.append(.removeRecordType(name))
         }
         return steps
