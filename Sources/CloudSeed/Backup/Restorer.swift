@@ -45,7 +45,7 @@ public struct Restorer: Sendable {
     package func restore(_ bundle: BackupBundle) throws -> BackupManifest {
         let manifest = bundle.manifest
         let container = self.container ?? manifest.container
-        try store.write { transaction in
+        try store.write(bulk: true) { transaction in
             if !merge,
                 try store.inventory().zones.contains(where: {
                     $0.container == container && $0.recordCounts.values.contains { $0 > 0 }

@@ -99,14 +99,14 @@ public struct Importer: Sendable {
         if mayGuessPlan, guessingRows != nil {
             options.progress?.startOver(readingOnce: true)
             do {
-                return try store.write {
+                return try store.write(bulk: true) {
                     try write(sources, dryRun: dryRun, guessing: true, transaction: $0, rejected: rejected)
                 }
             } catch is GuessMissed {
                 options.progress?.startOver(readingOnce: false)
             }
         }
-        return try store.write {
+        return try store.write(bulk: true) {
             try write(sources, dryRun: dryRun, guessing: false, transaction: $0, rejected: rejected)
         }
     }

@@ -14,8 +14,9 @@ package protocol StoreBackend: StoredRecords {
     /// The records of one type in a zone that `query` selects, in its order.
     func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord]
 
-    /// Runs `body` as one transaction: everything it writes is kept, or nothing is.
-    func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+    /// Runs `body` as one transaction: everything it writes is kept, or nothing is. `bulk` says the
+    /// transaction writes many records (an import, a restore), which a store may write another way.
+    func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T
 
     /// Calls `line` with each record of a zone (or of one type) as one line of CloudKit JSON, byte
     /// for byte what ``CloudKitJSON/record(_:)`` writes, followed by a newline, in
@@ -48,6 +49,13 @@ package protocol StoreBackend: StoredRecords {
 
     /// Whether the store has the content of an asset, without reading it.
     func hasAssetContent(_ checksum: String) throws -> Bool
+}
+
+extension StoreBackend {
+    /// Runs `body` as one transaction of a few records: everything it writes is kept, or nothing is.
+    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try write(bulk: false, body)
+    }
 }
 
 /// The writes of one run, inside its transaction.

@@ -25,7 +25,9 @@ import Testing
         func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
             try base.query(query, in: scope)
         }
-        func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T { try base.write(body) }
+        func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
+            try base.write(bulk: bulk, body)
+        }
         func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
             try base.forEachRecord(in: scope, recordType: recordType, body)
         }

@@ -187,7 +187,7 @@ package final class PostgresContainerStore: StoreBackend {
         return result
     }
 
-    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    package func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
         layouts.removeAll()
         isWriting = true
         defer {

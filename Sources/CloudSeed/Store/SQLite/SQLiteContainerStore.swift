@@ -244,8 +244,14 @@ package final class SQLiteContainerStore: StoreBackend {
         return result
     }
 
-    package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+    /// A bulk write into a store that no other connection has open goes through a rollback
+    /// journal, as a new store's first one does (``StoreCreation``): the rows it adds go to disk
+    /// once, not to the write-ahead log and again when the log is copied back. Any other write,
+    /// and one that another connection reads beside, goes through the log.
+    package func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        let journaled = bulk && creation == nil && database.leaveWriteAheadLog()
         defer {
+            if journaled { database.returnToWriteAheadLog() }
             layouts.removeAll()
             zoneKeys.removeAll()
             changeTagCounter = nil

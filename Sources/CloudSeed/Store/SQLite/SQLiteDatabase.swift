@@ -141,6 +141,24 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Switches the file from its write-ahead log to a rollback journal, where no other
+    /// connection has it open (SQLite leaves WAL mode only then); whether it did. Every connection
+    /// that opens the file switches it back (``SQLiteContainerStore``), so a run killed meanwhile
+    /// leaves the journal that the next one rolls back, and the file in WAL mode again.
+    func leaveWriteAheadLog() -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        return (try? rows("PRAGMA journal_mode = DELETE"))?.first?.first == .text("delete")
+    }
+
+    /// Puts the file back in WAL mode after ``leaveWriteAheadLog()``; where a reader holds it,
+    /// that reader's connection, or the next to open the file, does it instead.
+    func returnToWriteAheadLog() {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        try? execute("PRAGMA journal_mode = WAL")
+    }
+
     /// Drops cached statements, which schema changes make stale.
     func forgetStatements() {
         statements.removeAll()
