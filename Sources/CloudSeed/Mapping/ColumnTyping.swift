@@ -52,6 +52,9 @@ final class ColumnTyping {
     @exclusivity(unchecked) private(set) var kindsTold: TypedCellKinds
     /// What is left to make of the last record's name, on the thread that names records.
     @exclusivity(unchecked) private(set) var lastNameToMake = NameToMake.done
+    /// The name column (``RecordNaming/nameColumns``) whose text the last record has, if any: the
+    /// name of its own, which the survey of its type counts.
+    @exclusivity(unchecked) private(set) var lastNameColumn: String?
     /// Why the last record's cells could not be typed, in CloudKit's words.
     @exclusivity(unchecked) private var lastErrors: [CloudSeedError] = []
     /// Whether a value of the last record must be checked against the store (``TypedRecord/checksStore``).
@@ -163,8 +166,10 @@ final class ColumnTyping {
     /// Where a text names it, its name is that text, still to be made a record name (``lastNameToMake``).
     func record<Cells: RecordCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> TypedRecord? {
         guard let naming, let values = typedValues(of: cells) else { return nil }
+        let ownName = columns.nameColumn(of: cells)
+        lastNameColumn = ownName?.column
         let pending = RowNaming.pendingName(
-            by: naming.rule, ownName: columns.nameColumn(of: cells)?.value,
+            by: naming.rule, ownName: ownName?.value,
             naturalKey: { _ in
                 switch naming.keyCells {
                 case .column(let column)?: typedText(values, column) ?? cells.namingText(column)

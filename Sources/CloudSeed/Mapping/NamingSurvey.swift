@@ -82,15 +82,29 @@ struct NamingSurvey {
         }
     }
 
-    /// Takes in a top-level row that has neither a given name nor a name column, nor a template
-    /// to name it, and of its natural keys only `key`, whose name (``RecordNaming/recordName(from:)``)
-    /// is `name`; `nil` where the row lacks the key or no key is asked about. What the survey
-    /// then decides is the same as from the whole row where the rule it chooses is `key` (or names
-    /// by position, without a key): the other keys can only be chosen where the row's own are not
-    /// (a key drops out at a row that lacks it, and one with a repeated name is never chosen).
-    mutating func add(key: String?, name: String?, source: Int) {
-        guard let rowNumber = count(givenName: false, nameColumn: nil, isChild: false, source: source) else { return }
+    /// Takes in a top-level row without a given name, named as the plan names its type's rows:
+    /// `name` is its name (``RecordNaming/recordName(from:)``), `nil` where the plan names it by
+    /// position. That is the text of `nameColumn` where the row has one (a name of its own), else
+    /// its template's, else that of its natural key `key`, the plan's (the only one asked about).
+    ///
+    /// What the survey then decides is the same as from the whole row where it chooses the
+    /// plan's rule: another natural key can only be chosen where the plan's is not (a key drops
+    /// out at a row that lacks it, and one with a repeated name is never chosen), and a name
+    /// column, a template or names by position need no key.
+    mutating func add(nameColumn column: String?, key: String?, name: String?, source: Int) {
+        guard let rowNumber = count(givenName: false, nameColumn: column, isChild: false, source: source) else {
+            return
+        }
+        if column != nil { rowsWithOwnName += 1 }
+        guard !randomNames else { return }
+        if let template {
+            if let name { candidates[.template(template), default: DuplicateNameFinder()].add(name, row: rowNumber) }
+            return
+        }
         candidates[.fromSource] = nil
+        if column != nil, nameColumnConsistent, let nameColumn, let name {
+            candidates[.column(nameColumn), default: DuplicateNameFinder()].add(name, row: rowNumber)
+        }
         if !waitingNaturalKeys.isEmpty { markWaitingNaturalKeys() }
         guard let key, let name else { return naturalKeys.removeAll() }
         // The one key, as markNaturalKeys(names:rowNumber:) takes it, without an array per row.

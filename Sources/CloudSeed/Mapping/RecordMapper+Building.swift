@@ -85,10 +85,7 @@ extension RecordMapper {
             else { return nil }
             guard let surveying, let columns = HeaderColumns(header: header, recordType: type, options: options)
             else { return .typed(typed) }
-            // Without a name column or a template, what the survey learns of a record's naming is the name its plan gives it.
-            let namedByKeyAlone = !columns.facts.contains { $0.nameColumnRank != nil } && columns.template == nil
-            return .typedAndSurveyed(
-                typed, surveying.columnSurvey(of: columns, source: source), namedByKeyAlone: namedByKeyAlone)
+            return .typedAndSurveyed(typed, surveying.columnSurvey(of: columns, source: source))
         }
         // Surveying CSV alone, whose rows are prepared where they are read, the second thread would
         // only name and survey them: that is done on this one, between their writes. Documents keep
@@ -121,15 +118,11 @@ extension RecordMapper {
                     surveying?.merge(columns, type: type)
                     return
                 // Each record is named in place and moved on, not copied.
-                case .read(.builtNamed(var record, let name, let naming, let source)):
-                    name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
-                    try surveying?.add(naming, source: source)
-                    return try handOn(.built(record))
-                case .read(.builtSurveyed(var record, let name, let source)):
+                case .read(.builtSurveyed(var record, let name, let nameColumn, let source)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     surveying?.add(
-                        record, key: namingKey(of: record.recordType), name: name == .byText ? record.recordName : nil,
-                        source: source)
+                        record, key: namingKey(of: record.recordType), nameColumn: nameColumn,
+                        name: name == .byText ? record.recordName : nil, source: source)
                     return try handOn(.built(record))
                 case .read(.built(var record, let name)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)

@@ -69,7 +69,7 @@ package struct RecordMapper {
                     try emit(.row(row, source: source))
                 case .columns(let survey, let type):
                     try emit(.columns(survey, type: type))
-                case .unreadable, .built, .builtNamed, .builtSurveyed:
+                case .unreadable, .built, .builtSurveyed:
                     return
                 }
             },

@@ -47,11 +47,12 @@ package final class RunSurvey {
     }
 
     /// Takes in a record of source number `source` whose cells were surveyed where it was
-    /// read (``merge(_:type:)``), and which the plan names by the natural key `key` (`nil`: by
-    /// position): `name` is the name that key gives it, `nil` where it lacks the key.
-    func add(_ record: TypedRecord, key: String?, name: String?, source: Int) {
+    /// read (``merge(_:type:)``), named as the plan names its type's records
+    /// (``NamingSurvey/add(nameColumn:key:name:source:)``): `name` is its name, `nil` where it is
+    /// named by position.
+    func add(_ record: TypedRecord, key: String?, nameColumn: String?, name: String?, source: Int) {
         withSurvey(of: record.recordType, firstPosition: record.position) {
-            $0.add(key: key, name: name, source: source)
+            $0.add(nameColumn: nameColumn, key: key, name: name, source: source)
         }
     }
 

@@ -44,11 +44,9 @@ struct SourceReading {
         case unreadable(CloudSeedError)
         /// Pass two: a record typed where it was read, its name still to make (``ColumnTyping/NameToMake``).
         case built(TypedRecord, name: ColumnTyping.NameToMake)
-        /// Pass two surveying too: a record typed where it was read, with the row that names it for the survey.
-        indirect case builtNamed(TypedRecord, name: ColumnTyping.NameToMake, naming: PreparedRow, source: Int)
         /// Pass two surveying too: a record typed where it was read, to be named, whose name
-        /// alone the survey takes.
-        case builtSurveyed(TypedRecord, name: ColumnTyping.NameToMake, source: Int)
+        /// alone the survey takes, with the name column whose text it has (``ColumnTyping/lastNameColumn``).
+        case builtSurveyed(TypedRecord, name: ColumnTyping.NameToMake, nameColumn: String?, source: Int)
         /// Pass one: the row that names a record whose cells were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
@@ -62,10 +60,9 @@ struct SourceReading {
         /// Pass one: records surveyed column by column where they are read, and handed on as rows
         /// that only name them.
         case surveyed(ColumnSurvey)
-        /// Pass two surveying too: both, each record handed on typed with the row that names it,
-        /// or `namedByKeyAlone`, typed only, where the record's name tells the survey all it
-        /// needs (``RunSurvey/add(_:key:name:source:)``).
-        case typedAndSurveyed(ColumnTyping, ColumnSurvey, namedByKeyAlone: Bool)
+        /// Pass two surveying too: both, each record handed on typed and named by the plan, which
+        /// tells the survey all it needs of its naming (``RunSurvey/add(_:key:nameColumn:name:source:)``).
+        case typedAndSurveyed(ColumnTyping, ColumnSurvey)
     }
 
     func rowPreparation() -> RowPreparation {
@@ -178,8 +175,7 @@ struct SourceReading {
                 switch cellWay?(header, sourceType, sourceIndex) {
                 case .typed(let way)?: state.typing = way
                 case .surveyed(let way)?: state.surveying = way
-                case .typedAndSurveyed(let typed, let surveyed, let byKey)?:
-                    (state.typing, state.surveying, state.namedByKeyAlone) = (typed, surveyed, byKey)
+                case .typedAndSurveyed(let typed, let surveyed)?: (state.typing, state.surveying) = (typed, surveyed)
                 case nil: break
                 }
                 return state.typing != nil || state.surveying != nil
@@ -191,33 +187,27 @@ struct SourceReading {
             ) throws {
                 // The typing is used where it is: a copy would count a reference to each of its parts.
                 let typed = state.typing?.record(of: record, at: position, ordinal: ordinal)
-                var naming: PreparedRow?
                 if state.surveying != nil {
                     // The typing goes first: the survey leaves out the cells it found again.
                     state.surveying!.add(
                         record, except: state.typing?.columnsFoundAgain ?? [],
                         kinds: state.typing?.kindsTold ?? TypedCellKinds())
-                    if !state.namedByKeyAlone {
-                        naming = state.surveying!.columns.namingRow(
-                            of: record, recordType: sourceType, at: position, ordinal: ordinal)
-                    }
                 }
-                if let flat = typed, let name = state.typing?.lastNameToMake {
+                if let flat = typed, let typing = state.typing {
                     // Named on the other thread, which surveys and writes the records: reading is the busier.
-                    if state.namedByKeyAlone {
-                        return try taken(.builtSurveyed(flat, name: name, source: sourceIndex))
+                    if state.surveying != nil {
+                        return try taken(
+                            .builtSurveyed(
+                                flat, name: typing.lastNameToMake, nameColumn: typing.lastNameColumn,
+                                source: sourceIndex))
                     }
-                    if let naming {
-                        return try taken(.builtNamed(flat, name: name, naming: naming, source: sourceIndex))
-                    }
-                    return try taken(.built(flat, name: name))
+                    return try taken(.built(flat, name: typing.lastNameToMake))
                 }
                 if state.surveying != nil {
                     try taken(
                         .named(
-                            naming
-                                ?? state.surveying!.columns.namingRow(
-                                    of: record, recordType: sourceType, at: position, ordinal: ordinal),
+                            state.surveying!.columns.namingRow(
+                                of: record, recordType: sourceType, at: position, ordinal: ordinal),
                             source: sourceIndex))
                     if state.typing == nil { return }
                 }
@@ -278,7 +268,6 @@ private final class CellSourceState {
     @exclusivity(unchecked) var records = 0
     @exclusivity(unchecked) var typing: ColumnTyping?
     @exclusivity(unchecked) var surveying: ColumnSurvey?
-    @exclusivity(unchecked) var namedByKeyAlone = false
     /// Whether the CSV header was looked at, and how many records of the source were taken as cells.
     @exclusivity(unchecked) var decided = false
     @exclusivity(unchecked) var ordinal = 0

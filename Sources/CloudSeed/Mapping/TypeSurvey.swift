@@ -180,10 +180,10 @@ struct TypeSurvey {
     }
 
     /// Takes in a top-level row whose fields were surveyed where they were read, and whose naming
-    /// is told by its natural key `key` alone (``NamingSurvey/add(key:name:source:)``).
-    mutating func add(key: String?, name: String?, source: Int) {
+    /// is told by the name the plan gives it (``NamingSurvey/add(nameColumn:key:name:source:)``).
+    mutating func add(nameColumn: String?, key: String?, name: String?, source: Int) {
         rowCount += 1
-        naming.add(key: key, name: name, source: source)
+        naming.add(nameColumn: nameColumn, key: key, name: name, source: source)
     }
 
     /// Takes in a row; `source` numbers the source it comes from, `keyName` is the name one of

@@ -208,9 +208,8 @@ import Testing
             guessed.tables["Song"]?.map { $0[0] } == ["Song-1", "Song-2", "Song-3", "Song-4"].map { .text("'\($0)'") })
     }
 
-    @Test func recordsWithANameColumnAreSurveyedByTheirWholeNamingRow() throws {
-        // An `id` column, empty in every row: the titles name the records, and the survey takes
-        // each record's naming row, as pass one does.
+    @Test func recordsWithAnEmptyNameColumnAreNamedByTheirKey() throws {
+        // An `id` column, empty in every row: the titles name the records.
         let (held, heldTwice) = try Self.importBothWays(
             [("songs.csv", "id,title,plays\n,A,1\n,B,2\n,C,3\n,D,4\n")], rows: 2)
         #expect(held.readOnce)
@@ -221,6 +220,40 @@ import Testing
             [("songs.csv", "id,title,plays\n,A,1\n,B,2\n,C,3\nx9,D,4\n")], rows: 2)
         #expect(!missed.readOnce)
         Self.expectSame(missed, missedTwice)
+    }
+
+    @Test func recordsNamedByTheirNameColumnAreSurveyedByTheirNames() throws {
+        let (held, heldTwice) = try Self.importBothWays(
+            [("songs.csv", "recordName,title,plays\nsong-é,A,1\nsong-2,A,2\nsong-3,C,3\nsong-4,C,4\n")], rows: 2)
+        #expect(held.readOnce)
+        Self.expectSame(held, heldTwice)
+        #expect(held.summary?.contains("named by the 'recordName' column") == true)
+        #expect(
+            held.tables["Song"]?.map { $0[0] } == ["song-2", "song-3", "song-4", "song-e"].map { .text("'\($0)'") })
+        // A name the later rows repeat (once made ASCII), or a row without one: as two readings decide.
+        for later in ["song-e,D,4", ",D,4"] {
+            let (missed, missedTwice) = try Self.importBothWays(
+                [("songs.csv", "recordName,title,plays\nsong-é,A,1\nsong-2,B,2\nsong-3,C,3\n\(later)\n")], rows: 2)
+            #expect(!missed.readOnce)
+            Self.expectSame(missed, missedTwice)
+        }
+    }
+
+    @Test func recordsNamedByATemplateAreSurveyedByTheirNames() throws {
+        let options = MappingOptions(nameTemplates: [try NameTemplate(parsing: "Song=song-{code}")])
+        let (held, heldTwice) = try Self.importBothWays(
+            [("songs.csv", "code,title\nø,A\n2,A\n3,B\n4,B\n")], rows: 2, options: options)
+        #expect(held.readOnce)
+        Self.expectSame(held, heldTwice)
+        #expect(held.summary?.contains(#"named by the name template "song-{code}""#) == true)
+        #expect(
+            held.tables["Song"]?.map { $0[0] } == ["song-2", "song-3", "song-4", "song-o"].map { .text("'\($0)'") })
+        // A name the later rows repeat: refused as two readings refuse it.
+        let (missed, missedTwice) = try Self.importBothWays(
+            [("songs.csv", "code,title\nø,A\n2,A\n3,B\no,B\n")], rows: 2, options: options)
+        #expect(!missed.readOnce)
+        Self.expectSame(missed, missedTwice)
+        #expect(missed.error != nil)
     }
 
     @Test func aBadValueAfterTheFirstRowsIsReportedAsTwoReadingsReportIt() throws {
