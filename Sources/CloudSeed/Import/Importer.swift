@@ -85,9 +85,9 @@ public struct Importer: Sendable {
     /// Whether the run may guess its plan from the first rows of each source and check it while
     /// writing (``RecordMapper/forEachRecord(_:plan:surveying:rowsReadAhead:assets:rejected:encoders:record:)``):
     /// not where a miss could not be undone by the rollback alone (rows reported as rejected, a
-    /// reset or prune, a schema given with the run).
+    /// reset or prune).
     private var mayGuessPlan: Bool {
-        schemaDefinition == nil && !reset && !prune && !partial && !options.skipBadRows
+        !reset && !prune && !partial && !options.skipBadRows
     }
 
     private func write(_ sources: [SourceFile], dryRun: Bool, rejected: (RejectedRow) throws -> Void) throws

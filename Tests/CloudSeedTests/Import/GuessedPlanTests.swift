@@ -18,10 +18,11 @@ import Testing
 
     /// Imports `files` (name, text) into two new stores: the plan guessed from the first `rows`
     /// records of each source, and read twice.
-    /// With `stored`, both stores first hold those files, imported the usual way.
+    /// With `stored`, both stores first hold those files, imported the usual way; with `schema`,
+    /// both runs are given that schema, as `seed` gives a manifest's.
     static func importBothWays(
         _ files: [(String, String)], rows: Int, options: MappingOptions = MappingOptions(),
-        stored: [(String, String)] = []
+        stored: [(String, String)] = [], schema: String? = nil
     ) throws -> (guessed: Run, twice: Run) {
         let folder = try TemporaryFolder()
         let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
@@ -38,6 +39,7 @@ import Testing
                 store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options,
                 now: 1_700_000_000_000)
             importer.guessingRows = guessingRows
+            importer.schemaDefinition = try schema.map { try CKSLParser.parse($0) }
             var run = Run(tables: [:], summary: nil, readOnce: false, error: nil, storeExists: false)
             do {
                 let summary = try importer.run(sources)
@@ -254,6 +256,31 @@ import Testing
         #expect(!missed.readOnce)
         Self.expectSame(missed, missedTwice)
         #expect(missed.error != nil)
+    }
+
+    @Test func aRunGivenASchemaIsGuessedToo() throws {
+        let schema = """
+            DEFINE SCHEMA
+                RECORD TYPE Item (
+                    "___recordID" REFERENCE QUERYABLE,
+                    code STRING,
+                    count INT64,
+                    GRANT WRITE TO "_creator",
+                    GRANT CREATE TO "_icloud",
+                    GRANT READ TO "_world"
+                );
+            """
+        let (held, heldTwice) = try Self.importBothWays(
+            [("items.csv", "code,count\nc1,1\nc2,2\nc3,3\n")], rows: 2, schema: schema)
+        #expect(held.readOnce)
+        Self.expectSame(held, heldTwice)
+        #expect(held.tables["Item"]?.count == 3)
+        // A field the schema lacks, set only after the first rows: read twice, the same as two readings.
+        let (missed, missedTwice) = try Self.importBothWays(
+            [("items.csv", "code,count,note\nc1,1,\nc2,2,\nc3,3,late\n")], rows: 2, schema: schema)
+        #expect(!missed.readOnce)
+        Self.expectSame(missed, missedTwice)
+        #expect(missed.tables["_cloudseed_fields"]?.count == 3)
     }
 
     @Test func aBadValueAfterTheFirstRowsIsReportedAsTwoReadingsReportIt() throws {
