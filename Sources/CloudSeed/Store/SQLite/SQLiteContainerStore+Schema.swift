@@ -67,7 +67,8 @@ extension SQLiteContainerStore {
                 guard let layout = layouts[recordType.name] else { continue }
                 for field in recordType.fields {
                     let column = field.isSystemField ? field.name : layout.fields[field.name]?.column
-                    guard let column else { continue }
+                    // Record names have their index already: the table's name index.
+                    guard let column, column != "___recordID" else { continue }
                     if field.options.contains(.queryable) || field.options.contains(.sortable) {
                         wanted[layout.table, default: []].insert(column)
                     }
