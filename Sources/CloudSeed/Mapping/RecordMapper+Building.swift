@@ -61,8 +61,9 @@ extension RecordMapper {
         // handed on by this one. A CSV row, quick to read, is prepared where it is read, so that the
         // thread that names and builds rows, the busiest, has less to do; documents take longer to
         // read than to prepare. A CSV record typed where it is read is named on the next thread: the
-        // reading one, which scans, types and surveys every cell, is the busier. The records that
-        // load asset files are built on this thread, so that the files' bytes cross no other.
+        // reading one, which scans, types and surveys every cell, is the busier; but in two stages,
+        // where the next thread also writes, a name made of a text is made where it is read. The
+        // records that load asset files are built on this thread, so that the files' bytes cross no other.
         var rowNumbers = TypeRowCounts()
         let builder = RecordBuilder(plan: plan, options: options)
         let writingBuilder = RecordBuilder(plan: plan, options: options)
@@ -95,6 +96,10 @@ extension RecordMapper {
             sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere,
             rowsReadAhead: rowsReadAhead,
             read: { item -> ReadForBuilding in
+                if preparingHere, case .builtSurveyed(var record, .byText, let nameColumn, let source) = item {
+                    record.recordName = RecordNaming.recordName(from: record.recordName)
+                    return .read(.builtSurveyed(record, name: .madeOfText, nameColumn: nameColumn, source: source))
+                }
                 guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
                 var row = read.row
                 return .prepared(
@@ -122,7 +127,7 @@ extension RecordMapper {
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     surveying?.add(
                         record, key: namingKey(of: record.recordType), nameColumn: nameColumn,
-                        name: name == .byText ? record.recordName : nil, source: source)
+                        name: name.isText ? record.recordName : nil, source: source)
                     return try handOn(.built(record))
                 case .read(.built(var record, let name)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
