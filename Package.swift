@@ -82,6 +82,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CloudSeedServerTests",
+            dependencies: [
+                "CloudSeed", "CloudSeedServer", "CloudSeedTestSupport", "cloudseed",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CloudSeedCLITests",
             dependencies: ["CloudSeedTestSupport", "cloudseed"],
             exclude: ["HelpSnapshots"],
