@@ -38,10 +38,9 @@ enum ServerErrorCode: String, Sendable {
         case .recordConflict: self = .conflict
         case .limitExceeded: self = .quotaExceeded
         case .unresolvedReference: self = .validatingReferenceError
-        case .missingAsset: self = .notFound
         case .storeFailure, .fileAccess, .damagedBackup: self = .internalError
         case .malformedSource, .invalidValue, .invalidOption, .unknownRecordType, .unknownField,
-            .productionSchemaRefused, .duplicateRecordName, .unsupportedQuery, .invalidSchema:
+            .productionSchemaRefused, .duplicateRecordName, .unsupportedQuery, .invalidSchema, .missingAsset:
             self = .badRequest
         }
     }

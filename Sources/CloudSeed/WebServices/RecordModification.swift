@@ -103,12 +103,15 @@ package struct RecordModification {
         let transaction: any StoreTransaction
         var schema: Schema
         let permissions: Permissions?
+        /// Refuses assets whose bytes were never uploaded.
+        var assetPresence: AssetPresence
         var scope: StoreScope { modification.scope }
 
         init(modification: RecordModification, store: any StoreBackend, transaction: any StoreTransaction) throws {
             self.modification = modification
             self.store = store
             self.transaction = transaction
+            assetPresence = AssetPresence(store: store)
             schema = try store.schema(of: modification.scope.schemaScope)
             permissions =
                 modification.scope.database == .public
@@ -175,6 +178,7 @@ package struct RecordModification {
                 recordID: RecordID(recordName: givenName ?? UUID().uuidString, zoneID: scope.zoneID),
                 fields: typed.fields)
             try checkSize(of: record)
+            try assetPresence.check(record)
             try permissions?.checkSave(record, over: existing)
             record.fields = try operation.type.saveMode.merge(record, over: existing).get()
             if let existing {
