@@ -48,6 +48,24 @@ package protocol StoreBackend: StoredRecords {
 
     /// Whether the store has the content of an asset, without reading it.
     func hasAssetContent(_ checksum: String) throws -> Bool
+
+    /// The records deleted from a zone, each with the change tag its deletion took, for clients
+    /// that fetch what changed since a sync token.
+    func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord]
+}
+
+/// A record deleted from a zone: what `records/changes` answers as `deleted: true`.
+package struct DeletedRecord: Hashable, Sendable {
+    package var recordName: String
+    package var recordType: String
+    /// The change tag counter the deletion took: it follows every change before it.
+    package var changeTag: Int64
+
+    package init(recordName: String, recordType: String, changeTag: Int64) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.changeTag = changeTag
+    }
 }
 
 /// The writes of one run, inside its transaction.
@@ -60,8 +78,13 @@ package protocol StoreTransaction {
     func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
     /// Inserts or replaces a record, all its fields.
     func save(_ record: CloudRecord, in scope: StoreScope) throws
-    /// Deletes a record; `false` when there was none.
+    /// Deletes a record, noting the deletion for ``StoreBackend/deletedRecords(in:)``; `false`
+    /// when there was none.
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool
+    /// Creates an empty zone, if there is none by that name.
+    func createZone(_ scope: StoreScope) throws
+    /// Deletes a zone with its records and their deletions; `false` when there was none.
+    func deleteZone(_ scope: StoreScope) throws -> Bool
     /// Stores an asset's content under its checksum, once.
     func saveAsset(_ asset: AssetReference, content: Data?) throws
     /// A change tag not given to any record before.

@@ -38,6 +38,7 @@ import Testing
             throw CloudSeedError(.storeFailure, "the disk went away")
         }
         func hasAssetContent(_ checksum: String) throws -> Bool { try base.hasAssetContent(checksum) }
+        func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] { try base.deletedRecords(in: scope) }
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {
