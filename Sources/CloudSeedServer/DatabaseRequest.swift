@@ -50,6 +50,11 @@ struct DatabaseRequest: Sendable {
             zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner))
     }
 
+    /// The scope of a zone the store holds.
+    func scope(of zoneID: RecordZoneID) -> StoreScope {
+        StoreScope(container: container, environment: environment, database: database, zoneID: zoneID)
+    }
+
     /// The URL the bytes of `asset` are fetched from.
     func downloadURL(_ asset: AssetReference) -> String {
         "\(baseURL)/assets/\(asset.fileChecksum)"

@@ -9,8 +9,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the store over CloudKit Web Services, for the code you write against CloudKit.",
         discussion: """
             Answers POST /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query (and records/lookup,
-            records/modify, zones/list, zones/lookup, users/current, users/caller, assets/upload) with
-            the store's records, by the same rules as the other commands. Stop it with Ctrl-C.
+            records/modify, records/changes, zones/list, zones/lookup, zones/modify, changes/zone,
+            changes/database, users/current, users/caller, assets/upload) with the store's records, by
+            the same rules as the other commands. Stop it with Ctrl-C.
 
             Examples:
               cloudseed serve
