@@ -5,13 +5,22 @@ import Foundation
 /// `continuationMarker`, `desiredKeys`, run by the library's query, so the index rules are
 /// `cloudseed query`'s.
 enum RecordsQuery {
-    /// CloudKit's comparators, as the library's query has them.
-    static let comparators: [String: QueryFilter.Comparator] = [
-        "EQUALS": .equals, "NOT_EQUALS": .notEquals, "LESS_THAN": .lessThan,
-        "LESS_THAN_OR_EQUALS": .lessThanOrEquals, "GREATER_THAN": .greaterThan,
-        "GREATER_THAN_OR_EQUALS": .greaterThanOrEquals, "BEGINS_WITH": .beginsWith, "IN": .in, "NEAR": .near,
-        "LIST_CONTAINS": .contains,
+    /// CloudKit's comparators, as the library's query has them: a comparator and whether it is negated.
+    static let comparators: [String: (QueryFilter.Comparator, negated: Bool)] = [
+        "EQUALS": (.equals, false), "NOT_EQUALS": (.notEquals, false), "LESS_THAN": (.lessThan, false),
+        "LESS_THAN_OR_EQUALS": (.lessThanOrEquals, false), "GREATER_THAN": (.greaterThan, false),
+        "GREATER_THAN_OR_EQUALS": (.greaterThanOrEquals, false), "NEAR": (.near, false),
+        "BEGINS_WITH": (.beginsWith, false), "NOT_BEGINS_WITH": (.beginsWith, true),
+        "IN": (.in, false), "NOT_IN": (.in, true),
+        "LIST_CONTAINS": (.contains, false), "NOT_LIST_CONTAINS": (.contains, true),
+        "LIST_CONTAINS_ANY": (.containsAny, false), "NOT_LIST_CONTAINS_ANY": (.containsAny, true),
+        "LIST_CONTAINS_ALL": (.containsAll, false), "NOT_LIST_CONTAINS_ALL": (.containsAll, true),
+        "LIST_MEMBER_BEGINS_WITH": (.memberBeginsWith, false),
+        "NOT_LIST_MEMBER_BEGINS_WITH": (.memberBeginsWith, true),
     ]
+
+    /// The comparators that search SEARCHABLE fields for words: whether a record needs any of them.
+    static let tokenComparators = ["CONTAINS_ALL_TOKENS": false, "CONTAINS_ANY_TOKENS": true]
 
     /// `systemFieldName`s as the schema names the fields.
     static let systemFields = [
@@ -62,19 +71,20 @@ enum RecordsQuery {
         guard let value = filter["fieldValue"]?["value"] else {
             throw ServerError(.badRequest, "the filter on '\(field)' needs fieldValue.value")
         }
-        if name == "CONTAINS_ALL_TOKENS" {
+        if let anyWord = tokenComparators[name] {
             query.search = try text(of: value, field: field)
+            query.searchesAnyWord = anyWord
             return
         }
-        guard let comparator = comparators[name] else {
-            let known = (comparators.keys + ["CONTAINS_ALL_TOKENS"]).sorted().joined(separator: ", ")
-            throw ServerError(.badRequest, "comparator '\(name)' is not one cloudseed serve runs; use one of \(known)")
+        guard let (comparator, negated) = comparators[name] else {
+            let known = (Array(comparators.keys) + tokenComparators.keys).sorted().joined(separator: ", ")
+            throw ServerError(.badRequest, "comparator '\(name)' is not one of CloudKit's: \(known)")
         }
         var valueText: String
         switch comparator {
-        case .in:
+        case .in, .containsAny, .containsAll:
             guard let items = value.items else {
-                throw ServerError(.badRequest, "IN on '\(field)' needs a list of values")
+                throw ServerError(.badRequest, "\(name) on '\(field)' needs a list of values")
             }
             valueText = "[" + (try items.map { try text(of: $0, field: field) }).joined(separator: ",") + "]"
         case .near:
@@ -89,7 +99,7 @@ enum RecordsQuery {
         default:
             valueText = try text(of: value, field: field)
         }
-        query.filters.append(QueryFilter(field: field, comparator: comparator, value: valueText))
+        query.filters.append(QueryFilter(field: field, comparator: comparator, value: valueText, negated: negated))
     }
 
     /// The field a filter or sort names: `fieldName`, or a `systemFieldName` as the schema has it.

@@ -78,6 +78,31 @@ import Testing
         }
     }
 
+    @Test func runsCloudKitsListAndNegatedComparators() async throws {
+        let folder = try Self.seededGallery()
+        let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")))
+        try await RunningServer.with(server) { server in
+            func titles(_ filter: String) async throws -> [String] {
+                let answer = try await server.post(
+                    Self.path,
+                    #"{"query":{"recordType":"Artwork","filterBy":[\#(filter)],"sortBy":[{"fieldName":"title"}]}}"#)
+                let records = try #require(try answer.object()["records"] as? [[String: Any]], "\(answer.body)")
+                return records.compactMap {
+                    (($0["fields"] as? [String: Any])?["title"] as? [String: Any])?["value"] as? String
+                }
+            }
+            let notIn = try await titles(
+                #"{"comparator":"NOT_IN","fieldName":"catalogNumber","fieldValue":{"value":["115","308"]}}"#)
+            #expect(notIn == ["Rainy Day in Mendocino", "Über den Dächern"])
+            let notBeginsWith = try await titles(
+                #"{"comparator":"NOT_BEGINS_WITH","fieldName":"title","fieldValue":{"value":"Night"}}"#)
+            #expect(notBeginsWith == ["MacKerricher State Park", "Rainy Day in Mendocino", "Über den Dächern"])
+            let anyToken = try await titles(
+                #"{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"title","fieldValue":{"value":"harbor rainy"}}"#)
+            #expect(anyToken == ["Night Harbor", "Rainy Day in Mendocino"])
+        }
+    }
+
     @Test func pagesWithAContinuationMarker() async throws {
         let folder = try Self.seededGallery()
         let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")))
