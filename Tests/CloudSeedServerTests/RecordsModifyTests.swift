@@ -105,4 +105,54 @@ import Testing
         }
         #expect(try Self.artists(folder).map(\.recordID.recordName).contains("Tomas Ortega") == false)
     }
+
+    @Test func checksValidateReferences() async throws {
+        let database = "/database/1/iCloud.com.example.Notes/development/private/records/modify"
+        try await RunningServer.with(try CloudKitServer(store: ContainerStore.inMemory(), user: "_alice")) { server in
+            let link =
+                #"{"operations":[{"operationType":"create","record":{"recordName":"child","recordType":"Note","fields":{"parent":{"value":{"recordName":"parent","action":"VALIDATE"}}}}}]}"#
+            let dangling = try await server.post(database, link)
+            let refusal = try #require((try dangling.object()["records"] as? [[String: Any]])?.first)
+            #expect(refusal["serverErrorCode"] as? String == "VALIDATING_REFERENCE_ERROR")
+            _ = try await server.post(
+                database,
+                #"{"operations":[{"operationType":"create","record":{"recordName":"parent","recordType":"Note","fields":{}}}]}"#
+            )
+            let linked = try await server.post(database, link)
+            #expect((try linked.object()["records"] as? [[String: Any]])?.first?["serverErrorCode"] == nil)
+            let delete = try await server.post(
+                database, #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"parent"}}]}"#)
+            let kept = try #require((try delete.object()["records"] as? [[String: Any]])?.first)
+            #expect(kept["serverErrorCode"] as? String == "VALIDATING_REFERENCE_ERROR")
+        }
+    }
+
+    @Test func refusesARecordOverOneMegabyte() async throws {
+        let text = String(repeating: "x", count: 1_100_000)
+        try await RunningServer.with(try CloudKitServer(store: ContainerStore.inMemory())) { server in
+            let answer = try await server.post(
+                "/database/1/iCloud.com.example.Notes/development/public/records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordName":"big","recordType":"Note","fields":{"text":{"value":"\#(text)"}}}}]}"#
+            )
+            let refusal = try #require((try answer.object()["records"] as? [[String: Any]])?.first)
+            #expect(refusal["serverErrorCode"] as? String == "QUOTA_EXCEEDED")
+            #expect(
+                refusal["reason"] as? String
+                    == "record 'big' of type Note is 1100000 bytes, over CloudKit's limit of 1048576 bytes; move large values into an ASSET field"
+            )
+        }
+    }
+
+    @Test func refusesAWriteTheGrantsDoNotAllow() async throws {
+        let folder = try RecordsQueryTests.seededGallery()
+        let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")), user: "_bob")
+        try await RunningServer.with(server) { server in
+            let answer = try await server.post(
+                Self.path(),
+                #"{"operations":[{"operationType":"forceUpdate","record":{"recordName":"Mei Chen","recordType":"Artist","fields":{"nationality":{"value":"Dutch"}}}}]}"#
+            )
+            let refusal = try #require((try answer.object()["records"] as? [[String: Any]])?.first)
+            #expect(refusal["serverErrorCode"] as? String == "ACCESS_DENIED")
+        }
+    }
 }

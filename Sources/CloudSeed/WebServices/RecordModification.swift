@@ -156,6 +156,7 @@ package struct RecordModification {
             }
             try checkChangeTag(operation.record["recordChangeTag"]?.string, operation, against: existing)
             try permissions?.checkSave(existing, over: existing)
+            try checkNoValidatingReference(to: name)
             _ = try RecordDeleter(store: store, scope: scope).delete(
                 [name], ofType: existing.recordType, in: transaction)
             return .deleted(recordName: name)
@@ -179,6 +180,7 @@ package struct RecordModification {
                 fields: typed.fields)
             try checkSize(of: record)
             try assetPresence.check(record)
+            try checkValidatedTargets(of: record)
             try permissions?.checkSave(record, over: existing)
             record.fields = try operation.type.saveMode.merge(record, over: existing).get()
             if let existing {
@@ -206,6 +208,46 @@ package struct RecordModification {
             for (recordType, field, type) in changes.newFields {
                 try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
                 schema.recordTypes[recordType]?.fields[field] = type
+            }
+        }
+
+        /// Refuses a record whose VALIDATE references name records that do not exist.
+        private func checkValidatedTargets(of record: CloudRecord) throws {
+            for (field, value) in record.fields.sorted(by: { $0.key < $1.key }) {
+                for reference in value.references where reference.action == .validate {
+                    var target = scope
+                    if let zoneName = reference.zoneName { target.zoneID.zoneName = zoneName }
+                    let types = schema.sortedRecordTypes.map(\.name)
+                    guard
+                        try types.contains(where: {
+                            try transaction.record(reference.recordName, ofType: $0, in: target) != nil
+                        })
+                    else {
+                        throw CloudSeedError(
+                            .unresolvedReference,
+                            "field '\(field)' is a VALIDATE reference to '\(reference.recordName)', which does not exist; save that record first or use the action NONE"
+                        )
+                    }
+                }
+            }
+        }
+
+        /// Refuses deleting a record that VALIDATE references of other records still name.
+        private func checkNoValidatingReference(to name: String) throws {
+            var source: String?
+            try store.forEachRecord(in: scope, recordType: nil) { record in
+                guard source == nil else { return }
+                if record.fields.values.contains(where: {
+                    $0.references.contains { $0.action == .validate && $0.recordName == name && $0.zoneName == nil }
+                }) {
+                    source = record.recordID.recordName
+                }
+            }
+            if let source {
+                throw CloudSeedError(
+                    .unresolvedReference,
+                    "record '\(source)' has a VALIDATE reference to '\(name)'; delete '\(source)' first or change its action to NONE"
+                )
             }
         }
 
