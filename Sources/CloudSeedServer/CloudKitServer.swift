@@ -4,6 +4,7 @@ public import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// CloudKit Web Services over a container store: records (query, lookup, modify), zones, users and
 /// assets under `/database/1/{container}/{environment}/{database}/`, answered in CloudKit's JSON
@@ -46,14 +47,23 @@ public struct CloudKitServer: Sendable {
         self.now = now
     }
 
-    /// Serves until the task is cancelled or the process is told to stop; `onRunning` is called
-    /// with the port once the server listens.
+    /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM; `onRunning` is
+    /// called with the port once the server listens.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let app = Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "cloudseed"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
-        try await app.runService()
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
+        // A cancelled task stops the server as a signal does, requests in flight answered first:
+        // the services run in a task of their own, which the cancellation does not reach.
+        try await withTaskCancellationHandler {
+            try await Task { try await services.run() }.value
+        } onCancel: {
+            Task { await services.triggerGracefulShutdown() }
+        }
     }
 
     /// A database endpoint: what it answers from a request and the store.

@@ -7,7 +7,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A server started in this process on a free loopback port for one test, stopped when the test's body returns.
+/// A server started in this process on a free loopback port for one test, stopped (and waited
+/// for) when the test's body returns.
 struct RunningServer {
     /// `http://127.0.0.1:PORT`.
     let baseURL: String
@@ -36,8 +37,17 @@ struct RunningServer {
             _ = try await task.value
             throw CloudSeedError(.storeFailure, "the server stopped before it listened")
         }
-        defer { task.cancel() }
-        return try await body(RunningServer(baseURL: "http://127.0.0.1:\(port)"))
+        let result: Result
+        do {
+            result = try await body(RunningServer(baseURL: "http://127.0.0.1:\(port)"))
+        } catch {
+            task.cancel()
+            _ = try? await task.value
+            throw error
+        }
+        task.cancel()
+        try await task.value
+        return result
     }
 
     /// POSTs `json` to `path` (`/database/1/…`).
