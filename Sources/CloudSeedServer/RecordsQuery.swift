@@ -54,7 +54,8 @@ enum RecordsQuery {
         }
         let offset = try body["continuationMarker"].map(offset(of:)) ?? 0
         recordQuery.limit = offset + limit + 1
-        let found = try store.query(recordQuery, in: request.scope(zoneID: body["zoneID"]))
+        let scope = request.scope(zoneID: body["zoneID"])
+        let found = try store.exclusively { try store.backend.read { try store.backend.query(recordQuery, in: scope) } }
         let page = found.dropFirst(offset).prefix(limit)
         let desiredKeys = body["desiredKeys"]?.items.map { Set($0.compactMap(\.string)) }
         var members = [("records", JSONText.array(page.map { request.json($0, desiredKeys: desiredKeys) }))]

@@ -17,6 +17,13 @@ package protocol StoreBackend: StoredRecords {
     /// Runs `body` as one transaction: everything it writes is kept, or nothing is.
     func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
 
+    /// Runs `body` as one read-only transaction: its reads see one state of the store, with the
+    /// record types and fields other processes made before it began, and it waits for no writer.
+    func read<T>(_ body: () throws -> T) throws -> T
+
+    /// The stored record with this ID, if any, read outside a write (``StoreTransaction/record(_:ofType:in:)`` inside one).
+    func record(named recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
+
     /// Calls `line` with each record of a zone (or of one type) as one line of CloudKit JSON, byte
     /// for byte what ``CloudKitJSON/record(_:)`` writes, followed by a newline, in
     /// ``forEachRecord(in:recordType:_:)``'s order. Returns how many records went through

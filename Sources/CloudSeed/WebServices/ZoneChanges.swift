@@ -21,7 +21,7 @@ package struct ZoneChanges {
     ) throws {
         let since = try Self.counter(of: syncToken)
         var all: [(counter: Int64, change: Change)] = try store.exclusively {
-            try store.backend.write { _ in try Self.changes(in: scope, since: since, user: user, store: store) }
+            try store.backend.read { try Self.changes(in: scope, since: since, user: user, store: store) }
         }
         all.sort { $0.counter < $1.counter }
         let page = all.prefix(limit)
@@ -55,7 +55,7 @@ package struct ZoneChanges {
     /// The change tag of the latest change in `scope`, as a sync token; `nil` for a zone with none.
     package static func latestToken(in scope: StoreScope, store: ContainerStore) throws -> String? {
         try store.exclusively {
-            try store.backend.write { _ in
+            try store.backend.read {
                 var latest: Int64 = 0
                 try store.backend.forEachRecord(in: scope, recordType: nil) { record in
                     latest = max(latest, Int64(record.system.changeTag, radix: 36) ?? 0)

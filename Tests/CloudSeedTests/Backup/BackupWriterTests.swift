@@ -26,6 +26,10 @@ import Testing
             try base.query(query, in: scope)
         }
         func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T { try base.write(body) }
+        func read<T>(_ body: () throws -> T) throws -> T { try base.read(body) }
+        func record(named recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+            try base.record(named: recordName, ofType: recordType, in: scope)
+        }
         func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
             try base.forEachRecord(in: scope, recordType: recordType, body)
         }
