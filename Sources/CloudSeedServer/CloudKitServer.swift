@@ -6,10 +6,10 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 
-/// CloudKit Web Services over a container store: records (query, lookup, modify), zones, users and
-/// assets under `/database/1/{container}/{environment}/{database}/`, answered in CloudKit's JSON
-/// with CloudKit's errors, every request one store transaction through the same library the
-/// command line uses.
+/// CloudKit Web Services over a container store: records (query, lookup, modify, changes), zones,
+/// users and assets under `/database/1/{container}/{environment}/{database}/`, answered in
+/// CloudKit's JSON with CloudKit's errors, every request one store transaction through the same
+/// library the command line uses; and a console in the browser at `/`.
 ///
 /// ```swift
 /// let server = try CloudKitServer(store: try ContainerStore("cloudseed.sqlite"))
@@ -95,6 +95,27 @@ public struct CloudKitServer: Sendable {
                 }
             }
         }
+        router.get("/") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ConsolePage.html)))
+        }
+        router.get("console/environments") { request, _ in
+            await answering {
+                _ = try await authenticated(request)
+                return try await worker.run { try Console.environments(store: $0) }
+            }
+        }
+        router.get("console/schema/:container/:environment") { request, context in
+            await answering {
+                _ = try await authenticated(request)
+                let container = context.parameters.get("container") ?? ""
+                let environment = context.parameters.get("environment") ?? ""
+                return try await worker.run {
+                    try Console.schema(container: container, environment: environment, store: $0)
+                }
+            }
+        }
         router.post(RouterPath(Assets.uploadPath)) { request, _ in
             await answering {
                 var request = request
@@ -126,16 +147,7 @@ public struct CloudKitServer: Sendable {
         -> Response
     {
         await answering {
-            var request = request
-            let body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
-            let query = request.uri.queryParameters
-            let credentials = RequestAuthentication.Credentials(
-                apiToken: query.get("ckAPIToken").map { String($0) },
-                webAuthToken: query.get("ckWebAuthToken").map { String($0) },
-                keyID: request.headers[HTTPField.Name(RequestAuthentication.Header.keyID)!],
-                date: request.headers[HTTPField.Name(RequestAuthentication.Header.date)!],
-                signature: request.headers[HTTPField.Name(RequestAuthentication.Header.signature)!])
-            let user = try authentication.user(for: credentials, body: body, subpath: request.uri.path)
+            let (user, body) = try await authenticated(request)
             let databaseRequest = try DatabaseRequest(
                 container: context.parameters.get("container") ?? "",
                 environment: context.parameters.get("environment") ?? "",
@@ -143,6 +155,20 @@ public struct CloudKitServer: Sendable {
                 baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
             return try await worker.run { try endpoint(databaseRequest, $0) }
         }
+    }
+
+    /// The user a request acts as, with its body, or AUTHENTICATION_FAILED.
+    private func authenticated(_ request: Request) async throws -> (user: String, body: [UInt8]) {
+        var request = request
+        let body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
+        let query = request.uri.queryParameters
+        let credentials = RequestAuthentication.Credentials(
+            apiToken: query.get("ckAPIToken").map { String($0) },
+            webAuthToken: query.get("ckWebAuthToken").map { String($0) },
+            keyID: request.headers[HTTPField.Name(RequestAuthentication.Header.keyID)!],
+            date: request.headers[HTTPField.Name(RequestAuthentication.Header.date)!],
+            signature: request.headers[HTTPField.Name(RequestAuthentication.Header.signature)!])
+        return (try authentication.user(for: credentials, body: body, subpath: request.uri.path), body)
     }
 
     /// The JSON `body` gives, or the error it throws in CloudKit's shape.

@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
             Answers POST /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query (and records/lookup,
             records/modify, records/changes, zones/list, zones/lookup, zones/modify, changes/zone,
             changes/database, users/current, users/caller, assets/upload) with the store's records, by
-            the same rules as the other commands. Stop it with Ctrl-C.
+            the same rules as the other commands, and shows a console at http://HOST:PORT/ in the
+            browser. Stop it with Ctrl-C.
 
             Examples:
               cloudseed serve
