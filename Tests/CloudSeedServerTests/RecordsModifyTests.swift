@@ -83,6 +83,12 @@ import Testing
             let again = try await server.post(Self.path(), create)
             let exists = try #require((try again.object()["records"] as? [[String: Any]])?.first)
             #expect(exists["serverErrorCode"] as? String == "EXISTS")
+            let otherType = try await server.post(
+                Self.path(),
+                #"{"operations":[{"operationType":"forceUpdate","record":{"recordName":"Thinker","recordType":"Artist","fields":{}}}]}"#
+            )
+            let refused = try #require((try otherType.object()["records"] as? [[String: Any]])?.first)
+            #expect(refused["serverErrorCode"] as? String == "BAD_REQUEST")
         }
         let store = try ContainerStore(folder.path("cloudseed.sqlite"))
         #expect(try store.schema(of: "iCloud.com.example.Gallery", environment: .production).recordTypes.isEmpty)

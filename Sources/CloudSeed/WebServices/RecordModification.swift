@@ -136,11 +136,21 @@ package struct RecordModification {
             }
         }
 
-        /// The stored record named `name`, of `recordType` where given, else of any type.
+        /// The stored record named `name`, whatever its type: a record name is unique in its zone. One
+        /// of another type than the `recordType` the request gives is refused.
         private func stored(_ name: String, ofType recordType: String?) throws -> CloudRecord? {
-            let types = recordType.map { [$0] } ?? schema.sortedRecordTypes.map(\.name)
-            for type in types where schema.recordTypes[type] != nil {
-                if let record = try transaction.record(name, ofType: type, in: scope) { return record }
+            let types = schema.sortedRecordTypes.map(\.name)
+            // The type the request names first: where it is right, the others are not read.
+            for type in (recordType.map { [$0] } ?? []) + types where schema.recordTypes[type] != nil {
+                guard let record = try transaction.record(name, ofType: type, in: scope) else { continue }
+                if let recordType, record.recordType != recordType {
+                    throw Refusal.invalid(
+                        CloudSeedError(
+                            .invalidOption,
+                            "record '\(name)' is of type \(record.recordType), not \(recordType); a record name is unique in its zone"
+                        ))
+                }
+                return record
             }
             return nil
         }
