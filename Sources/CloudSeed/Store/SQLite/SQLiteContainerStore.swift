@@ -10,6 +10,8 @@ package final class SQLiteContainerStore: StoreBackend {
     private var creation: StoreCreation?
     /// Whether a write failed before any wrote the new file: it is then dropped, not put in place.
     private var creationFailed = false
+    /// The schema definitions parsed last, kept while their text stays the same.
+    let parsedSchemas = ParsedSchemas()
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:] {
         didSet { forgetTargets() }
