@@ -12,11 +12,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "CloudSeed", targets: ["CloudSeed"]),
+        .library(name: "CloudSeedServer", targets: ["CloudSeedServer"]),
         .executable(name: "cloudseed", targets: ["cloudseed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -43,10 +46,21 @@ let package = Package(
             // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
+        // CloudKit Web Services over a store; its own target so the library does not pull in a server.
+        .target(
+            name: "CloudSeedServer",
+            dependencies: [
+                "CloudSeed",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "cloudseed",
             dependencies: [
                 "CloudSeed",
+                "CloudSeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -65,6 +79,14 @@ let package = Package(
         .testTarget(
             name: "CloudSeedTests",
             dependencies: ["CloudSeed", "CloudSeedTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CloudSeedServerTests",
+            dependencies: [
+                "CloudSeed", "CloudSeedServer", "CloudSeedTestSupport", "cloudseed",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,7 +3,7 @@ import CloudSeed
 import Foundation
 
 @main
-struct CloudSeedCommand: ParsableCommand {
+struct CloudSeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudseed",
         abstract:
@@ -20,6 +20,7 @@ struct CloudSeedCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self,
             QueryCommand.self, DeleteCommand.self, SchemaCommand.self, RoleCommand.self, InspectCommand.self,
+            ServeCommand.self,
         ]
     )
 }

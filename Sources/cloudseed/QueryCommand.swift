@@ -7,7 +7,9 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Query records of one type, as CloudKit does: only on indexed fields.",
         discussion: """
-            Comparators: = != < <= > >= BEGINSWITH IN CONTAINS NEAR. Equality needs a QUERYABLE field,
+            Comparators: = != < <= > >= BEGINSWITH IN NEAR, and for LIST fields CONTAINS CONTAINSANY
+            CONTAINSALL MEMBERBEGINSWITH; NOT before one negates it ('tags NOT CONTAINS oil'). IN and
+            CONTAINSANY/CONTAINSALL take values separated by commas. Equality needs a QUERYABLE field,
             ranges and sorting a SORTABLE one, --search a SEARCHABLE one; a query without filters needs
             "___recordID" QUERYABLE.
 
@@ -35,6 +37,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Words a SEARCHABLE field must contain.")
     var search: String?
 
+    @Flag(help: "With --search, find records that contain any of the words rather than all.")
+    var anyWord = false
+
     @Option(help: "At most this many records.")
     var limit: Int?
 
@@ -49,6 +54,7 @@ struct QueryCommand: ParsableCommand {
                 recordType: type, filters: try filters.map(QueryFilter.init(parsing:)),
                 sort: sort.map { ($0, !descending) }, search: search, limit: limit)
             query.user = storeOptions.user
+            query.searchesAnyWord = anyWord
             let records = try storeOptions.openStore(mustExist: true).query(query, in: storeOptions.scope)
             switch format {
             case .jsonl: for record in records { print(CloudKitJSON.record(record)) }

@@ -13,29 +13,34 @@ package struct RecordDeleter {
     /// returns every record deleted as `Type/name`. A name with no record is an error, and then
     /// nothing is deleted.
     package func delete(_ names: [String], ofType recordType: String) throws -> [String] {
-        try store.write { transaction in
-            let children = try deleteSelfChildren()
-            var deleted: [String] = []
-            var queue = names.map { (recordType, $0) }
-            var done = Set<String>()
-            var errors = ErrorCollector()
-            while !queue.isEmpty {
-                let (type, name) = queue.removeFirst()
-                guard done.insert("\(type)/\(name)").inserted else { continue }
-                if try transaction.delete(name, ofType: type, in: scope) {
-                    deleted.append("\(type)/\(name)")
-                    queue += children[name] ?? []
-                } else if type == recordType && names.contains(name) {
-                    try errors.record(
-                        CloudSeedError(
-                            .unresolvedReference,
-                            "no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with cloudseed export --type \(type)"
-                        ))
-                }
+        try store.write { try delete(names, ofType: recordType, in: $0) }
+    }
+
+    /// ``delete(_:ofType:)`` inside a transaction already open, as a server request's.
+    package func delete(_ names: [String], ofType recordType: String, in transaction: any StoreTransaction) throws
+        -> [String]
+    {
+        let children = try deleteSelfChildren()
+        var deleted: [String] = []
+        var queue = names.map { (recordType, $0) }
+        var done = Set<String>()
+        var errors = ErrorCollector()
+        while !queue.isEmpty {
+            let (type, name) = queue.removeFirst()
+            guard done.insert("\(type)/\(name)").inserted else { continue }
+            if try transaction.delete(name, ofType: type, in: scope) {
+                deleted.append("\(type)/\(name)")
+                queue += children[name] ?? []
+            } else if type == recordType && names.contains(name) {
+                try errors.record(
+                    CloudSeedError(
+                        .unresolvedReference,
+                        "no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with cloudseed export --type \(type)"
+                    ))
             }
-            try errors.throwIfAny()
-            return deleted
         }
+        try errors.throwIfAny()
+        return deleted
     }
 
     /// For each record name, the records that point to it with DELETE_SELF.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A query of one record type, CloudKit style: filters on indexed fields, a sort, a text search.
 public struct RecordQuery: Sendable {
     public var recordType: String
@@ -5,6 +7,9 @@ public struct RecordQuery: Sendable {
     public var sort: (field: String, ascending: Bool)?
     /// Words that a SEARCHABLE field must contain.
     public var search: String?
+    /// Whether a record needs only one of ``search``'s words rather than all of them (CloudKit's
+    /// `CONTAINS_ANY_TOKENS` rather than `CONTAINS_ALL_TOKENS`).
+    public var searchesAnyWord = false
     public var limit: Int?
     /// Who asks: in the public database only records their roles may READ come back.
     public var user = RecordZoneID.defaultOwnerName
@@ -35,7 +40,14 @@ public struct QueryFilter: Hashable, Sendable {
         case beginsWith = "BEGINSWITH"
         case `in` = "IN"
         case near = "NEAR"
+        /// A LIST field holds the value.
         case contains = "CONTAINS"
+        /// A LIST field holds one of the values.
+        case containsAny = "CONTAINSANY"
+        /// A LIST field holds every one of the values.
+        case containsAll = "CONTAINSALL"
+        /// A member of a LIST field begins with the value.
+        case memberBeginsWith = "MEMBERBEGINSWITH"
 
         /// Whether the comparator needs a SORTABLE index (ranges) rather than a QUERYABLE one.
         var needsSortable: Bool { [.lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals].contains(self) }
@@ -43,27 +55,46 @@ public struct QueryFilter: Hashable, Sendable {
 
     public var field: String
     public var comparator: Comparator
-    /// The value as written; converted to the field's type when the query runs.
+    /// The value as written; converted to the field's type when the query runs. `IN` and the
+    /// list comparators that take several values take them separated by commas (`115,308`).
     public var value: String
+    /// Whether the filter selects the records with the field set that the comparator does not
+    /// select (`NOT IN`, `NOT BEGINSWITH`, CloudKit's `NOT_LIST_CONTAINS`).
+    public var negated: Bool
 
-    public init(field: String, comparator: Comparator, value: String) {
+    public init(field: String, comparator: Comparator, value: String, negated: Bool = false) {
         self.field = field
         self.comparator = comparator
         self.value = value
+        self.negated = negated
     }
 
-    /// Reads `FIELD OP VALUE`, as `price >= 100` or `title BEGINSWITH Night Harbor`.
+    /// Reads `FIELD [NOT] OP VALUE`, as `price >= 100`, `title BEGINSWITH Night Harbor` or `tags NOT CONTAINS oil`.
     public init(parsing text: String) throws {
-        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+        var parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+        let negated = parts.count == 3 && parts[1].uppercased() == "NOT"
+        if negated {
+            parts =
+                [parts[0]]
+                + parts[2].split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(
+                    String.init)
+        }
         guard parts.count == 3,
             let comparator = Comparator(rawValue: parts[1].uppercased()) ?? (parts[1] == "==" ? .equals : nil)
         else {
             throw CloudSeedError(
                 .invalidOption,
-                "--filter '\(text)' needs FIELD OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
+                "--filter '\(text)' needs FIELD [NOT] OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
             )
         }
-        self.init(field: parts[0], comparator: comparator, value: parts[2])
+        self.init(field: parts[0], comparator: comparator, value: parts[2], negated: negated)
+    }
+
+    /// The values of `IN` and of the list comparators that take several: the value split at its
+    /// commas, brackets around it dropped.
+    var values: [String] {
+        value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }
 
@@ -92,6 +123,9 @@ enum QueryAuthorization {
         }
         for filter in query.filters {
             try require(filter.comparator.needsSortable ? .sortable : .queryable, filter.field)
+            if filter.negated, filter.comparator == .near {
+                throw CloudSeedError(.unsupportedQuery, "NEAR cannot be negated; filter on a smaller distance instead")
+            }
         }
         if let sort = query.sort { try require(.sortable, sort.field) }
         if query.search != nil, !recordType.fields.contains(where: { $0.options.contains(.searchable) }) {

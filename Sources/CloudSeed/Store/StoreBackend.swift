@@ -18,6 +18,13 @@ package protocol StoreBackend: StoredRecords {
     /// transaction writes many records (an import, a restore), which a store may write another way.
     func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T
 
+    /// Runs `body` as one read-only transaction: its reads see one state of the store, with the
+    /// record types and fields other processes made before it began, and it waits for no writer.
+    func read<T>(_ body: () throws -> T) throws -> T
+
+    /// The stored record with this ID, if any, read outside a write (``StoreTransaction/record(_:ofType:in:)`` inside one).
+    func record(named recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
+
     /// Calls `line` with each record of a zone (or of one type) as one line of CloudKit JSON, byte
     /// for byte what ``CloudKitJSON/record(_:)`` writes, followed by a newline, in
     /// ``forEachRecord(in:recordType:_:)``'s order. Returns how many records went through
@@ -49,6 +56,24 @@ package protocol StoreBackend: StoredRecords {
 
     /// Whether the store has the content of an asset, without reading it.
     func hasAssetContent(_ checksum: String) throws -> Bool
+
+    /// The records deleted from a zone, each with the change tag its deletion took, for clients
+    /// that fetch what changed since a sync token.
+    func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord]
+}
+
+/// A record deleted from a zone: what `records/changes` answers as `deleted: true`.
+package struct DeletedRecord: Hashable, Sendable {
+    package var recordName: String
+    package var recordType: String
+    /// The change tag counter the deletion took: it follows every change before it.
+    package var changeTag: Int64
+
+    package init(recordName: String, recordType: String, changeTag: Int64) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.changeTag = changeTag
+    }
 }
 
 extension StoreBackend {
@@ -68,8 +93,13 @@ package protocol StoreTransaction {
     func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
     /// Inserts or replaces a record, all its fields.
     func save(_ record: CloudRecord, in scope: StoreScope) throws
-    /// Deletes a record; `false` when there was none.
+    /// Deletes a record, noting the deletion for ``StoreBackend/deletedRecords(in:)``; `false`
+    /// when there was none.
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool
+    /// Creates an empty zone, if there is none by that name.
+    func createZone(_ scope: StoreScope) throws
+    /// Deletes a zone with its records and their deletions; `false` when there was none.
+    func deleteZone(_ scope: StoreScope) throws -> Bool
     /// Stores an asset's content under its checksum, once.
     func saveAsset(_ asset: AssetReference, content: Data?) throws
     /// A change tag not given to any record before.

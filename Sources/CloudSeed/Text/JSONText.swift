@@ -1,9 +1,9 @@
 /// Builds JSON text by hand, so that key order and number forms are exactly as CloudKit writes them.
-struct JSONText {
+package struct JSONText {
     private(set) var text = ""
 
     /// A JSON string literal for `value`, escaping what RFC 8259 requires.
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         if !value.utf8.contains(where: needsEscape) { return "\"" + value + "\"" }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count + 8)
@@ -59,7 +59,7 @@ struct JSONText {
     }
 
     /// A JSON number for a finite double that reads back as a double: `1.0`, `-0.5`, `1e-300`.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         let text = value.description
         if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { return text }
         return text + ".0"
@@ -108,7 +108,7 @@ struct JSONText {
     }
 
     /// `{"key": value, ...}` from already-encoded members, in the order given.
-    static func object(_ members: [(String, String)]) -> String {
+    package static func object(_ members: [(String, String)]) -> String {
         var result = "{"
         result.reserveCapacity(members.reduce(2) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
         for (offset, member) in members.enumerated() {
@@ -121,7 +121,7 @@ struct JSONText {
     }
 
     /// `[a, b, ...]` from already-encoded elements.
-    static func array(_ elements: [String]) -> String {
+    package static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ",") + "]"
     }
 }

@@ -14,11 +14,20 @@ import Foundation
 package enum CloudKitJSON {
     /// One record dictionary on one line.
     package static func record(_ record: CloudRecord) -> String {
+        self.record(record, downloadURL: nil)
+    }
+
+    /// One record dictionary on one line; with `downloadURL`, each asset carries the URL its
+    /// bytes are fetched from, as a server answers.
+    package static func record(_ record: CloudRecord, downloadURL: ((AssetReference) -> String)?) -> String {
         let fields = record.sortedFieldNames.map { name in
             let value = record.fields[name]!
             return (
                 name,
-                JSONText.object([("value", self.value(value)), ("type", JSONText.quoted(value.fieldType.wireName))])
+                JSONText.object([
+                    ("value", self.value(value, downloadURL: downloadURL)),
+                    ("type", JSONText.quoted(value.fieldType.wireName)),
+                ])
             )
         }
         return JSONText.object([
@@ -34,6 +43,11 @@ package enum CloudKitJSON {
 
     /// The `value` of a field dictionary.
     package static func value(_ value: RecordValue) -> String {
+        self.value(value, downloadURL: nil)
+    }
+
+    /// The `value` of a field dictionary, assets with their `downloadURL` where it is given.
+    package static func value(_ value: RecordValue, downloadURL: ((AssetReference) -> String)?) -> String {
         switch value {
         case .string(let text): JSONText.quoted(text)
         case .int64(let number): String(number)
@@ -43,8 +57,10 @@ package enum CloudKitJSON {
         case .location(let location): location.cloudKitJSON
         case .reference(let reference): reference.cloudKitJSON
         case .asset(let asset):
-            JSONText.object([("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))])
-        case .list(_, let items): JSONText.array(items.map(self.value))
+            JSONText.object(
+                [("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))]
+                    + (downloadURL.map { [("downloadURL", JSONText.quoted($0(asset)))] } ?? []))
+        case .list(_, let items): JSONText.array(items.map { self.value($0, downloadURL: downloadURL) })
         }
     }
 

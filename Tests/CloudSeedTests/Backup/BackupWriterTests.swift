@@ -28,6 +28,10 @@ import Testing
         func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
             try base.write(bulk: bulk, body)
         }
+        func read<T>(_ body: () throws -> T) throws -> T { try base.read(body) }
+        func record(named recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+            try base.record(named: recordName, ofType: recordType, in: scope)
+        }
         func forEachRecord(in scope: StoreScope, recordType: String?, _ body: (CloudRecord) throws -> Void) throws {
             try base.forEachRecord(in: scope, recordType: recordType, body)
         }
@@ -40,6 +44,7 @@ import Testing
             throw CloudSeedError(.storeFailure, "the disk went away")
         }
         func hasAssetContent(_ checksum: String) throws -> Bool { try base.hasAssetContent(checksum) }
+        func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] { try base.deletedRecords(in: scope) }
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {

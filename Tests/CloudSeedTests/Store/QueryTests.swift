@@ -107,6 +107,37 @@ import Testing
                     limit: 1)) == ["MacKerricher State Park"])
     }
 
+    @Test(arguments: BackendKind.testable) func filtersListsAndNegates(_ backend: BackendKind) throws {
+        let gallery = try Gallery(backend)
+        try gallery.indexed(["title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "catalogNumber": "QUERYABLE"])
+        func titles(_ filter: String) throws -> [String] {
+            try gallery.titles(
+                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: filter)], sort: ("title", true)))
+        }
+        #expect(try titles("tags CONTAINSANY oil,night") == ["MacKerricher State Park", "Night Harbor"])
+        #expect(try titles("tags CONTAINSALL rain,town") == ["Rainy Day in Mendocino"])
+        #expect(try titles("tags CONTAINSALL rain,oil").isEmpty)
+        #expect(try titles("tags MEMBERBEGINSWITH roof") == ["Über den Dächern"])
+        #expect(
+            try titles("tags NOT CONTAINS oil") == ["Night Harbor", "Rainy Day in Mendocino", "Über den Dächern"])
+        #expect(try titles("tags NOT CONTAINSANY oil,night,rain") == ["Über den Dächern"])
+        #expect(try titles("catalogNumber NOT IN 115,308") == ["Rainy Day in Mendocino", "Über den Dächern"])
+        #expect(
+            try titles("title NOT BEGINSWITH Night") == [
+                "MacKerricher State Park", "Rainy Day in Mendocino", "Über den Dächern",
+            ])
+        #expect(throws: CloudSeedError.self) { try titles("title CONTAINS Night") }
+    }
+
+    @Test(arguments: BackendKind.testable) func searchesForAnyWord(_ backend: BackendKind) throws {
+        let gallery = try Gallery(backend)
+        try gallery.indexed(["title": "SEARCHABLE SORTABLE"])
+        var query = RecordQuery(recordType: "Artwork", sort: ("title", true), search: "harbor rainy")
+        #expect(try gallery.titles(query).isEmpty)
+        query.searchesAnyWord = true
+        #expect(try gallery.titles(query) == ["Night Harbor", "Rainy Day in Mendocino"])
+    }
+
     @Test(arguments: BackendKind.testable) func searchesSearchableText(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(recordType: "Artwork", search: "harbor")

@@ -24,6 +24,7 @@ extension PostgresContainerStore {
         for filter in query.filters {
             let column = try columnName(filter.field, in: layout)
             let type = filter.field == "recordName" ? FieldType.string : layout.fields[filter.field]!.type
+            let clause: String
             switch filter.comparator {
             case .near:
                 let parts = filter.value.split(separator: ",").compactMap {
@@ -35,33 +36,58 @@ extension PostgresContainerStore {
                         "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
                 }
                 nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
-            case .contains:
+                continue
+            case .contains, .containsAny, .containsAll, .memberBeginsWith:
                 guard case .list(let element) = type else {
                     throw CloudSeedError(
-                        .unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)")
+                        .unsupportedQuery,
+                        "\(filter.comparator.rawValue) takes a LIST field; '\(filter.field)' is \(type.schemaName)")
                 }
-                let value = try QueryFilterValue.typed(filter.value, as: element, field: filter.field)
-                sql += " AND \(column) @> \(parameter("[" + SQLiteValueCodec.jsonElement(value) + "]"))::jsonb"
+                // A JSON array of the values as the column holds its members.
+                func members(_ values: [String]) throws -> String {
+                    let elements = try values.map {
+                        SQLiteValueCodec.jsonElement(try QueryFilterValue.typed($0, as: element, field: filter.field))
+                    }
+                    return parameter("[" + elements.joined(separator: ",") + "]")
+                }
+                switch filter.comparator {
+                case .containsAny:
+                    clause =
+                        "("
+                        + (try filter.values.map { "\(column) @> \(try members([$0]))::jsonb" }).joined(
+                            separator: " OR ")
+                        + ")"
+                case .containsAll:
+                    clause = "\(column) @> \(try members(filter.values))::jsonb"
+                case .memberBeginsWith:
+                    clause =
+                        "EXISTS (SELECT 1 FROM jsonb_array_elements_text(\(column)) AS member WHERE starts_with(member, \(parameter(filter.value))))"
+                default:
+                    clause = "\(column) @> \(try members([filter.value]))::jsonb"
+                }
             case .in:
-                let values = filter.value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                let placeholders = try values.map {
+                let placeholders = try filter.values.map {
                     parameter(
                         try PostgresValueCodec.encode(try QueryFilterValue.typed($0, as: type, field: filter.field)))
                 }
-                sql += " AND \(column) IN (\(placeholders.joined(separator: ", ")))"
+                clause = "\(column) IN (\(placeholders.joined(separator: ", ")))"
             case .beginsWith:
-                sql += " AND starts_with(\(column)::text, \(parameter(filter.value)))"
+                clause = "starts_with(\(column)::text, \(parameter(filter.value)))"
             default:
                 let value = try PostgresValueCodec.encode(
                     try QueryFilterValue.typed(filter.value, as: type, field: filter.field))
-                sql +=
-                    " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) \(parameter(value))"
+                clause =
+                    "\(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) \(parameter(value))"
             }
+            sql += filter.negated ? " AND \(column) IS NOT NULL AND NOT (\(clause))" : " AND \(clause)"
         }
         if let search = query.search {
+            let searched = PostgresLayout.quoted(PostgresLayout.searchColumn)
+            let words = query.searchesAnyWord ? search.split(separator: " ").map(String.init) : [search]
             sql +=
-                " AND \(PostgresLayout.quoted(PostgresLayout.searchColumn)) @@ plainto_tsquery('simple', \(parameter(search)))"
+                " AND ("
+                + words.map { "\(searched) @@ plainto_tsquery('simple', \(parameter($0)))" }.joined(separator: " OR ")
+                + ")"
         }
         if let sort = query.sort {
             // SQLite's order: NULL before every value ascending, after every value descending.

@@ -7,7 +7,7 @@ extension PostgresContainerStore {
             "SELECT ckdb FROM cloudseed.schemas WHERE container = $1 AND environment = $2",
             [scope.container, scope.environment.rawValue])
         {
-            return try CKSLParser.parse(text, file: "\(scope.container) \(scope.environment.rawValue) schema")
+            return try parsedSchemas.definition(of: text, for: scope)
         }
         return try SchemaDefinition(try schema(of: scope))
     }

@@ -124,7 +124,9 @@ extension PostgresContainerStore {
         readAhead.forget(recordName)
         let wasPending = pendingRows.remove(recordName, zone: zone, table: layout.qualifiedTable)
         let sql = "DELETE FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2 RETURNING 1"
-        return try !connection.rows(sql, [String(zone), recordName]).isEmpty || wasPending
+        guard try !connection.rows(sql, [String(zone), recordName]).isEmpty || wasPending else { return false }
+        try noteDeletion(of: recordName, ofType: recordType, zone: zone)
+        return true
     }
 
     func saveAsset(_ asset: AssetReference, content: Data?) throws {
@@ -158,6 +160,10 @@ struct PostgresStoreTransaction: StoreTransaction {
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
         try store.delete(recordName, ofType: recordType, in: scope)
     }
+
+    func createZone(_ scope: StoreScope) throws { _ = try store.zoneKey(scope, create: true) }
+
+    func deleteZone(_ scope: StoreScope) throws -> Bool { try store.deleteZone(scope) }
 
     func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
 

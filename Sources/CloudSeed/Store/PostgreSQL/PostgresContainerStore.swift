@@ -12,10 +12,12 @@ package import Foundation
 /// ```
 package final class PostgresContainerStore: StoreBackend {
     let connection: PostgresConnection
+    /// The schema definitions parsed last, kept while their text stays the same.
+    let parsedSchemas = ParsedSchemas()
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     var layouts: [SchemaScope: [String: TypeLayout]] = [:]
     /// Zone row ids by scope, for the length of a transaction.
-    private var zoneKeys: [StoreScope: Int64] = [:]
+    var zoneKeys: [StoreScope: Int64] = [:]
     /// The container environments whose lock the open write transaction holds.
     private var lockedEnvironments: Set<SchemaScope> = []
     private var isWriting = false

@@ -67,6 +67,13 @@ enum PostgresLayout {
             size     bigint NOT NULL,
             content  bytea
         );
+        CREATE TABLE IF NOT EXISTS cloudseed.deletions (
+            zone        bigint NOT NULL REFERENCES cloudseed.zones (id),
+            record_name text NOT NULL,
+            record_type text NOT NULL,
+            change_tag  bigint NOT NULL,
+            PRIMARY KEY (zone, record_name)
+        );
         """
 
     /// The columns every record table has, before its field columns.

@@ -16,6 +16,7 @@ extension SQLiteContainerStore {
         for filter in query.filters {
             let column = try columnName(filter.field, in: layout)
             let type = filter.field == "recordName" ? FieldType.string : layout.fields[filter.field]!.type
+            let clause: String
             switch filter.comparator {
             case .near:
                 let parts = filter.value.split(separator: ",").compactMap {
@@ -27,25 +28,43 @@ extension SQLiteContainerStore {
                         "NEAR takes a LOCATION field and LATITUDE,LONGITUDE,METERS, as 'place NEAR 39.3,-123.8,5000'")
                 }
                 nearFilters.append((6 + index, parts[0], parts[1], parts[2]))
-            case .contains:
+                continue
+            case .contains, .containsAny, .containsAll, .memberBeginsWith:
                 guard case .list(let element) = type else {
                     throw CloudSeedError(
-                        .unsupportedQuery, "CONTAINS takes a LIST field; '\(filter.field)' is \(type.schemaName)")
+                        .unsupportedQuery,
+                        "\(filter.comparator.rawValue) takes a LIST field; '\(filter.field)' is \(type.schemaName)")
                 }
-                sql += " AND EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value = ?)"
-                arguments.append(try bound(filter.value, as: element, field: filter.field))
+                let members = "SELECT 1 FROM json_each(\(column)) WHERE value"
+                switch filter.comparator {
+                case .containsAny:
+                    let values = filter.values
+                    clause =
+                        "EXISTS (\(members) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))"
+                    arguments += try values.map { try bound($0, as: element, field: filter.field) }
+                case .containsAll:
+                    let values = filter.values
+                    clause = Array(repeating: "EXISTS (\(members) = ?)", count: values.count).joined(separator: " AND ")
+                    arguments += try values.map { try bound($0, as: element, field: filter.field) }
+                case .memberBeginsWith:
+                    clause = "EXISTS (SELECT 1 FROM json_each(\(column)) WHERE substr(value, 1, length(?)) = ?)"
+                    arguments += [.text(filter.value), .text(filter.value)]
+                default:
+                    clause = "EXISTS (\(members) = ?)"
+                    arguments.append(try bound(filter.value, as: element, field: filter.field))
+                }
             case .in:
-                let values = filter.value.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                sql += " AND \(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+                let values = filter.values
+                clause = "\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
                 arguments += try values.map { try bound($0, as: type, field: filter.field) }
             case .beginsWith:
-                sql += " AND substr(\(column), 1, length(?)) = ?"
+                clause = "substr(\(column), 1, length(?)) = ?"
                 arguments += [.text(filter.value), .text(filter.value)]
             default:
-                sql += " AND \(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) ?"
+                clause = "\(column) \(filter.comparator == .notEquals ? "<>" : filter.comparator.rawValue) ?"
                 arguments.append(try bound(filter.value, as: type, field: filter.field))
             }
+            sql += filter.negated ? " AND \(column) IS NOT NULL AND NOT (\(clause))" : " AND \(clause)"
         }
         if let search = query.search {
             let table = SQLiteLayout.quoted(layout.table + "__search")
@@ -53,7 +72,7 @@ extension SQLiteContainerStore {
                 "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             }
             sql += " AND rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
-            arguments.append(.text(words.joined(separator: " ")))
+            arguments.append(.text(words.joined(separator: query.searchesAnyWord ? " OR " : " ")))
         }
         if let sort = query.sort {
             sql += " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC" : "DESC")"

@@ -6,7 +6,7 @@ extension SQLiteContainerStore {
             "SELECT ckdb FROM _cloudseed_schemas WHERE container = ? AND environment = ?",
             [.text(scope.container), .text(scope.environment.rawValue)]
         ).first?.first {
-            return try CKSLParser.parse(text, file: "\(scope.container) \(scope.environment.rawValue) schema")
+            return try parsedSchemas.definition(of: text, for: scope)
         }
         return try SchemaDefinition(try schema(of: scope))
     }

@@ -10,6 +10,8 @@ package final class SQLiteContainerStore: StoreBackend {
     private var creation: StoreCreation?
     /// Whether a write failed before any wrote the new file: it is then dropped, not put in place.
     private var creationFailed = false
+    /// The schema definitions parsed last, kept while their text stays the same.
+    let parsedSchemas = ParsedSchemas()
     /// Tables and columns of each record type, by container environment; reloaded after each transaction.
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:] {
         didSet { forgetTargets() }
@@ -109,7 +111,7 @@ package final class SQLiteContainerStore: StoreBackend {
     static let indexingCacheSize = -8192
 
     /// Zone row ids by scope, for the length of a transaction.
-    private var zoneKeys: [StoreScope: Int64] = [:] {
+    var zoneKeys: [StoreScope: Int64] = [:] {
         didSet { forgetTargets() }
     }
 
@@ -592,7 +594,9 @@ package final class SQLiteContainerStore: StoreBackend {
         else { return false }
         let sql =
             "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
-        return try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty
+        guard try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty else { return false }
+        try noteDeletion(of: recordName, ofType: recordType, zone: zone)
+        return true
     }
 
     package func assetContent(_ checksum: String) throws -> Data? {
@@ -637,6 +641,10 @@ struct SQLiteStoreTransaction: StoreTransaction {
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
         try store.delete(recordName, ofType: recordType, in: scope)
     }
+
+    func createZone(_ scope: StoreScope) throws { _ = try store.zoneKey(scope, create: true) }
+
+    func deleteZone(_ scope: StoreScope) throws -> Bool { try store.deleteZone(scope) }
 
     func saveAsset(_ asset: AssetReference, content: Data?) throws { try store.saveAsset(asset, content: content) }
 

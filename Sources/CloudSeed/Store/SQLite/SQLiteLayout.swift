@@ -51,6 +51,13 @@ enum SQLiteLayout {
             size     INTEGER NOT NULL,
             content  BLOB
         );
+        CREATE TABLE IF NOT EXISTS _cloudseed_deletions (
+            zone        INTEGER NOT NULL REFERENCES _cloudseed_zones (id),
+            record_name TEXT NOT NULL,
+            record_type TEXT NOT NULL,
+            change_tag  INTEGER NOT NULL,
+            PRIMARY KEY (zone, record_name)
+        );
         """
 
     /// The columns every record table has, before its field columns.

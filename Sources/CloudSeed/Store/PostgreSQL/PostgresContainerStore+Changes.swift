@@ -1,0 +1,41 @@
+/// What a zone's changes need beyond its records: the deletions, each with a change tag of its
+/// own so that a client's sync token orders them with the saves, and zones made or dropped whole.
+extension PostgresContainerStore {
+    /// Notes that a record was deleted from the zone with row id `zone`.
+    func noteDeletion(of recordName: String, ofType recordType: String, zone: Int64) throws {
+        guard let counter = Int64(try nextChangeTag(), radix: 36) else { return }
+        try connection.rows(
+            """
+            INSERT INTO cloudseed.deletions (zone, record_name, record_type, change_tag) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (zone, record_name) DO UPDATE SET record_type = excluded.record_type, change_tag = excluded.change_tag
+            """,
+            [String(zone), recordName, recordType, String(counter)])
+    }
+
+    package func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] {
+        try reading {
+            guard let zone = try zoneKey(scope, create: false) else { return [] }
+            return try connection.rows(
+                "SELECT record_name, record_type, change_tag FROM cloudseed.deletions WHERE zone = $1 ORDER BY change_tag",
+                [String(zone)]
+            ).compactMap { row in
+                guard let name = row[0], let type = row[1], let tag = row[2].flatMap({ Int64($0) }) else { return nil }
+                return DeletedRecord(recordName: name, recordType: type, changeTag: tag)
+            }
+        }
+    }
+
+    /// Deletes a zone's records, its deletions and the zone itself.
+    func deleteZone(_ scope: StoreScope) throws -> Bool {
+        try flushPendingRows()
+        guard let zone = try zoneKey(scope, create: false) else { return false }
+        for layout in try typeLayouts(scope.schemaScope).values {
+            try connection.rows("DELETE FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [String(zone)])
+        }
+        try connection.rows("DELETE FROM cloudseed.deletions WHERE zone = $1", [String(zone)])
+        try connection.rows("DELETE FROM cloudseed.zones WHERE id = $1", [String(zone)])
+        zoneKeys[scope] = nil
+        readAhead.removeAll()
+        return true
+    }
+}

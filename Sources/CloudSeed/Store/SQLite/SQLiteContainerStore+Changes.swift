@@ -1,0 +1,36 @@
+/// What a zone's changes need beyond its records: the deletions, each with a change tag of its
+/// own so that a client's sync token orders them with the saves, and zones made or dropped whole.
+extension SQLiteContainerStore {
+    /// Notes that a record was deleted from the zone with row id `zone`.
+    func noteDeletion(of recordName: String, ofType recordType: String, zone: Int64) throws {
+        guard let counter = Int64(try nextChangeTag(), radix: 36) else { return }
+        try database.rows(
+            "INSERT OR REPLACE INTO _cloudseed_deletions (zone, record_name, record_type, change_tag) VALUES (?, ?, ?, ?)",
+            [.integer(zone), .text(recordName), .text(recordType), .integer(counter)])
+    }
+
+    package func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] {
+        guard let zone = try zoneKey(scope, create: false) else { return [] }
+        return try database.rows(
+            "SELECT record_name, record_type, change_tag FROM _cloudseed_deletions WHERE zone = ? ORDER BY change_tag",
+            [.integer(zone)]
+        ).compactMap { row in
+            guard case .text(let name) = row[0], case .text(let type) = row[1], case .integer(let tag) = row[2]
+            else { return nil }
+            return DeletedRecord(recordName: name, recordType: type, changeTag: tag)
+        }
+    }
+
+    /// Deletes a zone's records, its deletions and the zone itself.
+    func deleteZone(_ scope: StoreScope) throws -> Bool {
+        guard let zone = try zoneKey(scope, create: false) else { return false }
+        for layout in try typeLayouts(scope.schemaScope).values {
+            try database.rows(
+                "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(zone)])
+        }
+        try database.rows("DELETE FROM _cloudseed_deletions WHERE zone = ?", [.integer(zone)])
+        try database.rows("DELETE FROM _cloudseed_zones WHERE id = ?", [.integer(zone)])
+        zoneKeys[scope] = nil
+        return true
+    }
+}

@@ -1,0 +1,90 @@
+/// Types the record dictionary of a Web Services request the way an import types a CloudKit
+/// record: the schema's type wins, then the `type` the dictionary gives, then the shape of the
+/// value. Values go through the import's ``ValueConverter``, schema changes through its
+/// ``SchemaChanges``, so a request is refused with the words `cloudseed import` uses.
+enum RecordDictionaryTyping {
+    /// A record of the request and the record type its fields plan, for ``SchemaChanges``.
+    struct Typed {
+        var recordType: String
+        var recordName: String?
+        var changeTag: String?
+        var fields: [String: RecordValue]
+        var planned: PlannedRecordType
+    }
+
+    /// Types `dictionary` (`{recordType, recordName, recordChangeTag, fields}`); `recordType` is
+    /// taken where the dictionary names none (an update of a stored record).
+    static func typed(_ dictionary: WebServicesJSON, recordType fallbackType: String?, schema: Schema) throws -> Typed {
+        guard case .object(var members, let position) = dictionary.node else {
+            throw CloudSeedError(.malformedSource, "a record must be a JSON object", at: dictionary.node.position)
+        }
+        if dictionary["recordType"] == nil, let fallbackType {
+            members.append(("recordType", .scalar(.string(fallbackType), position)))
+        }
+        guard dictionary["recordType"]?.string ?? fallbackType != nil else {
+            throw CloudSeedError(.malformedSource, "the record has no recordType", at: position)
+        }
+        if dictionary["fields"] == nil { members.append(("fields", .object([], position))) }
+        let row = try DocumentShape.row(
+            from: .object(members, position), recordType: nil, recordName: nil, keyPath: "")
+        let recordType = row.recordType!
+        guard IdentifierMapping.isValid(recordType) else {
+            throw CloudSeedError(
+                .invalidOption,
+                "'\(recordType)' is not a record type name: names start with a letter and hold letters, digits and '_'",
+                at: position)
+        }
+        let converter = ValueConverter(
+            loadAsset: { _, _ in
+                throw ValueConverter.Mismatch(
+                    valueType: "STRING", detail: "an ASSETID value is the dictionary assets/upload answers")
+            }, recordName: { $0 })
+        var fields: [String: RecordValue] = [:]
+        var planned = PlannedRecordType(
+            name: recordType, fields: [:], namingRule: .fromSource, rowsWithOwnName: 1, rowCount: 1,
+            firstRowPosition: position, firstPositions: [:])
+        for field in row.fields where field.value != .null {
+            guard IdentifierMapping.isValid(field.key) else {
+                throw CloudSeedError(
+                    .invalidOption,
+                    "'\(field.key)' is not a field name: names start with a letter and hold letters, digits and '_'",
+                    at: field.position)
+            }
+            let plannedField: PlannedField
+            if let type = schema.fieldType(field.key, in: recordType) {
+                plannedField = PlannedField(type: type, rule: .schema)
+            } else if let type = field.declaredType {
+                plannedField = PlannedField(type: type, rule: field.isTypedByShape ? .cloudKitValue : .declared)
+            } else {
+                plannedField = PlannedField(type: inferredType(of: field.value), rule: .inferred)
+            }
+            do {
+                fields[field.key] = try converter.convert(field.value, to: plannedField.type, at: field.position)
+            } catch let mismatch as ValueConverter.Mismatch {
+                throw FieldErrors.typeError(
+                    mismatch, field: field.key, recordType: recordType, planned: plannedField, at: field.position)
+            }
+            planned.fields[field.key] = plannedField
+            planned.firstPositions[field.key] = field.position
+        }
+        return Typed(
+            recordType: recordType, recordName: row.recordName, changeTag: row.changeTag, fields: fields,
+            planned: planned)
+    }
+
+    /// The type CloudKit gives a value written without one: a real is a DOUBLE, other numbers and
+    /// booleans INT64, a list the list of its first item's type (DOUBLE where one
+    /// is a real), anything else a STRING.
+    private static func inferredType(of value: PlainValue) -> FieldType {
+        switch value {
+        case .integer, .bool: .int64
+        case .real: .double
+        case .date: .timestamp
+        case .data: .bytes
+        case .array(let items):
+            .list(
+                items.contains { inferredType(of: $0) == .double } ? .double : items.first.map(inferredType) ?? .string)
+        default: .string
+        }
+    }
+}

@@ -1,0 +1,198 @@
+public import CloudSeed
+import Crypto
+public import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// CloudKit Web Services over a container store: records (query, lookup, modify, changes), zones,
+/// users and assets under `/database/1/{container}/{environment}/{database}/`, answered in
+/// CloudKit's JSON with CloudKit's errors, every request one store transaction through the same
+/// library the command line uses; and a console in the browser at `/`.
+///
+/// ```swift
+/// let server = try CloudKitServer(store: try ContainerStore("cloudseed.sqlite"))
+/// try await server.run()  // http://127.0.0.1:8787
+/// ```
+public struct CloudKitServer: Sendable {
+    public var host: String
+    /// The port to listen on; 0 takes any free one (``run(onRunning:)`` tells which).
+    public var port: Int
+    private let worker: StoreWorker
+    private let authentication: RequestAuthentication
+    /// The time stamped on saved records, in milliseconds since 1970.
+    private let now: @Sendable () -> Int64
+
+    /// A server of `store` on `host`:`port`. With `apiToken`, requests must give it as `ckAPIToken`;
+    /// with `serverKey` (a PEM P-256 public key), server-to-server requests signed by its private
+    /// half are taken. `user` is who requests act as where they name no one.
+    public init(
+        store: ContainerStore, host: String = "127.0.0.1", port: Int = 8787, apiToken: String? = nil,
+        serverKey: String? = nil, user: String = RecordZoneID.defaultOwnerName,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) throws {
+        self.host = host
+        self.port = port
+        worker = StoreWorker(store: store)
+        let key: Data?
+        do {
+            key = try serverKey.map { try P256.Signing.PublicKey(pemRepresentation: $0).x963Representation }
+        } catch {
+            throw CloudSeedError(
+                .invalidOption,
+                "the server key is not a PEM P-256 public key; make one with openssl ec -in eckey.pem -pubout")
+        }
+        authentication = RequestAuthentication(apiToken: apiToken, serverKey: key, defaultUser: user)
+        self.now = now
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM; `onRunning` is
+    /// called with the port once the server listens.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "cloudseed"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
+        // A cancelled task stops the server as a signal does, requests in flight answered first:
+        // the services run in a task of their own, which the cancellation does not reach.
+        try await withTaskCancellationHandler {
+            try await Task { try await services.run() }.value
+        } onCancel: {
+            Task { await services.triggerGracefulShutdown() }
+        }
+    }
+
+    /// A database endpoint: what it answers from a request and the store.
+    private typealias Endpoint = @Sendable (DatabaseRequest, ContainerStore) throws -> String
+
+    private func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        let now = self.now
+        let endpoints: [(String, [HTTPRequest.Method], Endpoint)] = [
+            ("records/query", [.post], RecordsQuery.answer),
+            ("records/lookup", [.post], RecordsLookup.answer),
+            ("records/modify", [.post], { try RecordsModify.answer($0, store: $1, now: now()) }),
+            ("zones/list", [.get, .post], Zones.list),
+            ("zones/lookup", [.post], Zones.lookup),
+            ("zones/modify", [.post], Zones.modify),
+            ("records/changes", [.post], Changes.records),
+            ("changes/zone", [.post], Changes.zones),
+            ("zones/changes", [.post], Changes.zones),
+            ("changes/database", [.post], Changes.database),
+            ("users/current", [.get, .post], { request, _ in Users.current(request) }),
+            ("users/caller", [.get, .post], { request, _ in Users.current(request) }),
+            ("assets/upload", [.post], { request, _ in try Assets.tokens(request) }),
+        ]
+        for (path, methods, endpoint) in endpoints {
+            for method in methods {
+                router.on(RouterPath("database/1/:container/:environment/:database/\(path)"), method: method) {
+                    request, context in
+                    await respond(to: request, context, endpoint)
+                }
+            }
+        }
+        router.get("/") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ConsolePage.html)))
+        }
+        router.get("console/environments") { request, _ in
+            await answering {
+                _ = try await authenticated(request)
+                return try await worker.run { try Console.environments(store: $0) }
+            }
+        }
+        router.get("console/schema/:container/:environment") { request, context in
+            await answering {
+                _ = try await authenticated(request)
+                let container = context.parameters.get("container") ?? ""
+                let environment = context.parameters.get("environment") ?? ""
+                return try await worker.run {
+                    try Console.schema(container: container, environment: environment, store: $0)
+                }
+            }
+        }
+        router.post(RouterPath(Assets.uploadPath)) { request, _ in
+            await answering {
+                var request = request
+                let bytes = Array(buffer: try await request.collectBody(upTo: Self.maximumAssetSize))
+                return try await worker.run { try Assets.upload(bytes, store: $0) }
+            }
+        }
+        router.get("assets/:checksum") { _, context in
+            let checksum = context.parameters.get("checksum") ?? ""
+            do {
+                let content = try await worker.run { try Assets.download(checksum, store: $0) }
+                return Response(
+                    status: .ok, headers: [.contentType: "application/octet-stream"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: content)))
+            } catch {
+                return Self.response(to: error)
+            }
+        }
+        return router
+    }
+
+    /// CloudKit's limit on an asset, 50 MB.
+    private static let maximumAssetSize = 50 * 1024 * 1024
+    /// The largest request body taken: 200 records of 1 MB each.
+    private static let maximumBodySize = 200 * 1024 * 1024
+
+    /// Authenticates a database request, then runs `endpoint` on the store.
+    private func respond(to request: Request, _ context: BasicRequestContext, _ endpoint: @escaping Endpoint) async
+        -> Response
+    {
+        await answering {
+            let (user, body) = try await authenticated(request)
+            let databaseRequest = try DatabaseRequest(
+                container: context.parameters.get("container") ?? "",
+                environment: context.parameters.get("environment") ?? "",
+                database: context.parameters.get("database") ?? "", user: user, body: body,
+                baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
+            return try await worker.run { try endpoint(databaseRequest, $0) }
+        }
+    }
+
+    /// The user a request acts as, with its body, or AUTHENTICATION_FAILED.
+    private func authenticated(_ request: Request) async throws -> (user: String, body: [UInt8]) {
+        var request = request
+        let body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
+        let query = request.uri.queryParameters
+        let credentials = RequestAuthentication.Credentials(
+            apiToken: query.get("ckAPIToken").map { String($0) },
+            webAuthToken: query.get("ckWebAuthToken").map { String($0) },
+            keyID: request.headers[HTTPField.Name(RequestAuthentication.Header.keyID)!],
+            date: request.headers[HTTPField.Name(RequestAuthentication.Header.date)!],
+            signature: request.headers[HTTPField.Name(RequestAuthentication.Header.signature)!])
+        return (try authentication.user(for: credentials, body: body, subpath: request.uri.path), body)
+    }
+
+    /// The JSON `body` gives, or the error it throws in CloudKit's shape.
+    private func answering(_ body: () async throws -> String) async -> Response {
+        do {
+            return Self.json(try await body(), status: .ok)
+        } catch {
+            return Self.response(to: error)
+        }
+    }
+
+    private static func response(to error: any Error) -> Response {
+        let serverError =
+            switch error {
+            case let error as ServerError: error
+            case let error as CloudSeedError: ServerError(error)
+            default: ServerError(.internalError, "\(error)")
+            }
+        return json(serverError.json(), status: serverError.code.status)
+    }
+
+    private static func json(_ text: String, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

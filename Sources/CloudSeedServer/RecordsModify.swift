@@ -1,0 +1,66 @@
+import CloudSeed
+import Foundation
+
+/// `records/modify`: `operations[{operationType, record}]`, `zoneID`, `atomic`, `desiredKeys`, in
+/// one transaction through the library's ``RecordModification``; each operation answers its
+/// record, `{recordName, deleted: true}`, or its error.
+enum RecordsModify {
+    /// The most operations one request may hold, CloudKit's limit.
+    static let maximumOperations = 200
+
+    static func answer(_ request: DatabaseRequest, store: ContainerStore, now: Int64) throws -> String {
+        let body = try request.json()
+        guard let entries = body["operations"]?.items else {
+            throw ServerError(.badRequest, "the request needs operations, as [{\"operationType\": …, \"record\": …}]")
+        }
+        guard entries.count <= maximumOperations else {
+            throw ServerError(.badRequest, "a request holds at most \(maximumOperations) operations")
+        }
+        let operations = try entries.map { entry in
+            let name = entry["operationType"]?.string ?? ""
+            guard let type = RecordModification.OperationType(rawValue: name) else {
+                let known = RecordModification.OperationType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ServerError(.badRequest, "unknown operationType '\(name)'; use one of \(known)")
+            }
+            guard let record = entry["record"], record.isObject else {
+                throw ServerError(.badRequest, "each operation needs a record dictionary")
+            }
+            return RecordModification.Operation(type: type, record: record)
+        }
+        let modification = RecordModification(
+            scope: request.scope(zoneID: body["zoneID"]), user: request.user, now: now,
+            atomic: body["atomic"]?.bool ?? true)
+        let outcomes = try modification.apply(operations, to: store)
+        let desiredKeys = body["desiredKeys"]?.items.map { Set($0.compactMap(\.string)) }
+        let records = outcomes.map { outcome in
+            switch outcome {
+            case .saved(let record): request.json(record, desiredKeys: desiredKeys)
+            case .deleted(let name):
+                JSONText.object([("recordName", JSONText.quoted(name)), ("deleted", "true")])
+            case .refused(let name, let refusal): json(of: refusal, recordName: name, request: request)
+            }
+        }
+        return JSONText.object([("records", JSONText.array(records))])
+    }
+
+    /// A refused operation's error dictionary; a CONFLICT carries the stored record as `serverRecord`.
+    private static func json(of refusal: RecordModification.Refusal, recordName: String, request: DatabaseRequest)
+        -> String
+    {
+        switch refusal {
+        case .exists:
+            ServerError(.exists, "record to insert already exists").json(recordName: recordName)
+        case .conflict(let serverRecord):
+            ServerError(
+                .conflict,
+                "record was changed on the server: the recordChangeTag given is not '\(serverRecord.system.changeTag)'"
+            ).json(recordName: recordName, extra: [("serverRecord", request.json(serverRecord))])
+        case .notFound:
+            ServerError(.notFound, "Record not found").json(recordName: recordName)
+        case .atomicFailure:
+            ServerError(.atomicError, "another operation of this atomic request failed").json(recordName: recordName)
+        case .invalid(let error):
+            ServerError(error).json(recordName: recordName)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+
+/// Who may call the server, as CloudKit checks it: an API token (`ckAPIToken`, with
+/// `ckWebAuthToken` for a signed-in user) where the server has one, or a server-to-server key's
+/// signature where the server has its public half. Without either configured, every request is
+/// taken as the store's default user, as a local development server may.
+struct RequestAuthentication: Sendable {
+    var apiToken: String?
+    /// The server-to-server public key, as its X9.63 bytes (the key type is not `Sendable`).
+    var serverKey: Data?
+    /// The user a request acts as when it names none.
+    var defaultUser: String
+
+    /// The headers of a server-to-server request.
+    enum Header {
+        static let keyID = "X-Apple-CloudKit-Request-KeyID"
+        static let date = "X-Apple-CloudKit-Request-ISO8601Date"
+        static let signature = "X-Apple-CloudKit-Request-SignatureV1"
+    }
+
+    /// What a request carries to prove who sends it.
+    struct Credentials {
+        var apiToken: String?
+        var webAuthToken: String?
+        var keyID: String?
+        var date: String?
+        var signature: String?
+    }
+
+    /// The user the request acts as, or AUTHENTICATION_FAILED.
+    func user(for credentials: Credentials, body: [UInt8], subpath: String) throws -> String {
+        if credentials.keyID != nil || credentials.signature != nil {
+            try verifySignature(credentials, body: body, subpath: subpath)
+            return defaultUser
+        }
+        if let given = credentials.apiToken {
+            guard let apiToken else {
+                throw ServerError(
+                    .authenticationFailed, "this server takes no API token; start it with --api-token to accept one")
+            }
+            guard given == apiToken else { throw ServerError(.authenticationFailed, "the API token is not valid") }
+            return credentials.webAuthToken.map { Self.userRecordName(forWebAuthToken: $0) } ?? defaultUser
+        }
+        guard apiToken == nil, serverKey == nil else {
+            throw ServerError(
+                .authenticationFailed,
+                "the request has neither ckAPIToken nor a server-to-server signature, which this server requires")
+        }
+        return defaultUser
+    }
+
+    /// Checks `X-Apple-CloudKit-Request-SignatureV1`: base64 of the DER ECDSA P-256 SHA-256
+    /// signature of `date:base64(sha256(body)):subpath`.
+    private func verifySignature(_ credentials: Credentials, body: [UInt8], subpath: String) throws {
+        guard let serverKey else {
+            throw ServerError(
+                .authenticationFailed,
+                "this server has no server-to-server key; start it with --server-key to accept signed requests")
+        }
+        guard credentials.keyID?.isEmpty == false, let date = credentials.date,
+            let signatureText = credentials.signature
+        else {
+            throw ServerError(
+                .authenticationFailed,
+                "a server-to-server request needs the headers \(Header.keyID), \(Header.date) and \(Header.signature)")
+        }
+        let bodyHash = Data(SHA256.hash(data: body)).base64EncodedString()
+        let message = Data("\(date):\(bodyHash):\(subpath)".utf8)
+        guard let der = Data(base64Encoded: signatureText),
+            let serverKey = try? P256.Signing.PublicKey(x963Representation: serverKey),
+            let signature = try? P256.Signing.ECDSASignature(derRepresentation: der),
+            serverKey.isValidSignature(signature, for: message)
+        else {
+            throw ServerError(.authenticationFailed, "the request's signature does not verify with the server key")
+        }
+    }
+
+    /// The user record name of a web auth token: stable for the token, shaped as CloudKit's (`_` and 32 hex digits).
+    static func userRecordName(forWebAuthToken token: String) -> String {
+        "_" + SHA256.hash(data: Data(token.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}

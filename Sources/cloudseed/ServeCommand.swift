@@ -1,0 +1,66 @@
+import ArgumentParser
+import CloudSeed
+import CloudSeedServer
+import Foundation
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store over CloudKit Web Services, for the code you write against CloudKit.",
+        discussion: """
+            Answers POST /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query (and records/lookup,
+            records/modify, records/changes, zones/list, zones/lookup, zones/modify, changes/zone,
+            changes/database, users/current, users/caller, assets/upload) with the store's records, by
+            the same rules as the other commands, and shows a console at http://HOST:PORT/ in the
+            browser. Stop it with Ctrl-C.
+
+            Examples:
+              cloudseed serve
+              cloudseed serve --port 9000 --api-token secret
+              cloudseed serve --server-key eckey-public.pem
+            """
+    )
+
+    @Option(help: "The port to listen on.")
+    var port = 8787
+
+    @Option(help: "The address to listen on; the default takes requests from this machine only.")
+    var host = "127.0.0.1"
+
+    @OptionGroup var storeLocation: StoreLocationOption
+
+    @Option(help: ArgumentHelp("Take requests that give this ckAPIToken (and ckWebAuthToken).", valueName: "token"))
+    var apiToken: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A PEM P-256 public key: take server-to-server requests signed by its private half.", valueName: "file"))
+    var serverKey: String?
+
+    @Option(help: ArgumentHelp("The user requests act as where they name no one.", valueName: "name"))
+    var user = RecordZoneID.defaultOwnerName
+
+    func run() async throws {
+        let server: CloudKitServer
+        do {
+            let key = try serverKey.map { path in
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw CloudSeedError(
+                        .fileAccess, "cannot read the server key; check the path", at: SourcePosition(file: path))
+                }
+                return text
+            }
+            server = try CloudKitServer(
+                store: ContainerStore(backend: storeLocation.open()), host: host, port: port, apiToken: apiToken,
+                serverKey: key, user: user)
+        } catch let error as CloudSeedError {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        let (location, host) = (storeLocation.location.description, host)
+        try await server.run { port in
+            FileHandle.standardOutput.write(
+                Data("Serving \(location) on http://\(host):\(port) (CloudKit Web Services under /database/1/)\n".utf8))
+        }
+    }
+}

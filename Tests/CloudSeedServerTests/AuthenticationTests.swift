@@ -1,0 +1,72 @@
+import CloudSeed
+import CloudSeedServer
+import CloudSeedTestSupport
+import Crypto
+import Foundation
+import Testing
+
+@Suite struct AuthenticationTests {
+    static let subpath = "/database/1/iCloud.com.example.Gallery/development/public/users/current"
+
+    /// The three headers of a server-to-server request signed with `key`.
+    static func signedHeaders(_ key: P256.Signing.PrivateKey, body: String, subpath: String) throws -> [String: String]
+    {
+        let date = "2026-01-02T03:04:05Z"
+        let bodyHash = Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
+        let signature = try key.signature(for: Data("\(date):\(bodyHash):\(subpath)".utf8))
+        return [
+            "X-Apple-CloudKit-Request-KeyID": "test-key", "X-Apple-CloudKit-Request-ISO8601Date": date,
+            "X-Apple-CloudKit-Request-SignatureV1": signature.derRepresentation.base64EncodedString(),
+        ]
+    }
+
+    @Test func takesASignedRequestAndRefusesAWrongSignature() async throws {
+        let key = P256.Signing.PrivateKey()
+        let server = try CloudKitServer(
+            store: ContainerStore.inMemory(), serverKey: key.publicKey.pemRepresentation, user: "_server")
+        try await RunningServer.with(server) { server in
+            let body = "{}"
+            let signed = try await server.post(
+                Self.subpath, body, headers: try Self.signedHeaders(key, body: body, subpath: Self.subpath))
+            #expect(signed.status == 200)
+            #expect(signed.body == #"{"userRecordName":"_server"}"#)
+
+            let otherKey = P256.Signing.PrivateKey()
+            let wrong = try await server.post(
+                Self.subpath, body, headers: try Self.signedHeaders(otherKey, body: body, subpath: Self.subpath))
+            #expect(wrong.status == 401)
+            #expect(try wrong.object()["serverErrorCode"] as? String == "AUTHENTICATION_FAILED")
+
+            let otherBody = try await server.post(
+                Self.subpath, #"{"changed":true}"#,
+                headers: try Self.signedHeaders(key, body: body, subpath: Self.subpath))
+            #expect(otherBody.status == 401)
+
+            let unsigned = try await server.post(Self.subpath, body)
+            #expect(unsigned.status == 401)
+        }
+    }
+
+    @Test func takesTheAPITokenItWasGiven() async throws {
+        let server = try CloudKitServer(store: ContainerStore.inMemory(), apiToken: "secret")
+        try await RunningServer.with(server) { server in
+            let right = try await server.post(Self.subpath + "?ckAPIToken=secret", "")
+            #expect(right.status == 200)
+            #expect(right.body == #"{"userRecordName":"__defaultOwner__"}"#)
+            let user = try await server.post(Self.subpath + "?ckAPIToken=secret&ckWebAuthToken=alice", "")
+            let name = try #require(try user.object()["userRecordName"] as? String)
+            #expect(name.hasPrefix("_") && name.count == 33)
+            let wrong = try await server.post(Self.subpath + "?ckAPIToken=guess", "")
+            #expect(wrong.status == 401)
+            #expect(try wrong.object()["serverErrorCode"] as? String == "AUTHENTICATION_FAILED")
+        }
+    }
+
+    @Test func refusesAnAPITokenWhenItHasNone() async throws {
+        try await RunningServer.with(try CloudKitServer(store: ContainerStore.inMemory())) { server in
+            let answer = try await server.post(Self.subpath + "?ckAPIToken=secret", "")
+            #expect(answer.status == 401)
+            #expect(try answer.object()["serverErrorCode"] as? String == "AUTHENTICATION_FAILED")
+        }
+    }
+}
