@@ -48,8 +48,13 @@ import Testing
         }
     }
 
-    @Test func fourImportsAtOnceAllLand() throws {
+    /// Into a store that exists, the first to open it writes through a rollback journal with the
+    /// file locked, and the others open it meanwhile.
+    @Test(arguments: [false, true]) func fourImportsAtOnceAllLand(intoAStoreThatExists: Bool) throws {
         let folder = try TemporaryFolder()
+        if intoAStoreThatExists {
+            _ = try CommandRunner.run(["import", Repository.sample("ToDoItems/ToDoItems.csv")], in: folder.url)
+        }
         let files = try (1...4).map { try bigCSV(in: folder, name: "Kind\($0).csv", rows: 5_000 * $0) }
         let processes = try files.map { file -> (Process, Pipe) in
             let process = Process()

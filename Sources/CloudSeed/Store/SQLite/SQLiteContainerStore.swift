@@ -148,9 +148,12 @@ package final class SQLiteContainerStore: StoreBackend {
             // A file being created keeps SQLite's rollback journal until it is put in place
             // (``StoreCreation``), and gets pages of 16 KiB: a table's rows take fewer pages, each
             // written once, so writes are faster than with pages of 4 KiB.
-            try database.execute(
-                (creation == nil ? "PRAGMA journal_mode = WAL; " : "PRAGMA page_size = \(Self.pageSize); ")
-                    + Self.connectionSettings)
+            if creation == nil {
+                database.returnToWriteAheadLog()
+                try database.execute(Self.connectionSettings)
+            } else {
+                try database.execute("PRAGMA page_size = \(Self.pageSize); " + Self.connectionSettings)
+            }
             try database.transaction {
                 try database.execute(SQLiteLayout.metadataTables)
                 try database.rows(
@@ -264,7 +267,7 @@ package final class SQLiteContainerStore: StoreBackend {
         }
         let result: T
         do {
-            result = try database.transaction {
+            result = try database.transaction(exclusive: journaled) {
                 let result = try body(SQLiteStoreTransaction(store: self, database: database))
                 try buildDeferredNameIndexes()
                 try flushChangeTagCounter()

@@ -128,9 +128,11 @@ final class SQLiteDatabase {
     /// Runs `body` in one write transaction: all of it is kept, or none of it.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so concurrent runs wait for each other
-    /// (up to ``busyTimeoutMilliseconds``) instead of failing half-way.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+    /// (up to ``busyTimeoutMilliseconds``) instead of failing half-way. `exclusive` also keeps
+    /// readers out until it commits: with a rollback journal, a reader that got in could block the
+    /// commit, and another run that read first and then wants to write would be refused at once.
+    func transaction<T>(exclusive: Bool = false, _ body: () throws -> T) throws -> T {
+        try execute(exclusive ? "BEGIN EXCLUSIVE" : "BEGIN IMMEDIATE")
         do {
             let result = try body()
             try execute("COMMIT")
@@ -151,8 +153,9 @@ final class SQLiteDatabase {
         return (try? rows("PRAGMA journal_mode = DELETE"))?.first?.first == .text("delete")
     }
 
-    /// Puts the file back in WAL mode after ``leaveWriteAheadLog()``; where a reader holds it,
-    /// that reader's connection, or the next to open the file, does it instead.
+    /// Puts the file in WAL mode, after ``leaveWriteAheadLog()`` or when opening it, without
+    /// waiting: where another connection is writing through a rollback journal, this one goes on in
+    /// that mode, and the connection that comes next switches the file back.
     func returnToWriteAheadLog() {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
