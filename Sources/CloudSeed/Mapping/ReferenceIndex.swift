@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds the records a reference value names, among the records of one type (of the run and of
-/// the store): by record name, then by natural key, then normalised — case, white space and
+/// the store): by record name, then by natural key, then by the record name a row naming its
+/// record with the value gets (`Łukasz-7` → `Lukasz-7`), then normalised — case, white space and
 /// diacritics folded, and `Chen, Mei` read as `Mei Chen`.
 struct ReferenceIndex: @unchecked Sendable {
     private var byName: Set<String> = []
@@ -60,11 +61,12 @@ struct ReferenceIndex: @unchecked Sendable {
     }
 
     /// The one record `value` names as written (by record name, or by a natural key only one
-    /// record has), without building a set: what almost every reference value finds.
+    /// record has) or as a record name made of it, without building a set: what almost every
+    /// reference value finds.
     func exactMatch(_ value: String) -> String? {
         if byName.contains(value) { return value }
-        guard let name = byKey[value], sharedKeys[value] == nil else { return nil }
-        return name
+        if let name = byKey[value] { return sharedKeys[value] == nil ? name : nil }
+        return madeNameMatch(value)
     }
 
     /// The record names `value` matches, at the first rule that finds any.
@@ -72,7 +74,15 @@ struct ReferenceIndex: @unchecked Sendable {
         if byName.contains(value) { return [value] }
         if let names = sharedKeys[value] { return names }
         if let name = byKey[value] { return [name] }
+        if let made = madeNameMatch(value) { return [made] }
         return byNormalised[Self.normalise(value)] ?? []
+    }
+
+    /// The record named as a row named `value` would be, where that differs from `value`: a
+    /// stored record that a source named with letters a record name does not keep.
+    private func madeNameMatch(_ value: String) -> String? {
+        let made = RecordNaming.recordName(from: value)
+        return made != value && byName.contains(made) ? made : nil
     }
 
     /// Up to `count` record names closest to `value`, for an error's suggestions.

@@ -95,6 +95,20 @@ import Testing
         #expect(try records("Artwork").first?.fields["artist"] == .reference(Reference(recordName: "Tomas Ortega")))
     }
 
+    /// A value written as the source wrote a record's name finds the record that name became,
+    /// even where folding case would find another too.
+    @Test func aNameAsTheSourceWroteItFindsTheRecordItBecame() throws {
+        let artists = try folder.write("artists.csv", "recordName,firstName\nŁukasz-7,Łukasz\nlukasz-7,Luke\n")
+        _ = try importFiles([artists])
+        #expect(try records("Artist").map(\.recordID.recordName) == ["Lukasz-7", "lukasz-7"])
+        let artworks = try folder.write("artworks.csv", "title,artist\nA,Łukasz-7\nB,lukasz-7\n")
+        _ = try importFiles([artworks])
+        #expect(
+            try records("Artwork").map(\.fields["artist"]) == [
+                .reference(Reference(recordName: "Lukasz-7")), .reference(Reference(recordName: "lukasz-7")),
+            ])
+    }
+
     @Test func reimportingTheGalleryChangesNothingAndStoresSharedImagesOnce() throws {
         let image = try Data(contentsOf: URL(fileURLWithPath: Repository.sample("Gallery/images/mackerricher.png")))
         try FileManager.default.createDirectory(atPath: folder.path("images"), withIntermediateDirectories: true)
