@@ -58,14 +58,28 @@ struct RowNaming: Sendable {
         Self.randomName(of: type, rowNumber: rowNumber, seed: randomSeed)
     }
 
-    /// A version 4 UUID drawn from `seed`, the type and the row number.
+    /// A version 4 UUID drawn from `seed`, the type and the row number, written as
+    /// `UUID.uuidString` writes one (upper-case, `8-4-4-4-12` digits).
     private static func randomName(of type: String, rowNumber: Int, seed: UInt64) -> String {
         var generator = SeededGenerator(
             seed: seed ^ UInt64(truncatingIfNeeded: type.hashValue) &+ UInt64(rowNumber) &* 0x9E37_79B9_7F4A_7C15)
-        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-        bytes[6] = bytes[6] & 0x0f | 0x40
-        bytes[8] = bytes[8] & 0x3f | 0x80
-        let uuid = bytes.withUnsafeBytes { $0.load(as: uuid_t.self) }
-        return UUID(uuid: uuid).uuidString
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var offset = 0
+            for index in 0..<16 {
+                var byte = UInt8(truncatingIfNeeded: generator.next())
+                if index == 6 { byte = byte & 0x0f | 0x40 }  // the version, 4
+                if index == 8 { byte = byte & 0x3f | 0x80 }  // the variant, RFC 4122's
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[offset] = UInt8(ascii: "-")
+                    offset += 1
+                }
+                text[offset] = hexDigits[Int(byte >> 4)]
+                text[offset + 1] = hexDigits[Int(byte & 0x0f)]
+                offset += 2
+            }
+            return offset
+        }
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

@@ -196,6 +196,13 @@ import Testing
         var options = MappingOptions()
         options.randomNames = true
         _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.csv")], options: options)
-        #expect(try records("ToDoItem").allSatisfy { UUID(uuidString: $0.recordID.recordName) != nil })
+        let names = try records("ToDoItem").map(\.recordID.recordName)
+        #expect(Set(names).count == 3)
+        for name in names {
+            // Written as Foundation writes a UUID, of version 4 and RFC 4122's variant.
+            #expect(UUID(uuidString: name)?.uuidString == name)
+            #expect(Array(name)[14] == "4")
+            #expect("89AB".contains(Array(name)[19]))
+        }
     }
 }
