@@ -41,7 +41,10 @@ let package = Package(
         ),
         .target(
             name: "CloudSeed",
-            dependencies: ["CSQLite", "CPostgres", "CLibXML2", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "CSQLite", "CPostgres", "CLibXML2", .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings,
             // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
@@ -78,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudSeedTests",
-            dependencies: ["CloudSeed", "CloudSeedTestSupport"],
+            dependencies: ["CloudSeed", "CloudSeedTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

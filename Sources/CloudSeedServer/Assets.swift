@@ -28,7 +28,7 @@ enum Assets {
 
     /// Stores posted bytes as an asset: `{"singleFile": {fileChecksum, size, receipt}}`.
     static func upload(_ bytes: [UInt8], store: ContainerStore) throws -> String {
-        let checksum = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let checksum = SHA256.hexDigest(of: bytes)
         let asset = AssetReference(fileChecksum: checksum, size: Int64(bytes.count))
         try store.exclusively { try store.backend.write { try $0.saveAsset(asset, content: Data(bytes)) } }
         return JSONText.object([

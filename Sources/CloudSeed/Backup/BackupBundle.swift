@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A backup bundle on disk whose every file was checked against its manifest.
@@ -85,7 +86,7 @@ package struct BackupBundle: Sendable {
             } catch {
                 throw fault(.fileAccess, file.path, "cannot be read; check its permissions")
             }
-            hasher.update(chunk)
+            hasher.update(data: chunk)
             size += Int64(chunk.count)
             if lines != nil { newlines += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
         }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Writes one file of a bundle being made, hashing the bytes on their way out so that the manifest
@@ -69,7 +70,7 @@ final class BundleFileWriter {
         } catch {
             throw Self.failure(file)
         }
-        hasher.update(pending)
+        hasher.update(data: pending)
         size += Int64(pending.count)
         pending.removeAll(keepingCapacity: true)
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Loads the file an ASSET value names: relative to the source's folder, never outside it.

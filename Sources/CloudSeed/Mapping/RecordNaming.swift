@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Builds record names that CloudKit accepts: 1–255 ASCII characters, not starting with `_`.

@@ -1,4 +1,5 @@
 import CloudSeedTestSupport
+import Crypto
 import Foundation
 import Testing
 

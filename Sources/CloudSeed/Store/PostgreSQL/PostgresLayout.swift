@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The schemas and tables of a cloudseed PostgreSQL store (documented for people in `docs/STORE.md`).
