@@ -134,8 +134,8 @@ package struct RecordPusher {
             }
         }
         // In the order they were saved here, so a fresh server gives them the same change tags.
-        records.sort { Self.saveOrder($0) < Self.saveOrder($1) }
-        return (PushOrder.ordered(records), skipped)
+        let order = records.indices.map { (Self.saveOrder(records[$0]), $0) }.sorted { $0 < $1 }
+        return (PushOrder.ordered(order.map { records[$0.1] }), skipped)
     }
 
     /// Where a record comes in the order of its store's saves: its change tag's counter.
