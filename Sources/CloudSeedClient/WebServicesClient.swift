@@ -62,6 +62,11 @@ package final class WebServicesClient: @unchecked Sendable {
         return try answer(data, "the asset upload URL")
     }
 
+    /// GETs an asset's bytes from its `downloadURL`.
+    package func download(_ url: URL) async throws -> Data {
+        try await sending("an asset's download URL") { URLRequest(url: url) }
+    }
+
     /// Sends the request `make` builds until it is answered with 200, trying again what CloudKit
     /// says may be tried again; `what` names the request in errors.
     private func sending(_ what: String, _ make: () throws -> URLRequest) async throws -> Data {

@@ -2,7 +2,7 @@ import CloudSeedTestSupport
 import Foundation
 import Testing
 
-/// `push` against `cloudseed serve`, run as a user runs them.
+/// `push` and `pull` against `cloudseed serve`, run as a user runs them.
 @Suite struct PushCommandTests {
     static let container = "iCloud.com.example.Gallery"
     let folder: TemporaryFolder
@@ -44,7 +44,7 @@ import Testing
         export.replacing(/"timestamp":-?[0-9]+/, with: "\"timestamp\":0")
     }
 
-    @Test func pushesTheGalleryToServeOnceAndNothingTheSecondTime() throws {
+    @Test func pushesTheGalleryToServeAndPullsItBackTheSame() throws {
         #expect(try run(["seed", Repository.sample("gallery.json"), "--store", "local.sqlite"]).status == 0)
         let server = try ServeProcess(
             ["--store", "served.sqlite", "--server-key", publicKey, "--server-key-id", "gallery-key"], in: folder.url)
@@ -75,6 +75,26 @@ import Testing
                 == "Pushed 0 records (0 assets, 0 zones created) in 0 requests, 0 tried again; 11 unchanged since the last push; 0 refused\n"
         )
         #expect(try export("served.sqlite") == served)
+
+        let pull =
+            ["pull", "--store", "pulled.sqlite"] + remote + ["--key-id", "gallery-key", "--key-file", privateKey]
+        let pulled = try run(pull)
+        #expect(
+            pulled.standardOutput
+                == "Pulled 11 records (4 assets) and 0 deletions from 1 zones in 6 requests, 0 tried again\n")
+        #expect(try export("pulled.sqlite") == served)
+        let backup = ["--container", Self.container]
+        #expect(try run(["backup", "--store", "pulled.sqlite", "--out", "backup"] + backup).status == 0)
+        #expect(try run(["restore", "backup", "--store", "restored.sqlite"]).status == 0)
+        #expect(try export("restored.sqlite") == served)
+        let deleted = try run(["delete", "ToDoItem", "Get apples", "--store", "served.sqlite"] + backup)
+        #expect(deleted.status == 0)
+        let again = try run(pull)
+        #expect(
+            again.standardOutput
+                == "Pulled 0 records (0 assets) and 1 deletions from 1 zones in 2 requests, 0 tried again\n")
+        #expect(try export("pulled.sqlite") == export("served.sqlite"))
+        #expect(try export("pulled.sqlite").split(separator: "\n").count == 10)
     }
 
     @Test func aKeyForAnotherKeyIDIsRefusedAndNothingSecretIsPrinted() throws {
