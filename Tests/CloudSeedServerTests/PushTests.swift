@@ -63,6 +63,31 @@ import Testing
         #expect(try ZoneChanges.latestToken(in: StoreScope(), store: served) == String(450, radix: 36))
     }
 
+    @Test func aRecordGoesAfterTheRecordItsValidateReferenceNames() async throws {
+        let store = try ContainerStore(folder.path("local.sqlite"))
+        func save(_ name: String, _ fields: String) throws {
+            let record = #"{"recordName": "\#(name)", "recordType": "Note", "fields": \#(fields)}"#
+            let operation = RecordModification.Operation(
+                type: .forceReplace, record: try WebServicesJSON(parsing: Array(record.utf8)))
+            let outcomes = try RecordModification(scope: StoreScope(), user: "_me", now: 1).apply(
+                [operation], to: store)
+            guard case .saved = outcomes[0] else { throw CloudSeedError(.invalidValue, "\(outcomes)") }
+        }
+        try save("Parent", #"{"title": {"value": "first"}}"#)
+        try save(
+            "Child", #"{"parent": {"value": {"recordName": "Parent", "action": "VALIDATE"}, "type": "REFERENCE"}}"#)
+        try save("Parent", #"{"title": {"value": "changed after the child"}}"#)
+        let served = try ContainerStore.inMemory()
+        let server = try CloudKitServer(store: served, serverKey: key.publicKey.pemRepresentation)
+        try await RunningServer.with(server) { server in
+            let summary = try await RecordPusher(store: store, database: database(server.baseURL)).run(
+                through: try client(server.baseURL))
+            #expect(summary.refused.isEmpty)
+            #expect(summary.sent == 2)
+        }
+        #expect(try served.records(in: StoreScope()).map(\.recordID.recordName).sorted() == ["Child", "Parent"])
+    }
+
     @Test func aRetriedBatchStopsAfterTheAttemptsItIsGiven() async throws {
         let store = try localStore(count: 3)
         let server = try CloudKitServer(store: ContainerStore.inMemory(), serverKey: key.publicKey.pemRepresentation)
