@@ -4,13 +4,13 @@ import Foundation
 /// Sends one batch of a zone's records: their asset files first, then one `records/modify`
 /// request, the records the server refuses for the moment sent again, each confirmed record noted
 /// in the journal before the next batch goes.
-struct BatchSender {
+struct BatchSender: Sendable {
     let pusher: RecordPusher
     let client: WebServicesClient
     let scope: StoreScope
     let journal: [String: String]
 
-    mutating func send(_ records: [CloudRecord], into summary: inout PushSummary) async throws {
+    func send(_ records: [CloudRecord], into summary: inout PushSummary) async throws {
         var operations: [(record: CloudRecord, json: String)] = []
         for record in records {
             guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }

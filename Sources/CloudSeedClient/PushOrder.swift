@@ -6,13 +6,19 @@ import CloudSeed
 ///
 /// `Artwork "Thinker"` with a VALIDATE reference to `Artist "Rodin"` goes after `Rodin`.
 enum PushOrder {
-    static func ordered(_ records: [CloudRecord]) -> [CloudRecord] {
-        func validated(_ record: CloudRecord) -> [String] {
-            record.sortedFieldNames.flatMap { name in
-                record.fields[name]!.references.filter { $0.action == .validate && $0.zoneName == nil }
-                    .map(\.recordName)
-            }
+    /// The records of the same zone that `record`'s VALIDATE references name.
+    static func validated(_ record: CloudRecord) -> [String] {
+        record.sortedFieldNames.flatMap { name in
+            record.fields[name]!.references.filter { $0.action == .validate && $0.zoneName == nil }
+                .map(\.recordName)
         }
+    }
+
+    static func hasValidatedReferences(_ record: CloudRecord) -> Bool {
+        record.fields.values.contains { $0.references.contains { $0.action == .validate } }
+    }
+
+    static func ordered(_ records: [CloudRecord]) -> [CloudRecord] {
         var first: [CloudRecord] = []
         var waiting: [CloudRecord] = []
         for record in records {

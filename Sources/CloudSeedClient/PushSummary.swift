@@ -14,6 +14,15 @@ package struct PushSummary: Sendable {
     /// Each record the server refused: its name and CloudKit's code and reason.
     package var refused: [(recordName: String, code: String, reason: String)] = []
 
+    /// Adds what another part of the push did.
+    mutating func add(_ other: PushSummary) {
+        sent += other.sent
+        unchanged += other.unchanged
+        assetsUploaded += other.assetsUploaded
+        zonesCreated += other.zonesCreated
+        refused += other.refused
+    }
+
     package var text: String {
         "Pushed \(sent) records (\(assetsUploaded) assets, \(zonesCreated) zones created) in \(requests) requests, "
             + "\(retries) tried again; \(unchanged) unchanged since the last push; \(refused.count) refused\n"

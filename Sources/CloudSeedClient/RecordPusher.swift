@@ -6,7 +6,7 @@ import Foundation
 /// an order the server takes (``PushOrder``). Each confirmed record is noted in the store's
 /// journal with the change tag it was sent at, so a push that stops part way (killed, or its
 /// network lost) goes on where it stopped, and a record sent as it is is not sent again.
-package struct RecordPusher {
+package struct RecordPusher: Sendable {
     package var store: ContainerStore
     /// The database pushed to.
     package var database: CloudKitDatabase
@@ -17,9 +17,9 @@ package struct RecordPusher {
     /// How a record already on the server is written, as `import --mode`.
     package var mode: SaveMode = .changedKeys
     /// Called as records are confirmed or refused: how many of how many.
-    package var progress: (Int, Int) -> Void = { _, _ in }
+    package var progress: @Sendable (Int, Int) -> Void = { _, _ in }
     /// Called with each record the server refuses, as it is refused.
-    package var refused: (_ recordName: String, _ code: String, _ reason: String) -> Void = { _, _, _ in }
+    package var refused: @Sendable (_ recordName: String, _ code: String, _ reason: String) -> Void = { _, _, _ in }
 
     /// CloudKit's limit on the operations of one request.
     package static let maximumOperations = 200
@@ -65,33 +65,60 @@ package struct RecordPusher {
         var done = 0
         let customZones = work.map(\.0.zoneID.zoneName).filter { $0 != RecordZoneID.defaultZoneName }
         if !customZones.isEmpty { summary.zonesCreated = try await createMissingZones(customZones, client) }
-        for (scope, records) in work {
-            var batch = BatchSender(pusher: self, client: client, scope: scope, journal: journal)
-            var pending: [CloudRecord] = []
-            var bytes = 0
-            for record in records {
-                let size = record.fields.values.reduce(256) { $0 + $1.encodedSize }
-                if !pending.isEmpty
-                    && (pending.count == Self.maximumOperations || bytes + size > Self.maximumRequestBytes)
-                {
-                    try await batch.send(pending, into: &summary)
-                    done += pending.count
-                    progress(done, total)
-                    pending.removeAll(keepingCapacity: true)
-                    bytes = 0
-                }
-                pending.append(record)
-                bytes += size
-            }
-            if !pending.isEmpty {
-                try await batch.send(pending, into: &summary)
-                done += pending.count
+        let pusher = self
+        try await withThrowingTaskGroup(of: PushSummary.self) { group in
+            var inFlight = 0
+            func collect() async throws {
+                guard let sent = try await group.next() else { return }
+                inFlight -= 1
+                summary.add(sent)
+                done += sent.sent + sent.refused.count
                 progress(done, total)
             }
+            for (scope, records) in work {
+                for batch in Self.batches(of: records) {
+                    // A batch with VALIDATE references goes alone, after every batch before it.
+                    let alone = batch.contains(where: PushOrder.hasValidatedReferences)
+                    while inFlight > 0 && (alone || inFlight == Self.requestsInFlight) { try await collect() }
+                    group.addTask {
+                        var sent = PushSummary()
+                        let sender = BatchSender(pusher: pusher, client: client, scope: scope, journal: journal)
+                        try await sender.send(batch, into: &sent)
+                        return sent
+                    }
+                    inFlight += 1
+                    if alone { try await collect() }
+                }
+            }
+            while inFlight > 0 { try await collect() }
         }
         summary.requests = client.requests
         summary.retries = client.retries
         return summary
+    }
+
+    /// How many `records/modify` requests are sent before the first is answered: the next batch
+    /// is made while the server saves one.
+    static let requestsInFlight = 3
+
+    /// `records` in batches of at most ``maximumOperations``, each under ``maximumRequestBytes``
+    /// where its records allow it.
+    static func batches(of records: [CloudRecord]) -> [[CloudRecord]] {
+        var batches: [[CloudRecord]] = []
+        var pending: [CloudRecord] = []
+        var bytes = 0
+        for record in records {
+            let size = record.fields.values.reduce(256) { $0 + $1.encodedSize }
+            if !pending.isEmpty && (pending.count == maximumOperations || bytes + size > maximumRequestBytes) {
+                batches.append(pending)
+                pending.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            pending.append(record)
+            bytes += size
+        }
+        if !pending.isEmpty { batches.append(pending) }
+        return batches
     }
 
     /// What the journal notes this database under.

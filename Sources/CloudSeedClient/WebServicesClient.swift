@@ -12,11 +12,15 @@ package import Foundation
 package final class WebServicesClient: @unchecked Sendable {
     package let database: CloudKitDatabase
     private let credentials: CloudKitCredentials
-    package var retry: RetryPolicy
+    package let retry: RetryPolicy
     /// How many requests were sent, tries again included.
-    package private(set) var requests = 0
+    package var requests: Int { lock.withLock { sent } }
     /// How many requests were tried again.
-    package private(set) var retries = 0
+    package var retries: Int { lock.withLock { triedAgain } }
+    /// Requests go out from several tasks at once.
+    private let lock = NSLock()
+    private var sent = 0
+    private var triedAgain = 0
     private let session: URLSession
 
     package init(database: CloudKitDatabase, credentials: CloudKitCredentials, retry: RetryPolicy = RetryPolicy()) {
@@ -73,7 +77,7 @@ package final class WebServicesClient: @unchecked Sendable {
         var attempt = 0
         while true {
             let request = try make()
-            requests += 1
+            lock.withLock { sent += 1 }
             let refusal: Refusal
             do {
                 let (data, response) = try await session.data(for: request)
@@ -89,7 +93,7 @@ package final class WebServicesClient: @unchecked Sendable {
             guard refusal.isRetryable, attempt < retry.attempts else {
                 throw ClientError(refusal.message(what, attempts: attempt))
             }
-            retries += 1
+            lock.withLock { triedAgain += 1 }
             let delay = retry.delay(beforeRetry: attempt, retryAfter: refusal.retryAfter)
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         }
