@@ -118,6 +118,44 @@ import Testing
         #expect(!result.standardOutput.contains(keyBody) && !result.standardError.contains(keyBody))
     }
 
+    @Test func aRecordChangedOnTheServerIsRefusedAsTheModeSays() throws {
+        let container = ["--container", Self.container]
+        #expect(try run(["seed", Repository.sample("gallery.json"), "--store", "local.sqlite"]).status == 0)
+        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "conflict-token"], in: folder.url)
+        let push =
+            ["push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "conflict-token"]
+            + container
+        #expect(try run(push).status == 0)
+        func change(_ store: String, nationality: String) throws {
+            let file = try folder.write(
+                "\(nationality).json",
+                #"{"records": [{"recordName": "Mei Chen", "recordType": "Artist", "fields": {"nationality": {"value": "\#(nationality)"}}}]}"#
+            )
+            #expect(try run(["import", file, "--store", store, "--quiet"] + container).status == 0)
+        }
+        try change("served.sqlite", nationality: "Dutch")
+        try change("local.sqlite", nationality: "French")
+
+        let unchanged = try run(push + ["--mode", "update-if-unchanged"])
+        #expect(unchanged.status == 1)
+        #expect(
+            unchanged.standardError.wholeMatch(
+                of:
+                    /refused: Mei Chen: CONFLICT: record was changed on the server: the recordChangeTag given is not '[0-9a-z]+'\n/
+            ) != nil)
+        #expect(unchanged.standardOutput.hasSuffix("10 unchanged since the last push; 1 refused\n"))
+        let create = try run(push + ["--mode", "create", "--json"])
+        #expect(create.status == 1)
+        #expect(create.standardError == "refused: Mei Chen: EXISTS: record to insert already exists\n")
+        #expect(
+            create.standardOutput.contains(
+                #""refused":[{"recordName":"Mei Chen","serverErrorCode":"EXISTS","reason":"record to insert already exists"}]"#
+            ))
+        let changedKeys = try run(push)
+        #expect(changedKeys.status == 0)
+        #expect(try export("served.sqlite").contains(#""nationality":{"value":"French","type":"STRING"}"#))
+    }
+
     @Test func refusesATokenInTheEndpointURL() throws {
         let result = try run(["push", "--endpoint", "https://example.com/?ckAPIToken=secret", "--api-token", "secret"])
         #expect(result.status == 64)
