@@ -156,6 +156,30 @@ import Testing
         #expect(try export("served.sqlite").contains(#""nationality":{"value":"French","type":"STRING"}"#))
     }
 
+    @Test func aPrivateZoneIsCreatedOnTheServerAndPulledBack() throws {
+        let imported = try run([
+            "import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite", "--database", "private",
+            "--zone", "Notes",
+        ])
+        #expect(imported.status == 0)
+        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "zone-token"], in: folder.url)
+        let remote = ["--endpoint", server.baseURL, "--api-token", "zone-token", "--database", "private"]
+        let push = try run(["push", "--store", "local.sqlite"] + remote)
+        #expect(
+            push.standardOutput
+                == "Pushed 3 records (0 assets, 1 zones created) in 3 requests, 0 tried again; 0 unchanged since the last push; 0 refused\n"
+        )
+        let pull = try run(["pull", "--store", "pulled.sqlite"] + remote)
+        #expect(pull.standardOutput.hasPrefix("Pulled 3 records (0 assets) and 0 deletions from 2 zones"))
+        func export(_ store: String) throws -> String {
+            try run(["export", "--store", store, "--database", "private", "--zone", "Notes", "--format", "jsonl"])
+                .standardOutput
+        }
+        #expect(try export("pulled.sqlite") == export("served.sqlite"))
+        #expect(Self.maskingTimes(try export("served.sqlite")) == Self.maskingTimes(try export("local.sqlite")))
+        #expect(try export("served.sqlite").split(separator: "\n").count == 3)
+    }
+
     @Test func refusesATokenInTheEndpointURL() throws {
         let result = try run(["push", "--endpoint", "https://example.com/?ckAPIToken=secret", "--api-token", "secret"])
         #expect(result.status == 64)
