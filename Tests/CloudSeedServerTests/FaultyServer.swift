@@ -18,6 +18,8 @@ final class FaultyServer: @unchecked Sendable {
         case unavailable
         /// Passes the request on, then closes the connection halfway through the answer.
         case dropAfterForwarding
+        /// 200, with each operation of the request answered `ZONE_BUSY` and `retryAfter`.
+        case busyRecords(retryAfter: Int)
     }
 
     struct Taken {
@@ -89,6 +91,14 @@ final class FaultyServer: @unchecked Sendable {
                 let (_, body) = forward(request)
                 let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
                 write(connection, Data(head.utf8) + body.prefix(body.count / 2))
+            case .busyRecords(let retryAfter):
+                let count =
+                    request.body.split(separator: Data(#""operationType""#.utf8), omittingEmptySubsequences: false)
+                    .count - 1
+                let busy =
+                    #"{"recordName":"?","serverErrorCode":"ZONE_BUSY","reason":"busy","retryAfter":\#(retryAfter)}"#
+                let records = Array(repeating: busy, count: count).joined(separator: ",")
+                answer(connection, status: 200, Data(#"{"records":[\#(records)]}"#.utf8))
             case nil:
                 let (status, body) = forward(request)
                 answer(connection, status: status, body)

@@ -88,6 +88,24 @@ import Testing
         #expect(try served.records(in: StoreScope()).map(\.recordID.recordName).sorted() == ["Child", "Parent"])
     }
 
+    @Test func recordsAnsweredZoneBusyAreSentAgainAfterRetryAfter() async throws {
+        let store = try localStore(count: 5)
+        let served = try ContainerStore.inMemory()
+        let server = try CloudKitServer(store: served, serverKey: key.publicKey.pemRepresentation)
+        try await RunningServer.with(server) { server in
+            let faulty = try FaultyServer(upstream: server.baseURL, faults: [.busyRecords(retryAfter: 1)])
+            defer { faulty.stop() }
+            let start = Date()
+            let summary = try await RecordPusher(store: store, database: database(faulty.baseURL)).run(
+                through: try client(faulty.baseURL))
+            #expect(Date().timeIntervalSince(start) >= 1)
+            #expect(summary.sent == 5)
+            #expect(summary.refused.isEmpty)
+            #expect(faulty.taken.filter { $0.path.hasSuffix("/records/modify") }.count == 2)
+        }
+        #expect(try served.records(in: StoreScope()).count == 5)
+    }
+
     @Test func aRetriedBatchStopsAfterTheAttemptsItIsGiven() async throws {
         let store = try localStore(count: 3)
         let server = try CloudKitServer(store: ContainerStore.inMemory(), serverKey: key.publicKey.pemRepresentation)
