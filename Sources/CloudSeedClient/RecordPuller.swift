@@ -7,15 +7,15 @@ import Foundation
 /// server deleted deleted; record types and fields the store lacks are created as the records
 /// bring them. The zone's sync token is kept in the store's journal after each page.
 package struct RecordPuller {
-    package var store: ContainerStore
+    /// Opens the store pulled into, once the server has answered: a pull refused at once leaves
+    /// no new store behind.
+    private let openStore: () throws -> ContainerStore
     package var client: WebServicesClient
     /// Only this zone, or every zone the server lists.
     package var zoneName: String?
-    /// Called after each page: how many records were fetched so far.
-    package var progress: (Int) -> Void = { _ in }
 
-    package init(store: ContainerStore, client: WebServicesClient) {
-        self.store = store
+    package init(client: WebServicesClient, store openStore: @escaping () throws -> ContainerStore) {
+        self.openStore = openStore
         self.client = client
     }
 
@@ -43,7 +43,6 @@ package struct RecordPuller {
     package func run() async throws -> Summary {
         var summary = Summary()
         let target = client.database.journalTarget("pull")
-        var tokens = try store.backend.journalEntries(of: target)
         let listed = try await client.post("zones/list", "{}")
         let zoneIDs = (listed["zones"]?.items ?? []).compactMap { zone -> RecordZoneID? in
             guard let name = zone["zoneID"]?["zoneName"]?.string, zoneName == nil || name == zoneName else {
@@ -58,6 +57,8 @@ package struct RecordPuller {
         if let zoneName, zoneIDs.isEmpty {
             throw ClientError("the server has no zone '\(zoneName)' in this database; check --zone")
         }
+        let store = try openStore()
+        var tokens = try store.backend.journalEntries(of: target)
         for zoneID in zoneIDs {
             summary.zones += 1
             let scope = StoreScope(
@@ -68,7 +69,7 @@ package struct RecordPuller {
                 var members = [("zoneID", RecordPusher.zoneIDJSON(zoneID.zoneName)), ("resultsLimit", "200")]
                 if let token = tokens[zoneID.zoneName] { members.append(("syncToken", JSONText.quoted(token))) }
                 let answer = try await client.post("records/changes", JSONText.object(members))
-                try await save(answer["records"]?.items ?? [], in: scope, into: &summary)
+                try await save(answer["records"]?.items ?? [], in: scope, store: store, into: &summary)
                 moreComing = answer["moreComing"]?.bool ?? false
                 if let token = answer["syncToken"]?.string {
                     tokens[zoneID.zoneName] = token
@@ -76,7 +77,6 @@ package struct RecordPuller {
                         try store.backend.saveJournalEntries([(zoneID.zoneName, token)], of: target)
                     }
                 }
-                progress(summary.saved + summary.deleted)
             }
         }
         // Change tags made here after the pull follow the server's.
@@ -87,7 +87,9 @@ package struct RecordPuller {
     }
 
     /// Saves one page of changes in one transaction, the assets it names downloaded first.
-    private func save(_ items: [WebServicesJSON], in scope: StoreScope, into summary: inout Summary) async throws {
+    private func save(
+        _ items: [WebServicesJSON], in scope: StoreScope, store: ContainerStore, into summary: inout Summary
+    ) async throws {
         var records: [CloudRecord] = []
         var deletions: [(name: String, type: String?)] = []
         var contents: [String: Data] = [:]

@@ -31,9 +31,9 @@ struct PullCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let client = try cloudKit.client()
-            let store = ContainerStore(backend: try storeLocation.open())
-            var puller = RecordPuller(store: store, client: client)
+            var puller = RecordPuller(client: try cloudKit.client()) {
+                ContainerStore(backend: try storeLocation.open())
+            }
             puller.zoneName = zone
             let summary = try await puller.run()
             print(json ? summary.json : summary.text, terminator: "")

@@ -180,6 +180,19 @@ import Testing
         #expect(try export("served.sqlite").split(separator: "\n").count == 3)
     }
 
+    @Test func aPullRefusedAtOnceLeavesNoStoreBehind() throws {
+        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "right-token"], in: folder.url)
+        let result = try run([
+            "pull", "--store", "new.sqlite", "--endpoint", server.baseURL, "--api-token", "wrong-token",
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError
+                == "error: /database/1/iCloud.com.example.cloudseed/development/public/zones/list answered HTTP 401 AUTHENTICATION_FAILED: the API token is not valid; check --key-id and --key-file, or --api-token\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new.sqlite")))
+    }
+
     @Test func refusesATokenInTheEndpointURL() throws {
         let result = try run(["push", "--endpoint", "https://example.com/?ckAPIToken=secret", "--api-token", "secret"])
         #expect(result.status == 64)
