@@ -8,7 +8,7 @@ package struct RetryPolicy: Sendable {
     /// Seconds.
     package var maximumDelay: Double
 
-    package init(attempts: Int = 8, initialDelay: Double = 1, maximumDelay: Double = 60) {
+    package init(attempts: Int = 6, initialDelay: Double = 1, maximumDelay: Double = 60) {
         self.attempts = attempts
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
