@@ -59,10 +59,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A CloudKit Web Services client (push, pull); its own target so the library does no networking.
+        .target(
+            name: "CloudSeedClient",
+            dependencies: ["CloudSeed", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "cloudseed",
             dependencies: [
                 "CloudSeed",
+                "CloudSeedClient",
                 "CloudSeedServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -87,8 +94,9 @@ let package = Package(
         .testTarget(
             name: "CloudSeedServerTests",
             dependencies: [
-                "CloudSeed", "CloudSeedServer", "CloudSeedTestSupport", "cloudseed",
+                "CloudSeed", "CloudSeedClient", "CloudSeedServer", "CloudSeedTestSupport", "cloudseed",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

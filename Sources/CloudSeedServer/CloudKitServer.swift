@@ -26,10 +26,11 @@ public struct CloudKitServer: Sendable {
 
     /// A server of `store` on `host`:`port`. With `apiToken`, requests must give it as `ckAPIToken`;
     /// with `serverKey` (a PEM P-256 public key), server-to-server requests signed by its private
-    /// half are taken. `user` is who requests act as where they name no one.
+    /// half are taken, and with `serverKeyID` only those that give that key ID. `user` is who
+    /// requests act as where they name no one.
     public init(
         store: ContainerStore, host: String = "127.0.0.1", port: Int = 8787, apiToken: String? = nil,
-        serverKey: String? = nil, user: String = RecordZoneID.defaultOwnerName,
+        serverKey: String? = nil, serverKeyID: String? = nil, user: String = RecordZoneID.defaultOwnerName,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) throws {
         self.host = host
@@ -43,7 +44,8 @@ public struct CloudKitServer: Sendable {
                 .invalidOption,
                 "the server key is not a PEM P-256 public key; make one with openssl ec -in eckey.pem -pubout")
         }
-        authentication = RequestAuthentication(apiToken: apiToken, serverKey: key, defaultUser: user)
+        authentication = RequestAuthentication(
+            apiToken: apiToken, serverKey: key, serverKeyID: serverKeyID, defaultUser: user)
         self.now = now
     }
 

@@ -9,6 +9,8 @@ struct RequestAuthentication: Sendable {
     var apiToken: String?
     /// The server-to-server public key, as its X9.63 bytes (the key type is not `Sendable`).
     var serverKey: Data?
+    /// The key ID server-to-server requests must give, where the server was told one.
+    var serverKeyID: String?
     /// The user a request acts as when it names none.
     var defaultUser: String
 
@@ -64,6 +66,10 @@ struct RequestAuthentication: Sendable {
             throw ServerError(
                 .authenticationFailed,
                 "a server-to-server request needs the headers \(Header.keyID), \(Header.date) and \(Header.signature)")
+        }
+        if let serverKeyID, credentials.keyID != serverKeyID {
+            throw ServerError(
+                .authenticationFailed, "the key ID '\(credentials.keyID ?? "")' is not the one this server takes")
         }
         let bodyHash = Data(SHA256.hash(data: body)).base64EncodedString()
         let message = Data("\(date):\(bodyHash):\(subpath)".utf8)

@@ -20,7 +20,7 @@ struct CloudSeedCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, SeedCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self,
             QueryCommand.self, DeleteCommand.self, SchemaCommand.self, RoleCommand.self, InspectCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, PushCommand.self, PullCommand.self,
         ]
     )
 }

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               cloudseed serve
               cloudseed serve --port 9000 --api-token secret
-              cloudseed serve --server-key eckey-public.pem
+              cloudseed serve --server-key eckey-public.pem --server-key-id KEY_ID
             """
     )
 
@@ -37,8 +37,19 @@ struct ServeCommand: AsyncParsableCommand {
             "A PEM P-256 public key: take server-to-server requests signed by its private half.", valueName: "file"))
     var serverKey: String?
 
+    @Option(
+        name: .customLong("server-key-id"),
+        help: ArgumentHelp("With --server-key: take only requests that give this key ID.", valueName: "id"))
+    var serverKeyID: String?
+
     @Option(help: ArgumentHelp("The user requests act as where they name no one.", valueName: "name"))
     var user = RecordZoneID.defaultOwnerName
+
+    func validate() throws {
+        if serverKeyID != nil && serverKey == nil {
+            throw ValidationError("--server-key-id goes with --server-key, the public key of that ID")
+        }
+    }
 
     func run() async throws {
         let server: CloudKitServer
@@ -52,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             server = try CloudKitServer(
                 store: ContainerStore(backend: storeLocation.open()), host: host, port: port, apiToken: apiToken,
-                serverKey: key, user: user)
+                serverKey: key, serverKeyID: serverKeyID, user: user)
         } catch let error as CloudSeedError {
             printError(error.description)
             throw ExitCode(1)

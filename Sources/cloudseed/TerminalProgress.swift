@@ -12,20 +12,29 @@ final class TerminalProgress: @unchecked Sendable {
     static var isAvailable: Bool { isatty(STDERR_FILENO) == 1 }
 
     func update(_ meter: ProgressMeter) {
+        draw(done: meter.done, total: meter.total, amount: Self.megabytes)
+    }
+
+    /// Draws the bar for `done` records of `total`: `[###.....]  12%  120 of 1000  31/s  28 s left`.
+    func update(records done: Int, of total: Int) {
+        draw(done: done, total: total) { String($0) }
+    }
+
+    private func draw(done: Int, total: Int, amount: (Int) -> String) {
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
         guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.1 else { return }
         lastDraw = now
         drawn = true
-        let fraction = min(1, Double(meter.done) / Double(meter.total))
+        let fraction = min(1, Double(done) / Double(max(total, 1)))
         let width = 24
         let filled = Int(fraction * Double(width))
-        let rate = Double(meter.done) / elapsed
-        let left = rate > 0 ? Double(meter.total - meter.done) / rate : 0
+        let rate = Double(done) / elapsed
+        let left = rate > 0 ? Double(total - done) / rate : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let line = String(
-            format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100,
-            Self.megabytes(meter.done), Self.megabytes(meter.total), Self.megabytes(Int(rate)), left)
+            format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100, amount(done),
+            amount(total), amount(Int(rate)), left)
         FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
     }
 

@@ -9,7 +9,7 @@ import Testing
     static let commands: [[String]] = [
         [], ["import"], ["seed"], ["export"], ["backup"], ["restore"], ["query"], ["delete"],
         ["schema"], ["schema", "export"], ["schema", "import"], ["schema", "validate"], ["schema", "diff"],
-        ["schema", "promote"], ["role"], ["role", "assign"], ["inspect"], ["serve"],
+        ["schema", "promote"], ["role"], ["role", "assign"], ["inspect"], ["serve"], ["push"], ["pull"],
     ]
 
     static let folder = Repository.root.appendingPathComponent("Tests/CloudSeedCLITests/HelpSnapshots")

@@ -8,14 +8,15 @@ import Testing
 @Suite struct AuthenticationTests {
     static let subpath = "/database/1/iCloud.com.example.Gallery/development/public/users/current"
 
-    /// The three headers of a server-to-server request signed with `key`.
-    static func signedHeaders(_ key: P256.Signing.PrivateKey, body: String, subpath: String) throws -> [String: String]
-    {
+    /// The three headers of a server-to-server request signed with `key`, giving `keyID`.
+    static func signedHeaders(
+        _ key: P256.Signing.PrivateKey, body: String, subpath: String, keyID: String = "test-key"
+    ) throws -> [String: String] {
         let date = "2026-01-02T03:04:05Z"
         let bodyHash = Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
         let signature = try key.signature(for: Data("\(date):\(bodyHash):\(subpath)".utf8))
         return [
-            "X-Apple-CloudKit-Request-KeyID": "test-key", "X-Apple-CloudKit-Request-ISO8601Date": date,
+            "X-Apple-CloudKit-Request-KeyID": keyID, "X-Apple-CloudKit-Request-ISO8601Date": date,
             "X-Apple-CloudKit-Request-SignatureV1": signature.derRepresentation.base64EncodedString(),
         ]
     }
@@ -44,6 +45,25 @@ import Testing
 
             let unsigned = try await server.post(Self.subpath, body)
             #expect(unsigned.status == 401)
+        }
+    }
+
+    @Test func refusesAnotherKeyIDWhenItWasGivenOne() async throws {
+        let key = P256.Signing.PrivateKey()
+        let server = try CloudKitServer(
+            store: ContainerStore.inMemory(), serverKey: key.publicKey.pemRepresentation, serverKeyID: "gallery-key")
+        try await RunningServer.with(server) { server in
+            let right = try await server.post(
+                Self.subpath, "{}",
+                headers: try Self.signedHeaders(key, body: "{}", subpath: Self.subpath, keyID: "gallery-key"))
+            #expect(right.status == 200)
+            let other = try await server.post(
+                Self.subpath, "{}",
+                headers: try Self.signedHeaders(key, body: "{}", subpath: Self.subpath, keyID: "other-key"))
+            #expect(other.status == 401)
+            #expect(try other.object()["serverErrorCode"] as? String == "AUTHENTICATION_FAILED")
+            #expect(
+                try other.object()["reason"] as? String == "the key ID 'other-key' is not the one this server takes")
         }
     }
 

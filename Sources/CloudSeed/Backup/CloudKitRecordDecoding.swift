@@ -5,12 +5,23 @@ import Foundation
 ///
 /// Strict where a backup needs it to be: each field names its `type`, every key is known, values
 /// have the kinds their types need. Errors name the file, line and column of the value at fault.
-enum CloudKitRecordDecoding {
+package enum CloudKitRecordDecoding {
     /// The record of one dictionary.
     static func record(from node: DocumentNode) throws -> CloudRecord {
+        try record(from: node, lenient: false)
+    }
+
+    /// A record a server answered (`records/changes`, `records/query`): as strict about values,
+    /// but keys cloudseed does not keep (`deviceID`, `downloadURL`, `shortGUID`) are let go by.
+    package static func serverRecord(from json: WebServicesJSON) throws -> CloudRecord {
+        try record(from: json.node, lenient: true)
+    }
+
+    private static func record(from node: DocumentNode, lenient: Bool) throws -> CloudRecord {
         let record = try StrictObject(
             node, "the record",
-            required: ["recordName", "recordType", "recordChangeTag", "fields", "created", "modified", "zoneID"])
+            required: ["recordName", "recordType", "recordChangeTag", "fields", "created", "modified", "zoneID"],
+            lenient: lenient)
         let created = try record.object("created", required: ["timestamp", "userRecordName"])
         let modified = try record.object("modified", required: ["timestamp", "userRecordName"])
         let zone = try record.object("zoneID", required: ["zoneName", "ownerRecordName"])
@@ -26,7 +37,7 @@ enum CloudKitRecordDecoding {
         }
         var fields: [String: RecordValue] = [:]
         for (name, fieldNode) in fieldMembers {
-            fields[name] = try field(fieldNode, named: name)
+            fields[name] = try field(fieldNode, named: name, lenient: lenient)
         }
         return CloudRecord(
             recordType: try record.string("recordType"),
@@ -35,17 +46,19 @@ enum CloudKitRecordDecoding {
     }
 
     /// A field dictionary: `{"value": ..., "type": "STRING_LIST"}`.
-    private static func field(_ node: DocumentNode, named name: String) throws -> RecordValue {
-        let field = try StrictObject(node, "field '\(name)'", required: ["value", "type"])
+    private static func field(_ node: DocumentNode, named name: String, lenient: Bool) throws -> RecordValue {
+        let field = try StrictObject(node, "field '\(name)'", required: ["value", "type"], lenient: lenient)
         let typeName = try field.string("type")
         guard let type = FieldType(name: typeName) else {
             throw StrictObject.error(
                 "field '\(name)' has the unknown type \"\(typeName)\"", at: field["type"]!.position)
         }
-        return try value(field["value"]!, as: type, in: "field '\(name)'")
+        return try value(field["value"]!, as: type, in: "field '\(name)'", lenient: lenient)
     }
 
-    private static func value(_ node: DocumentNode, as type: FieldType, in what: String) throws -> RecordValue {
+    private static func value(_ node: DocumentNode, as type: FieldType, in what: String, lenient: Bool) throws
+        -> RecordValue
+    {
         switch type {
         case .string: return .string(try StrictObject.string(node, what))
         case .int64: return .int64(try StrictObject.integer(node, what))
@@ -56,9 +69,10 @@ enum CloudKitRecordDecoding {
                 throw StrictObject.error("\(what) is not Base64", at: node.position)
             }
             return .bytes(data)
-        case .location: return .location(try location(node, in: what))
+        case .location: return .location(try location(node, in: what, lenient: lenient))
         case .reference:
-            let reference = try StrictObject(node, what, required: ["recordName"], optional: ["zoneID", "action"])
+            let reference = try StrictObject(
+                node, what, required: ["recordName"], optional: ["zoneID", "action"], lenient: lenient)
             let actionName =
                 try reference["action"].map { try StrictObject.string($0, "action") } ?? ReferenceAction.none.rawValue
             guard let action = ReferenceAction(rawValue: actionName) else {
@@ -66,13 +80,15 @@ enum CloudKitRecordDecoding {
                     "\(what) has the unknown action \"\(actionName)\"", at: reference["action"]!.position)
             }
             let zoneName = try reference["zoneID"].map {
-                try StrictObject($0, "\(what)'s zoneID", required: ["zoneName"], optional: ["ownerRecordName"]).string(
+                try StrictObject(
+                    $0, "\(what)'s zoneID", required: ["zoneName"], optional: ["ownerRecordName"], lenient: lenient
+                ).string(
                     "zoneName")
             }
             return .reference(
                 Reference(recordName: try reference.string("recordName"), action: action, zoneName: zoneName))
         case .asset:
-            let asset = try StrictObject(node, what, required: ["fileChecksum", "size"])
+            let asset = try StrictObject(node, what, required: ["fileChecksum", "size"], lenient: lenient)
             return .asset(
                 AssetReference(fileChecksum: try asset.string("fileChecksum"), size: try asset.integer("size")))
         case .list(let element):
@@ -80,15 +96,15 @@ enum CloudKitRecordDecoding {
             return .list(
                 element,
                 try items.enumerated().map { index, item in
-                    try value(item, as: element, in: "element \(index + 1) of \(what)")
+                    try value(item, as: element, in: "element \(index + 1) of \(what)", lenient: lenient)
                 })
         }
     }
 
-    private static func location(_ node: DocumentNode, in what: String) throws -> Location {
+    private static func location(_ node: DocumentNode, in what: String, lenient: Bool) throws -> Location {
         let measurements = ["altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed"]
         let object = try StrictObject(
-            node, what, required: ["latitude", "longitude"], optional: measurements + ["timestamp"])
+            node, what, required: ["latitude", "longitude"], optional: measurements + ["timestamp"], lenient: lenient)
         func measurement(_ key: String) throws -> Double? {
             try object[key].map { try StrictObject.number($0, key) }
         }

@@ -8,14 +8,17 @@ struct StrictObject {
     /// What every error of a damaged bundle tells the user to do.
     static let advice = "restore from an intact backup"
 
-    /// Reads `node`, `what` naming it in errors (`the record`, `the location`).
-    init(_ node: DocumentNode, _ what: String, required: [String], optional: [String] = []) throws {
+    /// Reads `node`, `what` naming it in errors (`the record`, `the location`); `lenient` lets keys
+    /// it does not know go by, as a server's answers carry (`deviceID`, `downloadURL`).
+    init(
+        _ node: DocumentNode, _ what: String, required: [String], optional: [String] = [], lenient: Bool = false
+    ) throws {
         guard let list = node.members else {
             throw Self.error("\(what) must be a JSON object, not \(Self.kind(of: node))", at: node.position)
         }
         position = node.position
         members = Dictionary(list.map { ($0.key, $0.node) }, uniquingKeysWith: { first, _ in first })
-        for member in list where !required.contains(member.key) && !optional.contains(member.key) {
+        for member in list where !lenient && !required.contains(member.key) && !optional.contains(member.key) {
             throw Self.error(
                 "\(what) has the unknown key \"\(member.key)\", which cloudseed cannot restore",
                 at: member.node.position)

@@ -59,7 +59,7 @@ package struct RecordDeleter {
 
 extension RecordValue {
     /// The references this value holds: itself, or a list's.
-    var references: [Reference] {
+    package var references: [Reference] {
         switch self {
         case .reference(let reference): [reference]
         case .list(_, let items): items.flatMap(\.references)

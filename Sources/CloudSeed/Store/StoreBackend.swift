@@ -60,6 +60,13 @@ package protocol StoreBackend: StoredRecords {
     /// The records deleted from a zone, each with the change tag its deletion took, for clients
     /// that fetch what changed since a sync token.
     func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord]
+
+    /// What `push` and `pull` noted for one remote database (`target`), by key: the records a push
+    /// saw confirmed, the sync token of each zone a pull fetched.
+    func journalEntries(of target: String) throws -> [String: String]
+
+    /// Notes `entries` for `target`, replacing those with the same keys, in one transaction of its own.
+    func saveJournalEntries(_ entries: [(key: String, value: String)], of target: String) throws
 }
 
 /// A record deleted from a zone: what `records/changes` answers as `deleted: true`.

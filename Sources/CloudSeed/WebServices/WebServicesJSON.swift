@@ -25,6 +25,20 @@ package struct WebServicesJSON {
     /// The elements of an array.
     package var items: [WebServicesJSON]? { node.items?.map(WebServicesJSON.init) }
 
+    /// The members of an object, in order.
+    package var members: [(key: String, value: WebServicesJSON)]? {
+        node.members?.map { ($0.key, WebServicesJSON($0.node)) }
+    }
+
+    /// A number, integer or real.
+    package var number: Double? {
+        switch node {
+        case .scalar(.integer(let number), _): Double(number)
+        case .scalar(.real(let number), _): number
+        default: nil
+        }
+    }
+
     /// Whether the value is an object.
     package var isObject: Bool { node.members != nil }
 

@@ -45,6 +45,10 @@ import Testing
         }
         func hasAssetContent(_ checksum: String) throws -> Bool { try base.hasAssetContent(checksum) }
         func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] { try base.deletedRecords(in: scope) }
+        func journalEntries(of target: String) throws -> [String: String] { try base.journalEntries(of: target) }
+        func saveJournalEntries(_ entries: [(key: String, value: String)], of target: String) throws {
+            try base.saveJournalEntries(entries, of: target)
+        }
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {

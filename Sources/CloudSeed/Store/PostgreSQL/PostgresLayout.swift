@@ -75,6 +75,16 @@ enum PostgresLayout {
             change_tag  bigint NOT NULL,
             PRIMARY KEY (zone, record_name)
         );
+        """ + journalTable
+
+    /// What `push` and `pull` note per remote database; made on first use in stores older than it.
+    static let journalTable = """
+        CREATE TABLE IF NOT EXISTS cloudseed.journal (
+            target text NOT NULL,
+            key    text NOT NULL,
+            value  text NOT NULL,
+            PRIMARY KEY (target, key)
+        );
         """
 
     /// The columns every record table has, before its field columns.

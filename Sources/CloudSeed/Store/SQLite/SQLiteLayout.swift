@@ -58,6 +58,12 @@ enum SQLiteLayout {
             change_tag  INTEGER NOT NULL,
             PRIMARY KEY (zone, record_name)
         );
+        CREATE TABLE IF NOT EXISTS _cloudseed_journal (
+            target TEXT NOT NULL,
+            key    TEXT NOT NULL,
+            value  TEXT NOT NULL,
+            PRIMARY KEY (target, key)
+        );
         """
 
     /// The columns every record table has, before its field columns.

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Issue 38's figure: `cloudseed push` of N records to `cloudseed serve` over loopback, beside
+`cloudseed import` of the same records, in the same run.
+
+    python3 Benchmarks/push.py                      # 100,000 records, 3 runs, medians
+    python3 Benchmarks/push.py --rows 10000 --runs 1
+
+Each run generates a CSV of `--rows` items (title, priority, done, note), imports it into a new
+store (timed: the import), starts `cloudseed serve --api-token` on a free port over another new
+store, and pushes the first store to it (timed: the push). It checks that the served store then
+holds every record, and prints a Markdown table: the medians and the push/import ratio.
+
+It installs nothing and builds nothing: `--binary` names the cloudseed to run (build it in release
+first: `flock /tmp/cloudseed-build.lock swift build -c release --product cloudseed`).
+"""
+
+import argparse
+import csv
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(arguments, folder):
+    start = time.monotonic()
+    result = subprocess.run(arguments, cwd=folder, capture_output=True, text=True)
+    elapsed = time.monotonic() - start
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(arguments)} failed: {result.stderr}")
+    return elapsed, result.stdout
+
+
+def one_run(binary, rows, folder):
+    items = os.path.join(folder, "items.csv")
+    with open(items, "w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["title", "priority", "done", "note"])
+        for index in range(rows):
+            writer.writerow([f"Item {index}", index % 5, index % 2, f"note number {index} for the push figure"])
+    import_seconds, _ = timed(
+        [binary, "import", items, "--type", "Item", "--store", "local.sqlite", "--quiet"], folder)
+    server = subprocess.Popen(
+        [binary, "serve", "--port", "0", "--store", "served.sqlite", "--api-token", "bench"],
+        cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        endpoint = re.search(r"(http://[0-9.:]+)", line).group(1)
+        push_seconds, summary = timed(
+            [binary, "push", "--store", "local.sqlite", "--endpoint", endpoint, "--api-token", "bench",
+             "--quiet", "--json"], folder)
+    finally:
+        server.terminate()
+        server.wait()
+    if f'"sent":{rows}' not in summary:
+        sys.exit(f"the push did not send every record: {summary}")
+    _, export = timed([binary, "export", "--store", "served.sqlite", "--format", "jsonl"], folder)
+    if export.count("\n") != rows:
+        sys.exit(f"the served store holds {export.count(chr(10))} records, not {rows}")
+    return import_seconds, push_seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--binary", default=".build/release/cloudseed")
+    options = parser.parse_args()
+    binary = os.path.abspath(options.binary)
+    imports, pushes, ratios = [], [], []
+    for _ in range(options.runs):
+        with tempfile.TemporaryDirectory(prefix="cloudseed-push-") as folder:
+            import_seconds, push_seconds = one_run(binary, options.rows, folder)
+        imports.append(import_seconds)
+        pushes.append(push_seconds)
+        ratios.append(push_seconds / import_seconds)
+    print(f"| {options.rows:,} records, median of {options.runs} | seconds |")
+    print("| --- | --- |")
+    print(f"| `cloudseed import` | {statistics.median(imports):.2f} |")
+    print(f"| `cloudseed push` to `cloudseed serve` over loopback | {statistics.median(pushes):.2f} |")
+    print(f"| push / import (median of the runs' ratios) | {statistics.median(ratios):.1f}x |")
+
+
+if __name__ == "__main__":
+    main()

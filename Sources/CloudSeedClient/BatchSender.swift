@@ -1,0 +1,155 @@
+import CloudSeed
+import Foundation
+
+/// Sends one batch of a zone's records: their asset files first, then one `records/modify`
+/// request, the records the server refuses for the moment sent again, each confirmed record noted
+/// in the journal before the next batch goes.
+struct BatchSender: Sendable {
+    let pusher: RecordPusher
+    let client: WebServicesClient
+    let scope: StoreScope
+    let journal: [String: String]
+
+    func send(_ records: [CloudRecord], into summary: inout PushSummary) async throws {
+        var operations: [(record: CloudRecord, json: String)] = []
+        for record in records {
+            guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }
+            let dictionary = JSONText.object(
+                [
+                    ("recordName", JSONText.quoted(record.recordID.recordName)),
+                    ("recordType", JSONText.quoted(record.recordType)),
+                ]
+                    + (pusher.operationType(for: record, journal: journal) == "update"
+                        ? [
+                            (
+                                "recordChangeTag",
+                                JSONText.quoted(JournalEntry(journal[RecordPusher.journalKey(record)]!).serverTag)
+                            )
+                        ]
+                        : [])
+                    + [("fields", fields)])
+            let operation = JSONText.object([
+                ("operationType", JSONText.quoted(pusher.operationType(for: record, journal: journal))),
+                ("record", dictionary),
+            ])
+            operations.append((record, operation))
+        }
+        var attempt = 0
+        while !operations.isEmpty {
+            let body = JSONText.object([
+                ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID.zoneName)), ("atomic", "false"),
+                // The records are answered without their fields: only their change tags are read.
+                ("desiredKeys", "[]"), ("operations", JSONText.array(operations.map(\.json))),
+            ])
+            let answer = try await client.post("records/modify", body)
+            guard let results = answer["records"]?.items, results.count == operations.count else {
+                throw ClientError(
+                    "records/modify answered \(answer["records"]?.items?.count ?? 0) records for \(operations.count) operations; the server is not CloudKit Web Services"
+                )
+            }
+            var again: [(record: CloudRecord, json: String)] = []
+            var retryAfter: Double?
+            var confirmed: [(key: String, value: String)] = []
+            for (operation, result) in zip(operations, results) {
+                let name = operation.record.recordID.recordName
+                if let code = result["serverErrorCode"]?.string {
+                    if RetryPolicy.retryableCodes.contains(code), attempt + 1 < client.retry.attempts {
+                        again.append(operation)
+                        retryAfter = result["retryAfter"]?.number ?? retryAfter
+                    } else {
+                        let reason = result["reason"]?.string ?? ""
+                        summary.refused.append((name, code, reason))
+                        pusher.refused(name, code, reason)
+                    }
+                    continue
+                }
+                let entry = JournalEntry(
+                    localTag: operation.record.system.changeTag, serverTag: result["recordChangeTag"]?.string ?? "")
+                confirmed.append((RecordPusher.journalKey(operation.record), entry.text))
+                summary.sent += 1
+            }
+            if !confirmed.isEmpty {
+                try pusher.store.exclusively {
+                    try pusher.store.backend.saveJournalEntries(confirmed, of: pusher.target)
+                }
+            }
+            operations = again
+            if !again.isEmpty {
+                attempt += 1
+                let delay = client.retry.delay(beforeRetry: attempt, retryAfter: retryAfter)
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            }
+        }
+    }
+
+    /// The `fields` dictionary of `record`, its assets uploaded; `nil` (with the record refused)
+    /// where the store lacks an asset's bytes.
+    private func fieldsJSON(of record: CloudRecord, into summary: inout PushSummary) async throws -> String? {
+        var fields: [(String, String)] = []
+        for name in record.sortedFieldNames {
+            let value = record.fields[name]!
+            let json: String
+            switch value {
+            case .asset(let asset):
+                guard let uploaded = try await upload(asset, of: record, field: name, into: &summary) else {
+                    return nil
+                }
+                json = uploaded
+            case .list(.asset, let items):
+                var uploaded: [String] = []
+                for case .asset(let asset) in items {
+                    guard let one = try await upload(asset, of: record, field: name, into: &summary) else {
+                        return nil
+                    }
+                    uploaded.append(one)
+                }
+                json = JSONText.array(uploaded)
+            default:
+                json = CloudKitJSON.value(value)
+            }
+            fields.append(
+                (name, JSONText.object([("value", json), ("type", JSONText.quoted(value.fieldType.wireName))])))
+        }
+        return JSONText.object(fields)
+    }
+
+    /// Uploads an asset's bytes for a record's field; returns the dictionary the field takes,
+    /// `{fileChecksum, size, receipt}`.
+    private func upload(_ asset: AssetReference, of record: CloudRecord, field: String, into summary: inout PushSummary)
+        async throws -> String?
+    {
+        guard let content = try pusher.store.assetContent(checksum: asset.fileChecksum) else {
+            let reason =
+                "the store has only the metadata of asset \(asset.fileChecksum) of field '\(field)'; import the record with its file to push it"
+            summary.refused.append((record.recordID.recordName, "MISSING_ASSET", reason))
+            pusher.refused(record.recordID.recordName, "MISSING_ASSET", reason)
+            return nil
+        }
+        let token = JSONText.object([
+            ("recordName", JSONText.quoted(record.recordID.recordName)),
+            ("recordType", JSONText.quoted(record.recordType)), ("fieldName", JSONText.quoted(field)),
+        ])
+        let tokens = try await client.post(
+            "assets/upload",
+            JSONText.object([
+                ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID.zoneName)), ("tokens", JSONText.array([token])),
+            ]))
+        guard let text = tokens["tokens"]?.items?.first?["url"]?.string, let url = URL(string: text) else {
+            throw ClientError(
+                "assets/upload answered no upload URL for field '\(field)' of '\(record.recordID.recordName)'")
+        }
+        let answer = try await client.upload(content, to: url)
+        guard let file = answer["singleFile"], let checksum = file["fileChecksum"]?.string else {
+            throw ClientError(
+                "the asset upload answered no singleFile for field '\(field)' of '\(record.recordID.recordName)'")
+        }
+        summary.assetsUploaded += 1
+        var members = [
+            ("fileChecksum", JSONText.quoted(checksum)), ("size", String(file["size"]?.integer ?? asset.size)),
+        ]
+        for key in ["receipt", "wrappingKey", "referenceChecksum"] {
+            if let value = file[key]?.string { members.append((key, JSONText.quoted(value))) }
+        }
+        return JSONText.object(members)
+    }
+}

@@ -1,0 +1,163 @@
+package import CloudSeed
+import Foundation
+
+/// Fetches a CloudKit database's records into a store: `records/changes` per zone from the sync
+/// token the last pull kept (all records the first time), page by page with `moreComing`, each
+/// record saved with the server's change tag and times, its assets' bytes downloaded, records the
+/// server deleted deleted; record types and fields the store lacks are created as the records
+/// bring them. The zone's sync token is kept in the store's journal after each page.
+package struct RecordPuller {
+    /// Opens the store pulled into, once the server has answered: a pull refused at once leaves
+    /// no new store behind.
+    private let openStore: () throws -> ContainerStore
+    package var client: WebServicesClient
+    /// Only this zone, or every zone the server lists.
+    package var zoneName: String?
+
+    package init(client: WebServicesClient, store openStore: @escaping () throws -> ContainerStore) {
+        self.openStore = openStore
+        self.client = client
+    }
+
+    /// What a pull did.
+    package struct Summary: Sendable {
+        package var saved = 0
+        package var deleted = 0
+        package var assetsDownloaded = 0
+        package var zones = 0
+        package var requests = 0
+        package var retries = 0
+
+        package var text: String {
+            "Pulled \(saved) records (\(assetsDownloaded) assets) and \(deleted) deletions from \(zones) zones in \(requests) requests, \(retries) tried again\n"
+        }
+
+        package var json: String {
+            JSONText.object([
+                ("saved", String(saved)), ("deleted", String(deleted)), ("assetsDownloaded", String(assetsDownloaded)),
+                ("zones", String(zones)), ("requests", String(requests)), ("retries", String(retries)),
+            ]) + "\n"
+        }
+    }
+
+    package func run() async throws -> Summary {
+        var summary = Summary()
+        let target = client.database.journalTarget("pull")
+        let listed = try await client.post("zones/list", "{}")
+        let zoneIDs = (listed["zones"]?.items ?? []).compactMap { zone -> RecordZoneID? in
+            guard let name = zone["zoneID"]?["zoneName"]?.string, zoneName == nil || name == zoneName else {
+                return nil
+            }
+            let owner =
+                client.database.database == .public
+                ? RecordZoneID.defaultOwnerName
+                : zone["zoneID"]?["ownerRecordName"]?.string ?? RecordZoneID.defaultOwnerName
+            return RecordZoneID(zoneName: name, ownerName: owner)
+        }
+        if let zoneName, zoneIDs.isEmpty {
+            throw ClientError("the server has no zone '\(zoneName)' in this database; check --zone")
+        }
+        let store = try openStore()
+        var tokens = try store.backend.journalEntries(of: target)
+        for zoneID in zoneIDs {
+            summary.zones += 1
+            let scope = StoreScope(
+                container: client.database.container, environment: client.database.environment,
+                database: client.database.database, zoneID: zoneID)
+            var moreComing = true
+            while moreComing {
+                var members = [("zoneID", RecordPusher.zoneIDJSON(zoneID.zoneName)), ("resultsLimit", "200")]
+                if let token = tokens[zoneID.zoneName] { members.append(("syncToken", JSONText.quoted(token))) }
+                let answer = try await client.post("records/changes", JSONText.object(members))
+                try await save(answer["records"]?.items ?? [], in: scope, store: store, into: &summary)
+                moreComing = answer["moreComing"]?.bool ?? false
+                if let token = answer["syncToken"]?.string {
+                    tokens[zoneID.zoneName] = token
+                    try store.exclusively {
+                        try store.backend.saveJournalEntries([(zoneID.zoneName, token)], of: target)
+                    }
+                }
+            }
+        }
+        // Change tags made here after the pull follow the server's.
+        try store.exclusively { try store.backend.write { try $0.reserveStoredChangeTags() } }
+        summary.requests = client.requests
+        summary.retries = client.retries
+        return summary
+    }
+
+    /// Saves one page of changes in one transaction, the assets it names downloaded first.
+    private func save(
+        _ items: [WebServicesJSON], in scope: StoreScope, store: ContainerStore, into summary: inout Summary
+    ) async throws {
+        var records: [CloudRecord] = []
+        var deletions: [(name: String, type: String?)] = []
+        var contents: [String: Data] = [:]
+        for item in items {
+            guard let name = item["recordName"]?.string else { continue }
+            if item["deleted"]?.bool == true {
+                deletions.append((name, item["recordType"]?.string))
+                continue
+            }
+            var record: CloudRecord
+            do {
+                record = try CloudKitRecordDecoding.serverRecord(from: item)
+            } catch let error as CloudSeedError {
+                throw ClientError(
+                    "records/changes answered record '\(name)' in a form cloudseed cannot keep: \(error.message)")
+            }
+            record.recordID.zoneID = scope.zoneID
+            for (checksum, url) in Self.downloadURLs(item) where contents[checksum] == nil {
+                if try store.exclusively({ try store.backend.hasAssetContent(checksum) }) { continue }
+                contents[checksum] = try await client.download(url)
+                summary.assetsDownloaded += 1
+            }
+            records.append(record)
+        }
+        try store.exclusively {
+            try store.backend.write { transaction in
+                var schema = try store.backend.schema(of: scope.schemaScope)
+                for record in records {
+                    if schema.recordTypes[record.recordType] == nil {
+                        try transaction.createRecordType(record.recordType, in: scope.schemaScope)
+                        schema.recordTypes[record.recordType] = RecordTypeSchema(name: record.recordType)
+                    }
+                    for name in record.sortedFieldNames where schema.fieldType(name, in: record.recordType) == nil {
+                        let type = record.fields[name]!.fieldType
+                        try transaction.addField(name, type: type, to: record.recordType, in: scope.schemaScope)
+                        schema.recordTypes[record.recordType]?.fields[name] = type
+                    }
+                    for value in record.fields.values {
+                        for asset in value.assets {
+                            try transaction.saveAsset(asset, content: contents[asset.fileChecksum])
+                        }
+                    }
+                    try transaction.save(record, in: scope)
+                }
+                for deletion in deletions {
+                    let types = deletion.type.map { [$0] } ?? schema.sortedRecordTypes.map(\.name)
+                    for type in types where schema.recordTypes[type] != nil {
+                        if try transaction.delete(deletion.name, ofType: type, in: scope) { break }
+                    }
+                }
+            }
+        }
+        summary.saved += records.count
+        summary.deleted += deletions.count
+    }
+
+    /// The `downloadURL` of each asset a record dictionary holds, by checksum.
+    private static func downloadURLs(_ record: WebServicesJSON) -> [(String, URL)] {
+        var urls: [(String, URL)] = []
+        for (_, field) in record["fields"]?.members ?? [] {
+            let value = field["value"]
+            for asset in value?.items ?? [value].compactMap({ $0 }) {
+                guard let checksum = asset["fileChecksum"]?.string, let text = asset["downloadURL"]?.string,
+                    let url = URL(string: text.replacingOccurrences(of: "${f}", with: "asset"))
+                else { continue }
+                urls.append((checksum, url))
+            }
+        }
+        return urls
+    }
+}

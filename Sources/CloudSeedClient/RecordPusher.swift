@@ -1,0 +1,247 @@
+package import CloudSeed
+import Foundation
+
+/// Sends a store's records to a CloudKit database: zones created where missing, asset files
+/// through `assets/upload` first, records in `records/modify` batches within CloudKit's limits, in
+/// an order the server takes (``PushOrder``). Each confirmed record is noted in the store's
+/// journal with the change tag it was sent at, so a push that stops part way (killed, or its
+/// network lost) goes on where it stopped, and a record sent as it is is not sent again.
+package struct RecordPusher: Sendable {
+    package var store: ContainerStore
+    /// The database pushed to.
+    package var database: CloudKitDatabase
+    /// Only this zone, or every zone of the database.
+    package var zoneName: String?
+    /// Only records of this type, or all.
+    package var recordType: String?
+    /// How a record already on the server is written, as `import --mode`.
+    package var mode: SaveMode = .changedKeys
+    /// Called as records are confirmed or refused: how many of how many.
+    package var progress: @Sendable (Int, Int) -> Void = { _, _ in }
+    /// Called with each record the server refuses, as it is refused.
+    package var refused: @Sendable (_ recordName: String, _ code: String, _ reason: String) -> Void = { _, _, _ in }
+
+    /// CloudKit's limit on the operations of one request.
+    package static let maximumOperations = 200
+    /// The size a request is kept under, where its records allow it.
+    package static let maximumRequestBytes = 1_000_000
+
+    package init(store: ContainerStore, database: CloudKitDatabase) {
+        self.store = store
+        self.database = database
+    }
+
+    /// What a push would send, one line per record (`forceUpdate Artwork Thinker in _defaultZone`),
+    /// and how many records the journal shows need not be sent.
+    package func plan() throws -> (lines: [String], unchanged: Int) {
+        var lines: [String] = []
+        var unchanged = 0
+        let journal = try store.backend.journalEntries(of: target)
+        for scope in try zones() {
+            let (records, skipped) = try pending(in: scope, journal: journal)
+            unchanged += skipped
+            for record in records {
+                let assets = record.fields.values.reduce(0) { $0 + $1.assets.count }
+                lines.append(
+                    "\(operationType(for: record, journal: journal)) \(record.recordType) \(record.recordID.recordName) in \(scope.zoneID.zoneName)"
+                        + (assets > 0 ? " with \(assets) asset\(assets == 1 ? "" : "s")" : ""))
+            }
+        }
+        return (lines, unchanged)
+    }
+
+    /// Pushes through `client`; returns what was done. Records the server refuses are in the
+    /// summary, not thrown.
+    package func run(through client: WebServicesClient) async throws -> PushSummary {
+        var summary = PushSummary()
+        let journal = try store.backend.journalEntries(of: target)
+        var work: [(StoreScope, [CloudRecord])] = []
+        for scope in try zones() {
+            let (records, skipped) = try pending(in: scope, journal: journal)
+            summary.unchanged += skipped
+            if !records.isEmpty { work.append((scope, records)) }
+        }
+        let total = work.reduce(0) { $0 + $1.1.count }
+        var done = 0
+        let customZones = work.map(\.0.zoneID.zoneName).filter { $0 != RecordZoneID.defaultZoneName }
+        if !customZones.isEmpty { summary.zonesCreated = try await createMissingZones(customZones, client) }
+        let pusher = self
+        try await withThrowingTaskGroup(of: PushSummary.self) { group in
+            var inFlight = 0
+            func collect() async throws {
+                guard let sent = try await group.next() else { return }
+                inFlight -= 1
+                summary.add(sent)
+                done += sent.sent + sent.refused.count
+                progress(done, total)
+            }
+            for (scope, records) in work {
+                for batch in Self.batches(of: records) {
+                    // A batch with VALIDATE references goes alone, after every batch before it.
+                    let alone = batch.contains(where: PushOrder.hasValidatedReferences)
+                    while inFlight > 0 && (alone || inFlight == Self.requestsInFlight) { try await collect() }
+                    group.addTask {
+                        var sent = PushSummary()
+                        let sender = BatchSender(pusher: pusher, client: client, scope: scope, journal: journal)
+                        try await sender.send(batch, into: &sent)
+                        return sent
+                    }
+                    inFlight += 1
+                    if alone { try await collect() }
+                }
+            }
+            while inFlight > 0 { try await collect() }
+        }
+        summary.requests = client.requests
+        summary.retries = client.retries
+        return summary
+    }
+
+    /// How many `records/modify` requests are sent before the first is answered: the next batch
+    /// is made while the server saves one.
+    static let requestsInFlight = 3
+
+    /// `records` in batches of at most ``maximumOperations``, each under ``maximumRequestBytes``
+    /// where its records allow it.
+    static func batches(of records: [CloudRecord]) -> [[CloudRecord]] {
+        var batches: [[CloudRecord]] = []
+        var pending: [CloudRecord] = []
+        var bytes = 0
+        for record in records {
+            let size = record.fields.values.reduce(256) { $0 + $1.encodedSize }
+            if !pending.isEmpty && (pending.count == maximumOperations || bytes + size > maximumRequestBytes) {
+                batches.append(pending)
+                pending.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            pending.append(record)
+            bytes += size
+        }
+        if !pending.isEmpty { batches.append(pending) }
+        return batches
+    }
+
+    /// What the journal notes this database under.
+    var target: String { database.journalTarget("push") }
+
+    /// The zones of the database the store holds, `--zone`'s only where it is given.
+    private func zones() throws -> [StoreScope] {
+        let inventory = try store.exclusively { try store.backend.read { try store.backend.inventory() } }
+        let scopes = inventory.zones.filter {
+            $0.container == database.container && $0.environment == database.environment
+                && $0.database == database.database && (zoneName == nil || $0.zoneID.zoneName == zoneName)
+        }.map {
+            StoreScope(
+                container: $0.container, environment: $0.environment, database: $0.database, zoneID: $0.zoneID)
+        }
+        if scopes.isEmpty {
+            let what = zoneName.map { "zone '\($0)' of " } ?? ""
+            throw ClientError(
+                "the store has no \(what)\(database.container) \(database.environment.rawValue) \(database.database.rawValue) database; check --container, --environment, --database and --zone"
+            )
+        }
+        return scopes.sorted { $0.zoneID.zoneName.utf8.lexicographicallyPrecedes($1.zoneID.zoneName.utf8) }
+    }
+
+    /// The records of a zone to send, in the order to send them, and how many the journal shows
+    /// were sent as they are.
+    private func pending(in scope: StoreScope, journal: [String: String]) throws -> ([CloudRecord], Int) {
+        var records: [CloudRecord] = []
+        var skipped = 0
+        try store.exclusively {
+            try store.backend.read {
+                try store.backend.forEachRecord(in: scope, recordType: recordType) { record in
+                    let noted = journal[Self.journalKey(record)].map(JournalEntry.init)
+                    if noted?.localTag == record.system.changeTag {
+                        skipped += 1
+                    } else {
+                        records.append(record)
+                    }
+                }
+            }
+        }
+        // In the order they were saved here, so a fresh server gives them the same change tags.
+        let order = records.indices.map { (Self.saveOrder(records[$0]), $0) }.sorted { $0 < $1 }
+        return (PushOrder.ordered(order.map { records[$0.1] }), skipped)
+    }
+
+    /// Where a record comes in the order of its store's saves: its change tag's counter.
+    private static func saveOrder(_ record: CloudRecord) -> Int64 {
+        Int64(record.system.changeTag, radix: 36) ?? .max
+    }
+
+    /// The operation that writes `record` as `mode` says.
+    func operationType(for record: CloudRecord, journal: [String: String]) -> String {
+        switch mode {
+        case .create: "create"
+        case .updateIfUnchanged: journal[Self.journalKey(record)] == nil ? "create" : "update"
+        case .changedKeys: "forceUpdate"
+        case .allKeys: "forceReplace"
+        }
+    }
+
+    /// Creates the zones the server lacks; returns how many it created.
+    private func createMissingZones(_ names: [String], _ client: WebServicesClient) async throws -> Int {
+        let listed = try await client.post("zones/list", "{}")
+        let existing = Set((listed["zones"]?.items ?? []).compactMap { $0["zoneID"]?["zoneName"]?.string })
+        let missing = names.filter { !existing.contains($0) }
+        guard !missing.isEmpty else { return 0 }
+        let operations = missing.map { name in
+            JSONText.object([
+                ("operationType", JSONText.quoted("create")),
+                ("zone", JSONText.object([("zoneID", Self.zoneIDJSON(name))])),
+            ])
+        }
+        let answer = try await client.post(
+            "zones/modify", JSONText.object([("operations", JSONText.array(operations))]))
+        for zone in answer["zones"]?.items ?? [] {
+            if let code = zone["serverErrorCode"]?.string {
+                throw ClientError(
+                    "the server refused to create zone '\(zone["zoneID"]?["zoneName"]?.string ?? "")': \(code): \(zone["reason"]?.string ?? "")"
+                )
+            }
+        }
+        return missing.count
+    }
+
+    static func zoneIDJSON(_ zoneName: String) -> String {
+        JSONText.object([("zoneName", JSONText.quoted(zoneName))])
+    }
+
+    /// The journal's key of a record: its zone, owner and name.
+    static func journalKey(_ record: CloudRecord) -> String {
+        let zone = record.recordID.zoneID
+        return "\(zone.zoneName)\u{1F}\(zone.ownerName)\u{1F}\(record.recordID.recordName)"
+    }
+}
+
+/// What the journal notes of a record a push sent: the local change tag it was sent at and the
+/// server's change tag it was saved with, as `LOCAL SERVER`.
+struct JournalEntry {
+    var localTag: String
+    var serverTag: String
+
+    init(localTag: String, serverTag: String) {
+        self.localTag = localTag
+        self.serverTag = serverTag
+    }
+
+    init(_ text: String) {
+        let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+        localTag = parts.first ?? ""
+        serverTag = parts.count > 1 ? parts[1] : ""
+    }
+
+    var text: String { "\(localTag) \(serverTag)" }
+}
+
+extension RecordValue {
+    /// The assets this value holds: itself, or a list's.
+    var assets: [AssetReference] {
+        switch self {
+        case .asset(let asset): [asset]
+        case .list(_, let items): items.flatMap(\.assets)
+        default: []
+        }
+    }
+}

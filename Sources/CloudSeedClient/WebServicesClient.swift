@@ -1,0 +1,161 @@
+package import CloudSeed
+package import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends requests to a CloudKit database's Web Services: JSON bodies signed or tokened as
+/// CloudKit requires, tried again after `THROTTLED`, `TRY_AGAIN_LATER`, `ZONE_BUSY`, HTTP 429
+/// and 503 or a lost connection, as ``RetryPolicy`` says. Errors never hold a key, a token or a
+/// URL that carries one.
+package final class WebServicesClient: @unchecked Sendable {
+    package let database: CloudKitDatabase
+    private let credentials: CloudKitCredentials
+    package let retry: RetryPolicy
+    /// How many requests were sent, tries again included.
+    package var requests: Int { lock.withLock { sent } }
+    /// How many requests were tried again.
+    package var retries: Int { lock.withLock { triedAgain } }
+    /// Requests go out from several tasks at once.
+    private let lock = NSLock()
+    private var sent = 0
+    private var triedAgain = 0
+    private let session: URLSession
+
+    package init(database: CloudKitDatabase, credentials: CloudKitCredentials, retry: RetryPolicy = RetryPolicy()) {
+        self.database = database
+        self.credentials = credentials
+        self.retry = retry
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 300
+        session = URLSession(configuration: configuration)
+    }
+
+    /// POSTs `body` to `operation` (`records/modify`) and returns the answer's JSON.
+    package func post(_ operation: String, _ body: String) async throws -> WebServicesJSON {
+        let subpath = database.subpath(operation)
+        let bytes = Data(body.utf8)
+        let data = try await sending(subpath) {
+            var components = URLComponents(
+                url: self.database.endpoint.appendingPathComponent(String(subpath.dropFirst())),
+                resolvingAgainstBaseURL: false)!
+            let items = self.credentials.queryItems
+            if !items.isEmpty { components.queryItems = items }
+            var request = URLRequest(url: components.url!)
+            request.httpMethod = "POST"
+            request.httpBody = bytes
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            for (name, value) in try self.credentials.headers(body: bytes, subpath: subpath, date: Date()) {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+            return request
+        }
+        return try answer(data, subpath)
+    }
+
+    /// POSTs an asset's bytes to the URL `assets/upload` gave; returns the answer's JSON.
+    package func upload(_ content: Data, to url: URL) async throws -> WebServicesJSON {
+        let data = try await sending("the asset upload URL") {
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.httpBody = content
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            return request
+        }
+        return try answer(data, "the asset upload URL")
+    }
+
+    /// GETs an asset's bytes from its `downloadURL`.
+    package func download(_ url: URL) async throws -> Data {
+        try await sending("an asset's download URL") { URLRequest(url: url) }
+    }
+
+    /// Sends the request `make` builds until it is answered with 200, trying again what CloudKit
+    /// says may be tried again; `what` names the request in errors.
+    private func sending(_ what: String, _ make: () throws -> URLRequest) async throws -> Data {
+        var attempt = 0
+        while true {
+            let request = try make()
+            lock.withLock { sent += 1 }
+            let refusal: Refusal
+            do {
+                let (data, response) = try await session.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                if status == 200 { return data }
+                refusal = Refusal(status: status, body: data, redacting: redacted)
+            } catch let error as ClientError {
+                throw error
+            } catch {
+                refusal = Refusal(connectionError: error)
+            }
+            attempt += 1
+            guard refusal.isRetryable, attempt < retry.attempts else {
+                throw ClientError(refusal.message(what, attempts: attempt))
+            }
+            lock.withLock { triedAgain += 1 }
+            let delay = retry.delay(beforeRetry: attempt, retryAfter: refusal.retryAfter)
+            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+        }
+    }
+
+    private func answer(_ data: Data, _ what: String) throws -> WebServicesJSON {
+        do {
+            return try WebServicesJSON(parsing: Array(data))
+        } catch {
+            throw ClientError("\(what) answered with something that is not JSON; check --endpoint")
+        }
+    }
+
+    /// A server's `message` without the credentials' secrets, should it echo one.
+    private func redacted(_ message: String) -> String {
+        var message = message
+        switch credentials {
+        case .apiToken(let token, let webAuthToken):
+            for secret in [token, webAuthToken].compactMap({ $0 }) where !secret.isEmpty {
+                message = message.replacingOccurrences(of: secret, with: "***")
+            }
+        case .serverKey: break
+        }
+        return message
+    }
+
+    /// Why a request was not answered with 200.
+    private struct Refusal {
+        var status: Int?
+        var code: String?
+        var reason: String?
+        var retryAfter: Double?
+        var connectionFailure: String?
+
+        init(status: Int, body: Data, redacting redacted: (String) -> String) {
+            self.status = status
+            let json = try? WebServicesJSON(parsing: Array(body))
+            code = json?["serverErrorCode"]?.string.map(redacted)
+            reason = json?["reason"]?.string.map(redacted)
+            retryAfter = json?["retryAfter"]?.number
+        }
+
+        init(connectionError error: any Error) {
+            let code = (error as? URLError)?.code.rawValue ?? (error as NSError).code
+            connectionFailure = "the connection failed (error \(code))"
+        }
+
+        var isRetryable: Bool {
+            connectionFailure != nil || status == 429 || status == 503
+                || code.map(RetryPolicy.retryableCodes.contains) == true
+        }
+
+        func message(_ what: String, attempts: Int) -> String {
+            let tries = attempts > 1 ? " after \(attempts) tries" : ""
+            if let connectionFailure {
+                return "\(what): \(connectionFailure)\(tries); check --endpoint and that the server is up"
+            }
+            let answer = [code, reason].compactMap { $0 }.joined(separator: ": ")
+            let advice =
+                code == "AUTHENTICATION_FAILED" || status == 401
+                ? "; check --key-id and --key-file, or --api-token" : ""
+            return "\(what) answered HTTP \(status ?? 0)\(answer.isEmpty ? "" : " \(answer)")\(tries)\(advice)"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import CloudSeed
+import CloudSeedClient
+import Foundation
+
+/// The options of `push` and `pull`: which CloudKit database, and the credentials requests carry.
+struct CloudKitOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The CloudKit Web Services address; for a cloudseed serve, as http://127.0.0.1:8787.",
+            valueName: "url"))
+    var endpoint = CloudKitDatabase.appleEndpoint.absoluteString
+
+    @Option(help: ArgumentHelp("The container identifier.", valueName: "id"))
+    var container = StoreScope.defaultContainer
+
+    @Option(help: "The container environment: development or production.")
+    var environment: ContainerEnvironment = .development
+
+    @Option(help: "The database: public, private or shared.")
+    var database: DatabaseScope = .public
+
+    @Option(name: .customLong("key-id"), help: ArgumentHelp("The server-to-server key's ID.", valueName: "id"))
+    var keyID: String?
+
+    @Option(
+        name: .customLong("key-file"),
+        help: ArgumentHelp("The server-to-server key's EC private key, in PEM.", valueName: "file"))
+    var keyFile: String?
+
+    @Option(
+        name: .customLong("api-token"),
+        help: ArgumentHelp("An API token, instead of a server-to-server key.", valueName: "token"))
+    var apiToken: String?
+
+    @Option(
+        name: .customLong("web-auth-token"),
+        help: ArgumentHelp("A web auth token, with --api-token, to act as a signed-in user.", valueName: "token"))
+    var webAuthToken: String?
+
+    func validate() throws {
+        guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("--endpoint must be an http or https URL, as https://api.apple-cloudkit.com")
+        }
+        if url.query != nil || url.user != nil || url.password != nil {
+            throw ValidationError(
+                "--endpoint must not carry a query or a user: give tokens with --api-token and --web-auth-token")
+        }
+        if (keyID == nil) != (keyFile == nil) {
+            throw ValidationError("--key-id and --key-file go together: the key's ID and its private key")
+        }
+        if keyID != nil && apiToken != nil {
+            throw ValidationError("give either --key-id with --key-file or --api-token, not both")
+        }
+        if webAuthToken != nil && apiToken == nil {
+            throw ValidationError("--web-auth-token goes with --api-token")
+        }
+    }
+
+    var cloudKitDatabase: CloudKitDatabase {
+        CloudKitDatabase(
+            endpoint: URL(string: endpoint)!, container: container, environment: environment, database: database)
+    }
+
+    /// The client requests go through, with the credentials given; warns of a key file that
+    /// others may read.
+    func client() throws -> WebServicesClient {
+        let credentials: CloudKitCredentials
+        if let keyID, let keyFile {
+            guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
+                throw CloudSeedError(
+                    .fileAccess, "cannot read the key file; check the path", at: SourcePosition(file: keyFile))
+            }
+            if let permissions = try? FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int,
+                permissions & 0o077 != 0
+            {
+                FileHandle.standardError.write(
+                    Data(
+                        "warning: \(keyFile) can be read by other users; keep a private key to yourself with chmod 600 \(keyFile)\n"
+                            .utf8))
+            }
+            credentials = try CloudKitCredentials.serverKey(id: keyID, pem: pem)
+        } else if let apiToken {
+            credentials = .apiToken(apiToken, webAuthToken: webAuthToken)
+        } else {
+            throw ValidationError(
+                "give a server-to-server key with --key-id and --key-file, or an API token with --api-token")
+        }
+        return WebServicesClient(database: cloudKitDatabase, credentials: credentials)
+    }
+}
