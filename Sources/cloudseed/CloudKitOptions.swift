@@ -89,3 +89,17 @@ struct CloudKitOptions: ParsableArguments {
         return WebServicesClient(database: cloudKitDatabase, credentials: credentials)
     }
 }
+
+/// Runs `body`, printing what the server, the network or the store refused as errors, and
+/// exiting 1 on them.
+func reportingCloudKitErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ClientError {
+        printError(error.description)
+        throw ExitCode(1)
+    } catch let error as CloudSeedError {
+        for error in error.allErrors { printError(error.description) }
+        throw ExitCode(1)
+    }
+}

@@ -15,7 +15,7 @@ struct PullCommand: AsyncParsableCommand {
 
             Examples:
               cloudseed pull --store gallery-copy.sqlite --container iCloud.com.example.Gallery --key-id KEY_ID --key-file eckey.pem
-              cloudseed pull --endpoint http://127.0.0.1:8787 --api-token secret && cloudseed backup --out backups/today
+              cloudseed pull --endpoint http://127.0.0.1:8787 --api-token secret && cloudseed backup --out today-backup
             """
     )
 
@@ -30,19 +30,13 @@ struct PullCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        do {
+        try await reportingCloudKitErrors {
             var puller = RecordPuller(client: try cloudKit.client()) {
                 ContainerStore(backend: try storeLocation.open())
             }
             puller.zoneName = zone
             let summary = try await puller.run()
             print(json ? summary.json : summary.text, terminator: "")
-        } catch let error as ClientError {
-            printError(error.description)
-            throw ExitCode(1)
-        } catch let error as CloudSeedError {
-            for error in error.allErrors { printError(error.description) }
-            throw ExitCode(1)
         }
     }
 }

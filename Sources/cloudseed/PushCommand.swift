@@ -49,7 +49,7 @@ struct PushCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        do {
+        try await reportingCloudKitErrors {
             let store = ContainerStore(backend: try storeLocation.open(mustExist: true))
             var pusher = RecordPusher(store: store, database: cloudKit.cloudKitDatabase)
             pusher.zoneName = zone
@@ -72,12 +72,6 @@ struct PushCommand: AsyncParsableCommand {
             progress?.finish()
             print(json ? summary.json : summary.text, terminator: "")
             if !summary.refused.isEmpty { throw ExitCode(1) }
-        } catch let error as ClientError {
-            printError(error.description)
-            throw ExitCode(1)
-        } catch let error as CloudSeedError {
-            for error in error.allErrors { printError(error.description) }
-            throw ExitCode(1)
         }
     }
 }
