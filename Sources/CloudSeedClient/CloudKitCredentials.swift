@@ -1,3 +1,4 @@
+import CloudSeed
 import Crypto
 package import Foundation
 
@@ -32,16 +33,11 @@ package enum CloudKitCredentials: Sendable {
         guard case .serverKey(let id, let raw) = self else { return [:] }
         let dateText = Self.iso8601(date)
         let signature = try P256.Signing.PrivateKey(rawRepresentation: raw).signature(
-            for: Data(Self.message(date: dateText, body: body, subpath: subpath).utf8))
+            for: ServerToServerSignature.message(date: dateText, body: body, subpath: subpath))
         return [
-            "X-Apple-CloudKit-Request-KeyID": id, "X-Apple-CloudKit-Request-ISO8601Date": dateText,
-            "X-Apple-CloudKit-Request-SignatureV1": signature.derRepresentation.base64EncodedString(),
+            ServerToServerSignature.keyIDHeader: id, ServerToServerSignature.dateHeader: dateText,
+            ServerToServerSignature.signatureHeader: signature.derRepresentation.base64EncodedString(),
         ]
-    }
-
-    /// The message CloudKit signs: `date:base64(sha256(body)):subpath`.
-    package static func message(date: String, body: Data, subpath: String) -> String {
-        "\(date):\(Data(SHA256.hash(data: body)).base64EncodedString()):\(subpath)"
     }
 
     /// `2026-01-02T03:04:05Z`: UTC, without fractional seconds, as CloudKit takes it.

@@ -167,9 +167,9 @@ public struct CloudKitServer: Sendable {
         let credentials = RequestAuthentication.Credentials(
             apiToken: query.get("ckAPIToken").map { String($0) },
             webAuthToken: query.get("ckWebAuthToken").map { String($0) },
-            keyID: request.headers[HTTPField.Name(RequestAuthentication.Header.keyID)!],
-            date: request.headers[HTTPField.Name(RequestAuthentication.Header.date)!],
-            signature: request.headers[HTTPField.Name(RequestAuthentication.Header.signature)!])
+            keyID: request.headers[HTTPField.Name(ServerToServerSignature.keyIDHeader)!],
+            date: request.headers[HTTPField.Name(ServerToServerSignature.dateHeader)!],
+            signature: request.headers[HTTPField.Name(ServerToServerSignature.signatureHeader)!])
         return (try authentication.user(for: credentials, body: body, subpath: request.uri.path), body)
     }
 

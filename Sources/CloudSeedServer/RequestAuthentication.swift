@@ -1,3 +1,4 @@
+import CloudSeed
 import Crypto
 import Foundation
 
@@ -13,13 +14,6 @@ struct RequestAuthentication: Sendable {
     var serverKeyID: String?
     /// The user a request acts as when it names none.
     var defaultUser: String
-
-    /// The headers of a server-to-server request.
-    enum Header {
-        static let keyID = "X-Apple-CloudKit-Request-KeyID"
-        static let date = "X-Apple-CloudKit-Request-ISO8601Date"
-        static let signature = "X-Apple-CloudKit-Request-SignatureV1"
-    }
 
     /// What a request carries to prove who sends it.
     struct Credentials {
@@ -65,14 +59,14 @@ struct RequestAuthentication: Sendable {
         else {
             throw ServerError(
                 .authenticationFailed,
-                "a server-to-server request needs the headers \(Header.keyID), \(Header.date) and \(Header.signature)")
+                "a server-to-server request needs the headers \(ServerToServerSignature.keyIDHeader), \(ServerToServerSignature.dateHeader) and \(ServerToServerSignature.signatureHeader)"
+            )
         }
         if let serverKeyID, credentials.keyID != serverKeyID {
             throw ServerError(
                 .authenticationFailed, "the key ID '\(credentials.keyID ?? "")' is not the one this server takes")
         }
-        let bodyHash = Data(SHA256.hash(data: body)).base64EncodedString()
-        let message = Data("\(date):\(bodyHash):\(subpath)".utf8)
+        let message = ServerToServerSignature.message(date: date, body: body, subpath: subpath)
         guard let der = Data(base64Encoded: signatureText),
             let serverKey = try? P256.Signing.PublicKey(x963Representation: serverKey),
             let signature = try? P256.Signing.ECDSASignature(derRepresentation: der),
@@ -84,6 +78,6 @@ struct RequestAuthentication: Sendable {
 
     /// The user record name of a web auth token: stable for the token, shaped as CloudKit's (`_` and 32 hex digits).
     static func userRecordName(forWebAuthToken token: String) -> String {
-        "_" + SHA256.hash(data: Data(token.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        "_" + SHA256.hexDigest(of: Data(token.utf8)).prefix(32)
     }
 }
