@@ -14,12 +14,13 @@ struct BatchSender: Sendable {
         var operations: [(record: CloudRecord, json: String)] = []
         for record in records {
             guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }
+            let operationType = pusher.operationType(for: record, journal: journal)
             let dictionary = JSONText.object(
                 [
                     ("recordName", JSONText.quoted(record.recordID.recordName)),
                     ("recordType", JSONText.quoted(record.recordType)),
                 ]
-                    + (pusher.operationType(for: record, journal: journal) == "update"
+                    + (operationType == "update"
                         ? [
                             (
                                 "recordChangeTag",
@@ -29,7 +30,7 @@ struct BatchSender: Sendable {
                         : [])
                     + [("fields", fields)])
             let operation = JSONText.object([
-                ("operationType", JSONText.quoted(pusher.operationType(for: record, journal: journal))),
+                ("operationType", JSONText.quoted(operationType)),
                 ("record", dictionary),
             ])
             operations.append((record, operation))
@@ -107,8 +108,7 @@ struct BatchSender: Sendable {
             default:
                 json = CloudKitJSON.value(value)
             }
-            fields.append(
-                (name, JSONText.object([("value", json), ("type", JSONText.quoted(value.fieldType.wireName))])))
+            fields.append((name, CloudKitJSON.field(value, json: json)))
         }
         return JSONText.object(fields)
     }

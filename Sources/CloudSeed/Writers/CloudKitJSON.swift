@@ -22,13 +22,7 @@ package enum CloudKitJSON {
     package static func record(_ record: CloudRecord, downloadURL: ((AssetReference) -> String)?) -> String {
         let fields = record.sortedFieldNames.map { name in
             let value = record.fields[name]!
-            return (
-                name,
-                JSONText.object([
-                    ("value", self.value(value, downloadURL: downloadURL)),
-                    ("type", JSONText.quoted(value.fieldType.wireName)),
-                ])
-            )
+            return (name, field(value, json: self.value(value, downloadURL: downloadURL)))
         }
         return JSONText.object([
             ("recordName", JSONText.quoted(record.recordID.recordName)),
@@ -39,6 +33,11 @@ package enum CloudKitJSON {
             ("modified", stamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName)),
             ("zoneID", zoneID(record.recordID.zoneID)),
         ])
+    }
+
+    /// A field dictionary, `{value, type}`, of `value` written as `json`.
+    package static func field(_ value: RecordValue, json: String) -> String {
+        JSONText.object([("value", json), ("type", JSONText.quoted(value.fieldType.wireName))])
     }
 
     /// The `value` of a field dictionary.
