@@ -11,44 +11,44 @@ struct BatchSender: Sendable {
     let journal: [String: String]
 
     func send(_ records: [CloudRecord], into summary: inout PushSummary) async throws {
-        var operations: [(record: CloudRecord, json: String)] = []
+        var operations: [(record: CloudRecord, json: [UInt8])] = []
         for record in records {
             guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }
             let operationType = pusher.operationType(for: record, journal: journal)
-            let dictionary = JSONText.object(
-                [
-                    ("recordName", JSONText.quoted(record.recordID.recordName)),
-                    ("recordType", JSONText.quoted(record.recordType)),
-                ]
-                    + (operationType == "update"
-                        ? [
-                            (
-                                "recordChangeTag",
-                                JSONText.quoted(JournalEntry(journal[RecordPusher.journalKey(record)]!).serverTag)
-                            )
-                        ]
-                        : [])
-                    + [("fields", fields)])
-            let operation = JSONText.object([
-                ("operationType", JSONText.quoted(operationType)),
-                ("record", dictionary),
-            ])
-            operations.append((record, operation))
+            var json = Array(#"{"operationType":"#.utf8)
+            JSONText.appendQuoted(operationType.utf8, to: &json)
+            json += #","record":{"recordName":"#.utf8
+            JSONText.appendQuoted(record.recordID.recordName.utf8, to: &json)
+            json += #","recordType":"#.utf8
+            JSONText.appendQuoted(record.recordType.utf8, to: &json)
+            if operationType == "update" {
+                json += #","recordChangeTag":"#.utf8
+                let noted = JournalEntry(journal[RecordPusher.journalKey(record)]!)
+                JSONText.appendQuoted(noted.serverTag.utf8, to: &json)
+            }
+            json += #","fields":"#.utf8
+            json += fields
+            json += "}}".utf8
+            operations.append((record, json))
         }
         var attempt = 0
         while !operations.isEmpty {
-            let body = JSONText.object([
-                ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID.zoneName)), ("atomic", "false"),
-                // The records are answered without their fields: only their change tags are read.
-                ("desiredKeys", "[]"), ("operations", JSONText.array(operations.map(\.json))),
-            ])
-            let answer = try await client.post("records/modify", body)
+            // The records are answered without their fields: only their change tags are read.
+            var body = Array(#"{"zoneID":"#.utf8)
+            body += RecordPusher.zoneIDJSON(scope.zoneID.zoneName).utf8
+            body += #","atomic":false,"desiredKeys":[],"operations":["#.utf8
+            for (offset, operation) in operations.enumerated() {
+                if offset > 0 { body.append(UInt8(ascii: ",")) }
+                body += operation.json
+            }
+            body += "]}".utf8
+            let answer = try await client.post("records/modify", body: Data(body))
             guard let results = answer["records"]?.items, results.count == operations.count else {
                 throw ClientError(
                     "records/modify answered \(answer["records"]?.items?.count ?? 0) records for \(operations.count) operations; the server is not CloudKit Web Services"
                 )
             }
-            var again: [(record: CloudRecord, json: String)] = []
+            var again: [(record: CloudRecord, json: [UInt8])] = []
             var retryAfter: Double?
             var confirmed: [(key: String, value: String)] = []
             for (operation, result) in zip(operations, results) {
@@ -85,17 +85,19 @@ struct BatchSender: Sendable {
 
     /// The `fields` dictionary of `record`, its assets uploaded; `nil` (with the record refused)
     /// where the store lacks an asset's bytes.
-    private func fieldsJSON(of record: CloudRecord, into summary: inout PushSummary) async throws -> String? {
-        var fields: [(String, String)] = []
-        for name in record.sortedFieldNames {
+    private func fieldsJSON(of record: CloudRecord, into summary: inout PushSummary) async throws -> [UInt8]? {
+        var fields: [UInt8] = [UInt8(ascii: "{")]
+        for (offset, name) in record.sortedFieldNames.enumerated() {
+            if offset > 0 { fields.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(name.utf8, to: &fields)
+            fields.append(UInt8(ascii: ":"))
             let value = record.fields[name]!
-            let json: String
             switch value {
             case .asset(let asset):
                 guard let uploaded = try await upload(asset, of: record, field: name, into: &summary) else {
                     return nil
                 }
-                json = uploaded
+                fields += CloudKitJSON.field(value, json: uploaded).utf8
             case .list(.asset, let items):
                 var uploaded: [String] = []
                 for case .asset(let asset) in items {
@@ -104,13 +106,13 @@ struct BatchSender: Sendable {
                     }
                     uploaded.append(one)
                 }
-                json = JSONText.array(uploaded)
+                fields += CloudKitJSON.field(value, json: JSONText.array(uploaded)).utf8
             default:
-                json = CloudKitJSON.value(value)
+                CloudKitJSON.appendField(value, downloadURL: nil, to: &fields)
             }
-            fields.append((name, CloudKitJSON.field(value, json: json)))
         }
-        return JSONText.object(fields)
+        fields.append(UInt8(ascii: "}"))
+        return fields
     }
 
     /// Uploads an asset's bytes for a record's field; returns the dictionary the field takes,

@@ -32,10 +32,14 @@ package final class WebServicesClient: @unchecked Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// POSTs `body` to `operation` (`records/modify`) and returns the answer's JSON.
+    /// POSTs `body` to `operation` (`zones/list`) and returns the answer's JSON.
     package func post(_ operation: String, _ body: String) async throws -> WebServicesJSON {
+        try await post(operation, body: Data(body.utf8))
+    }
+
+    /// POSTs the JSON `bytes` to `operation` (`records/modify`) and returns the answer's JSON.
+    package func post(_ operation: String, body bytes: Data) async throws -> WebServicesJSON {
         let subpath = database.subpath(operation)
-        let bytes = Data(body.utf8)
         let data = try await sending(subpath) {
             var components = URLComponents(
                 url: self.database.endpoint.appendingPathComponent(String(subpath.dropFirst())),

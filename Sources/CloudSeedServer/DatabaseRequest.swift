@@ -62,8 +62,15 @@ struct DatabaseRequest: Sendable {
 
     /// A record dictionary as the server answers it, assets with their download URL.
     func json(_ record: CloudRecord, desiredKeys: Set<String>? = nil) -> String {
+        var bytes: [UInt8] = []
+        appendJSON(record, desiredKeys: desiredKeys, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``json(_:desiredKeys:)``'s text to `bytes`.
+    func appendJSON(_ record: CloudRecord, desiredKeys: Set<String>? = nil, to bytes: inout [UInt8]) {
         var record = record
         if let desiredKeys { record.fields = record.fields.filter { desiredKeys.contains($0.key) } }
-        return CloudKitJSON.record(record, downloadURL: downloadURL)
+        CloudKitJSON.appendRecord(record, downloadURL: downloadURL, to: &bytes)
     }
 }

@@ -23,7 +23,7 @@ package struct JSONText {
     }
 
     /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
-    static func appendQuoted(_ value: String.UTF8View, to bytes: inout [UInt8]) {
+    package static func appendQuoted(_ value: String.UTF8View, to bytes: inout [UInt8]) {
         let appended: Void? = value.withContiguousStorageIfAvailable { appendQuoted($0, to: &bytes) }
         if appended == nil { appendEscaping(value, to: &bytes) }
     }

@@ -20,19 +20,37 @@ package enum CloudKitJSON {
     /// One record dictionary on one line; with `downloadURL`, each asset carries the URL its
     /// bytes are fetched from, as a server answers.
     package static func record(_ record: CloudRecord, downloadURL: ((AssetReference) -> String)?) -> String {
-        let fields = record.sortedFieldNames.map { name in
-            let value = record.fields[name]!
-            return (name, field(value, json: self.value(value, downloadURL: downloadURL)))
+        var bytes: [UInt8] = []
+        appendRecord(record, downloadURL: downloadURL, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``record(_:downloadURL:)``'s text to `bytes`.
+    package static func appendRecord(
+        _ record: CloudRecord, downloadURL: ((AssetReference) -> String)?, to bytes: inout [UInt8]
+    ) {
+        bytes += #"{"recordName":"#.utf8
+        JSONText.appendQuoted(record.recordID.recordName.utf8, to: &bytes)
+        bytes += #","recordType":"#.utf8
+        JSONText.appendQuoted(record.recordType.utf8, to: &bytes)
+        bytes += #","recordChangeTag":"#.utf8
+        JSONText.appendQuoted(record.system.changeTag.utf8, to: &bytes)
+        bytes += #","fields":{"#.utf8
+        for (offset, name) in record.sortedFieldNames.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(name.utf8, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            appendField(record.fields[name]!, downloadURL: downloadURL, to: &bytes)
         }
-        return JSONText.object([
-            ("recordName", JSONText.quoted(record.recordID.recordName)),
-            ("recordType", JSONText.quoted(record.recordType)),
-            ("recordChangeTag", JSONText.quoted(record.system.changeTag)),
-            ("fields", JSONText.object(fields)),
-            ("created", stamp(record.system.createdTimestamp, record.system.createdUserRecordName)),
-            ("modified", stamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName)),
-            ("zoneID", zoneID(record.recordID.zoneID)),
-        ])
+        bytes += #"},"created":"#.utf8
+        appendStamp(record.system.createdTimestamp, record.system.createdUserRecordName, to: &bytes)
+        bytes += #","modified":"#.utf8
+        appendStamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName, to: &bytes)
+        bytes += #","zoneID":{"zoneName":"#.utf8
+        JSONText.appendQuoted(record.recordID.zoneID.zoneName.utf8, to: &bytes)
+        bytes += #","ownerRecordName":"#.utf8
+        JSONText.appendQuoted(record.recordID.zoneID.ownerName.utf8, to: &bytes)
+        bytes += "}}".utf8
     }
 
     /// A field dictionary, `{value, type}`, of `value` written as `json`.
@@ -40,37 +58,63 @@ package enum CloudKitJSON {
         JSONText.object([("value", json), ("type", JSONText.quoted(value.fieldType.wireName))])
     }
 
-    /// The `value` of a field dictionary.
-    package static func value(_ value: RecordValue) -> String {
-        self.value(value, downloadURL: nil)
+    /// Appends the field dictionary of `value`, `{value, type}`, to `bytes`.
+    package static func appendField(
+        _ value: RecordValue, downloadURL: ((AssetReference) -> String)?, to bytes: inout [UInt8]
+    ) {
+        bytes += #"{"value":"#.utf8
+        appendValue(value, downloadURL: downloadURL, to: &bytes)
+        bytes += #","type":"#.utf8
+        JSONText.appendQuoted(value.fieldType.wireName.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
-    /// The `value` of a field dictionary, assets with their `downloadURL` where it is given.
-    package static func value(_ value: RecordValue, downloadURL: ((AssetReference) -> String)?) -> String {
+    /// The `value` of a field dictionary.
+    package static func value(_ value: RecordValue) -> String {
+        var bytes: [UInt8] = []
+        appendValue(value, downloadURL: nil, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the `value` of a field dictionary to `bytes`, assets with their `downloadURL`
+    /// where it is given.
+    package static func appendValue(
+        _ value: RecordValue, downloadURL: ((AssetReference) -> String)?, to bytes: inout [UInt8]
+    ) {
         switch value {
-        case .string(let text): JSONText.quoted(text)
-        case .int64(let number): String(number)
-        case .double(let number): JSONText.number(number)
-        case .bytes(let data): JSONText.quoted(data.base64EncodedString())
-        case .timestamp(let milliseconds): String(milliseconds)
-        case .location(let location): location.cloudKitJSON
-        case .reference(let reference): reference.cloudKitJSON
+        case .string(let text): JSONText.appendQuoted(text.utf8, to: &bytes)
+        case .int64(let number): bytes += String(number).utf8
+        case .double(let number): JSONText.appendNumber(number, to: &bytes)
+        case .bytes(let data): JSONText.appendQuoted(data.base64EncodedString().utf8, to: &bytes)
+        case .timestamp(let milliseconds): bytes += String(milliseconds).utf8
+        case .location(let location): location.appendCloudKitJSON(to: &bytes)
+        case .reference(let reference): bytes += reference.cloudKitJSON.utf8
         case .asset(let asset):
-            JSONText.object(
-                [("fileChecksum", JSONText.quoted(asset.fileChecksum)), ("size", String(asset.size))]
-                    + (downloadURL.map { [("downloadURL", JSONText.quoted($0(asset)))] } ?? []))
-        case .list(_, let items): JSONText.array(items.map { self.value($0, downloadURL: downloadURL) })
+            bytes += #"{"fileChecksum":"#.utf8
+            JSONText.appendQuoted(asset.fileChecksum.utf8, to: &bytes)
+            bytes += #","size":"#.utf8
+            bytes += String(asset.size).utf8
+            if let downloadURL {
+                bytes += #","downloadURL":"#.utf8
+                JSONText.appendQuoted(downloadURL(asset).utf8, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        case .list(_, let items):
+            bytes.append(UInt8(ascii: "["))
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendValue(item, downloadURL: downloadURL, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
         }
     }
 
-    private static func stamp(_ timestamp: Int64, _ user: String) -> String {
-        JSONText.object([("timestamp", String(timestamp)), ("userRecordName", JSONText.quoted(user))])
-    }
-
-    private static func zoneID(_ zone: RecordZoneID) -> String {
-        JSONText.object([
-            ("zoneName", JSONText.quoted(zone.zoneName)), ("ownerRecordName", JSONText.quoted(zone.ownerName)),
-        ])
+    private static func appendStamp(_ timestamp: Int64, _ user: String, to bytes: inout [UInt8]) {
+        bytes += #"{"timestamp":"#.utf8
+        bytes += String(timestamp).utf8
+        bytes += #","userRecordName":"#.utf8
+        JSONText.appendQuoted(user.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 }
 
