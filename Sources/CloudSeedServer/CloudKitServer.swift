@@ -68,23 +68,30 @@ public struct CloudKitServer: Sendable {
         }
     }
 
-    /// A database endpoint: what it answers from a request and the store.
-    private typealias Endpoint = @Sendable (DatabaseRequest, ContainerStore) throws -> String
+    /// A database endpoint: what it answers to a request, its store work done on the worker.
+    private typealias Endpoint = @Sendable (DatabaseRequest, StoreWorker) async throws -> String
+
+    /// An endpoint whose whole answer is made on the worker.
+    private static func onStore(_ answer: @escaping @Sendable (DatabaseRequest, ContainerStore) throws -> String)
+        -> Endpoint
+    {
+        { request, worker in try await worker.run { try answer(request, $0) } }
+    }
 
     private func router() -> Router<BasicRequestContext> {
         let router = Router()
         let now = self.now
         let endpoints: [(String, [HTTPRequest.Method], Endpoint)] = [
-            ("records/query", [.post], RecordsQuery.answer),
-            ("records/lookup", [.post], RecordsLookup.answer),
-            ("records/modify", [.post], { try RecordsModify.answer($0, store: $1, now: now()) }),
-            ("zones/list", [.get, .post], Zones.list),
-            ("zones/lookup", [.post], Zones.lookup),
-            ("zones/modify", [.post], Zones.modify),
-            ("records/changes", [.post], Changes.records),
-            ("changes/zone", [.post], Changes.zones),
-            ("zones/changes", [.post], Changes.zones),
-            ("changes/database", [.post], Changes.database),
+            ("records/query", [.post], Self.onStore(RecordsQuery.answer)),
+            ("records/lookup", [.post], Self.onStore(RecordsLookup.answer)),
+            ("records/modify", [.post], { try await RecordsModify.answer($0, worker: $1, now: now()) }),
+            ("zones/list", [.get, .post], Self.onStore(Zones.list)),
+            ("zones/lookup", [.post], Self.onStore(Zones.lookup)),
+            ("zones/modify", [.post], Self.onStore(Zones.modify)),
+            ("records/changes", [.post], Self.onStore(Changes.records)),
+            ("changes/zone", [.post], Self.onStore(Changes.zones)),
+            ("zones/changes", [.post], Self.onStore(Changes.zones)),
+            ("changes/database", [.post], Self.onStore(Changes.database)),
             ("users/current", [.get, .post], { request, _ in Users.current(request) }),
             ("users/caller", [.get, .post], { request, _ in Users.current(request) }),
             ("assets/upload", [.post], { request, _ in try Assets.tokens(request) }),
@@ -155,7 +162,7 @@ public struct CloudKitServer: Sendable {
                 environment: context.parameters.get("environment") ?? "",
                 database: context.parameters.get("database") ?? "", user: user, body: body,
                 baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
-            return try await worker.run { try endpoint(databaseRequest, $0) }
+            return try await endpoint(databaseRequest, worker)
         }
     }
 

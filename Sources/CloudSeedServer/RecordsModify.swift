@@ -3,12 +3,13 @@ import Foundation
 
 /// `records/modify`: `operations[{operationType, record}]`, `zoneID`, `atomic`, `desiredKeys`, in
 /// one transaction through the library's ``RecordModification``; each operation answers its
-/// record, `{recordName, deleted: true}`, or its error.
+/// record, `{recordName, deleted: true}`, or its error. The body is read and the answer written
+/// off the worker, so that the next request's are made while the store saves this one's.
 enum RecordsModify {
     /// The most operations one request may hold, CloudKit's limit.
     static let maximumOperations = 200
 
-    static func answer(_ request: DatabaseRequest, store: ContainerStore, now: Int64) throws -> String {
+    static func answer(_ request: DatabaseRequest, worker: StoreWorker, now: Int64) async throws -> String {
         let body = try request.json()
         guard let entries = body["operations"]?.items else {
             throw ServerError(.badRequest, "the request needs operations, as [{\"operationType\": …, \"record\": …}]")
@@ -30,17 +31,20 @@ enum RecordsModify {
         let modification = RecordModification(
             scope: request.scope(zoneID: body["zoneID"]), user: request.user, now: now,
             atomic: body["atomic"]?.bool ?? true)
-        let outcomes = try modification.apply(operations, to: store)
+        let outcomes = try await worker.run { try modification.apply(operations, to: $0) }
         let desiredKeys = body["desiredKeys"]?.items.map { Set($0.compactMap(\.string)) }
-        let records = outcomes.map { outcome in
+        var answer = Array(#"{"records":["#.utf8)
+        for (offset, outcome) in outcomes.enumerated() {
+            if offset > 0 { answer.append(UInt8(ascii: ",")) }
             switch outcome {
-            case .saved(let record): request.json(record, desiredKeys: desiredKeys)
+            case .saved(let record): request.appendJSON(record, desiredKeys: desiredKeys, to: &answer)
             case .deleted(let name):
-                JSONText.object([("recordName", JSONText.quoted(name)), ("deleted", "true")])
-            case .refused(let name, let refusal): json(of: refusal, recordName: name, request: request)
+                answer += JSONText.object([("recordName", JSONText.quoted(name)), ("deleted", "true")]).utf8
+            case .refused(let name, let refusal): answer += json(of: refusal, recordName: name, request: request).utf8
             }
         }
-        return JSONText.object([("records", JSONText.array(records))])
+        answer += "]}".utf8
+        return String(decoding: answer, as: UTF8.self)
     }
 
     /// A refused operation's error dictionary; a CONFLICT carries the stored record as `serverRecord`.

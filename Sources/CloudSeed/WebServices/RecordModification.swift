@@ -5,7 +5,7 @@ import Foundation
 /// all of them in one transaction, with the import's typing, just-in-time schema, save policies
 /// and grants. An operation that is refused leaves the others to go on, except in an atomic
 /// request on a custom zone, where one refusal refuses them all and nothing is written.
-package struct RecordModification {
+package struct RecordModification: Sendable {
     package enum OperationType: String, CaseIterable, Sendable {
         case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
 
@@ -18,7 +18,7 @@ package struct RecordModification {
         var saveMode: SaveMode { [.update, .forceUpdate].contains(self) ? .changedKeys : .allKeys }
     }
 
-    package struct Operation {
+    package struct Operation: Sendable {
         package var type: OperationType
         /// The record dictionary: `{recordName, recordType, recordChangeTag, fields}`.
         package var record: WebServicesJSON
@@ -43,7 +43,7 @@ package struct RecordModification {
         case invalid(CloudSeedError)
     }
 
-    package enum Outcome {
+    package enum Outcome: Sendable {
         case saved(CloudRecord)
         case deleted(recordName: String)
         case refused(recordName: String, Refusal)

@@ -1,6 +1,6 @@
 /// A JSON value of a CloudKit Web Services request, read by the project's JSON parser: what the
 /// server takes from a request body, with each value's position for the errors it answers.
-package struct WebServicesJSON {
+package struct WebServicesJSON: Sendable {
     let node: DocumentNode
 
     init(_ node: DocumentNode) {
