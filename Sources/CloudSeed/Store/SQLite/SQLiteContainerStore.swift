@@ -200,6 +200,7 @@ package final class SQLiteContainerStore: StoreBackend {
             throw error
         }
         database = try SQLiteDatabase(path: creation.path)
+        database.returnToWriteAheadLog()
         try database.execute(Self.connectionSettings)
     }
 

@@ -150,7 +150,9 @@ final class SQLiteDatabase {
     func leaveWriteAheadLog() -> Bool {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
-        return (try? rows("PRAGMA journal_mode = DELETE"))?.first?.first == .text("delete")
+        let left = (try? rows("PRAGMA journal_mode = DELETE"))?.first?.first == .text("delete")
+        if left { syncEveryCommit(true) }
+        return left
     }
 
     /// Puts the file in WAL mode, after ``leaveWriteAheadLog()`` or when opening it, without
@@ -159,7 +161,15 @@ final class SQLiteDatabase {
     func returnToWriteAheadLog() {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
-        try? execute("PRAGMA journal_mode = WAL")
+        let mode = (try? rows("PRAGMA journal_mode = WAL"))?.first?.first
+        syncEveryCommit(mode != .text("wal"))
+    }
+
+    /// Whether each commit waits for the disk. In WAL mode a commit that only reached the log
+    /// survives a killed process, and the log is synced at checkpoints, as SQLite advises; a
+    /// rollback journal is synced at every commit.
+    private func syncEveryCommit(_ sync: Bool) {
+        try? execute(sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
     }
 
     /// Drops cached statements, which schema changes make stale.
