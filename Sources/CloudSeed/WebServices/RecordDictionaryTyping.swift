@@ -3,13 +3,27 @@
 /// value. Values go through the import's ``ValueConverter``, schema changes through its
 /// ``SchemaChanges``, so a request is refused with the words `cloudseed import` uses.
 enum RecordDictionaryTyping {
-    /// A record of the request and the record type its fields plan, for ``SchemaChanges``.
+    /// A record of the request, with how each field was typed, for ``SchemaChanges``.
     struct Typed {
         var recordType: String
         var recordName: String?
         var changeTag: String?
         var fields: [String: RecordValue]
-        var planned: PlannedRecordType
+        /// Each field's type and the rule that chose it, with where its value is.
+        var fieldPlans: [(key: String, field: PlannedField, position: SourcePosition)]
+        var position: SourcePosition
+
+        /// The record type its fields plan, as an import plans one.
+        var planned: PlannedRecordType {
+            var planned = PlannedRecordType(
+                name: recordType, fields: [:], namingRule: .fromSource, rowsWithOwnName: 1, rowCount: 1,
+                firstRowPosition: position, firstPositions: [:])
+            for plan in fieldPlans {
+                planned.fields[plan.key] = plan.field
+                planned.firstPositions[plan.key] = plan.position
+            }
+            return planned
+        }
     }
 
     /// Types `dictionary` (`{recordType, recordName, recordChangeTag, fields}`); `recordType` is
@@ -39,10 +53,12 @@ enum RecordDictionaryTyping {
                 throw ValueConverter.Mismatch(
                     valueType: "STRING", detail: "an ASSETID value is the dictionary assets/upload answers")
             }, recordName: { $0 })
-        var fields: [String: RecordValue] = [:]
-        var planned = PlannedRecordType(
-            name: recordType, fields: [:], namingRule: .fromSource, rowsWithOwnName: 1, rowCount: 1,
-            firstRowPosition: position, firstPositions: [:])
+        var typed = Typed(
+            recordType: recordType, recordName: row.recordName, changeTag: row.changeTag, fields: [:],
+            fieldPlans: [], position: position)
+        typed.fields.reserveCapacity(row.fields.count)
+        typed.fieldPlans.reserveCapacity(row.fields.count)
+        let known = schema.recordTypes[recordType]
         for field in row.fields where field.value != .null {
             guard IdentifierMapping.isValid(field.key) else {
                 throw CloudSeedError(
@@ -51,7 +67,7 @@ enum RecordDictionaryTyping {
                     at: field.position)
             }
             let plannedField: PlannedField
-            if let type = schema.fieldType(field.key, in: recordType) {
+            if let type = known?.fields[field.key] {
                 plannedField = PlannedField(type: type, rule: .schema)
             } else if let type = field.declaredType {
                 plannedField = PlannedField(type: type, rule: field.isTypedByShape ? .cloudKitValue : .declared)
@@ -59,17 +75,14 @@ enum RecordDictionaryTyping {
                 plannedField = PlannedField(type: inferredType(of: field.value), rule: .inferred)
             }
             do {
-                fields[field.key] = try converter.convert(field.value, to: plannedField.type, at: field.position)
+                typed.fields[field.key] = try converter.convert(field.value, to: plannedField.type, at: field.position)
             } catch let mismatch as ValueConverter.Mismatch {
                 throw FieldErrors.typeError(
                     mismatch, field: field.key, recordType: recordType, planned: plannedField, at: field.position)
             }
-            planned.fields[field.key] = plannedField
-            planned.firstPositions[field.key] = field.position
+            typed.fieldPlans.append((field.key, plannedField, field.position))
         }
-        return Typed(
-            recordType: recordType, recordName: row.recordName, changeTag: row.changeTag, fields: fields,
-            planned: planned)
+        return typed
     }
 
     /// The type CloudKit gives a value written without one: a real is a DOUBLE, other numbers and

@@ -101,7 +101,11 @@ package struct RecordModification: Sendable {
         let modification: RecordModification
         let store: any StoreBackend
         let transaction: any StoreTransaction
-        var schema: Schema
+        var schema: Schema {
+            didSet { typeNames = schema.sortedRecordTypes.map(\.name) }
+        }
+        /// The schema's record types in byte order.
+        private(set) var typeNames: [String]
         let permissions: Permissions?
         /// Refuses assets whose bytes were never uploaded.
         var assetPresence: AssetPresence
@@ -113,6 +117,7 @@ package struct RecordModification: Sendable {
             self.transaction = transaction
             assetPresence = AssetPresence(store: store)
             schema = try store.schema(of: modification.scope.schemaScope)
+            typeNames = schema.sortedRecordTypes.map(\.name)
             permissions =
                 modification.scope.database == .public
                 ? try Permissions(store: store, scope: modification.scope, user: modification.user) : nil
@@ -139,9 +144,8 @@ package struct RecordModification: Sendable {
         /// The stored record named `name`, whatever its type: a record name is unique in its zone. One
         /// of another type than the `recordType` the request gives is refused.
         private func stored(_ name: String, ofType recordType: String?) throws -> CloudRecord? {
-            let types = schema.sortedRecordTypes.map(\.name)
             // The type the request names first: where it is right, the others are not read.
-            for type in (recordType.map { [$0] } ?? []) + types where schema.recordTypes[type] != nil {
+            for type in (recordType.map { [$0] } ?? []) + typeNames where schema.recordTypes[type] != nil {
                 guard let record = try transaction.record(name, ofType: type, in: scope) else { continue }
                 if let recordType, record.recordType != recordType {
                     throw Refusal.invalid(
@@ -209,6 +213,11 @@ package struct RecordModification: Sendable {
 
         /// Creates the record type and fields `typed` needs, in development; refuses them in production.
         private mutating func extendSchema(for typed: RecordDictionaryTyping.Typed) throws {
+            if let known = schema.recordTypes[typed.recordType],
+                typed.fields.keys.allSatisfy({ known.fields[$0] != nil })
+            {
+                return
+            }
             let changes = try SchemaChanges(
                 plan: ImportPlan(recordTypes: [typed.planned]), schema: schema, environment: scope.environment)
             for name in changes.newRecordTypes {
@@ -223,13 +232,15 @@ package struct RecordModification: Sendable {
 
         /// Refuses a record whose VALIDATE references name records that do not exist.
         private func checkValidatedTargets(of record: CloudRecord) throws {
+            guard record.fields.values.contains(where: { $0.references.contains { $0.action == .validate } }) else {
+                return
+            }
             for (field, value) in record.fields.sorted(by: { $0.key < $1.key }) {
                 for reference in value.references where reference.action == .validate {
                     var target = scope
                     if let zoneName = reference.zoneName { target.zoneID.zoneName = zoneName }
-                    let types = schema.sortedRecordTypes.map(\.name)
                     guard
-                        try types.contains(where: {
+                        try typeNames.contains(where: {
                             try transaction.record(reference.recordName, ofType: $0, in: target) != nil
                         })
                     else {
