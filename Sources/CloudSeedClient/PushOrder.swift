@@ -8,7 +8,12 @@ import CloudSeed
 enum PushOrder {
     /// The records of the same zone that `record`'s VALIDATE references name.
     static func validated(_ record: CloudRecord) -> [String] {
-        record.sortedFieldNames.flatMap { name in
+        guard
+            record.fields.values.contains(where: {
+                $0.references.contains { $0.action == .validate && $0.zoneName == nil }
+            })
+        else { return [] }
+        return record.sortedFieldNames.flatMap { name in
             record.fields[name]!.references.filter { $0.action == .validate && $0.zoneName == nil }
                 .map(\.recordName)
         }

@@ -324,6 +324,7 @@ package final class SQLiteContainerStore: StoreBackend {
             return ""
         }
         var fields: [String: RecordValue] = [:]
+        fields.reserveCapacity(layout.sortedFieldNames.count)
         for (offset, name) in layout.sortedFieldNames.enumerated() {
             if let value = try SQLiteValueCodec.decode(
                 row[6 + offset], as: layout.fields[name]!.type, assetSizes: assetSize)
