@@ -22,10 +22,19 @@ package struct RecordModification: Sendable {
         package var type: OperationType
         /// The record dictionary: `{recordName, recordType, recordChangeTag, fields}`.
         package var record: WebServicesJSON
+        /// The dictionary's fields as a row, made where the operation is made (off the store's
+        /// thread, for a server) when the dictionary names its record type.
+        let row: Result<SourceRow, CloudSeedError>?
 
         package init(type: OperationType, record: WebServicesJSON) {
             self.type = type
             self.record = record
+            if type.deletes || record["recordType"] == nil {
+                row = nil
+            } else {
+                row = Result { try RecordDictionaryTyping.row(record, recordType: nil) }
+                    .mapError { $0 as? CloudSeedError ?? CloudSeedError(.malformedSource, "\($0)") }
+            }
         }
     }
 
@@ -179,8 +188,10 @@ package struct RecordModification: Sendable {
         private mutating func save(_ operation: Operation) throws -> Outcome {
             let givenName = operation.record["recordName"]?.string
             let existing = try givenName.flatMap { try stored($0, ofType: operation.record["recordType"]?.string) }
-            let typed = try RecordDictionaryTyping.typed(
-                operation.record, recordType: existing?.recordType, schema: schema)
+            let row =
+                try operation.row?.get()
+                ?? RecordDictionaryTyping.row(operation.record, recordType: existing?.recordType)
+            let typed = try RecordDictionaryTyping.typed(row, schema: schema)
             if let existing {
                 if operation.type == .create { throw Refusal.exists }
                 try checkChangeTag(typed.changeTag, operation, against: existing)
