@@ -1,11 +1,17 @@
 package import CloudSeed
 import Foundation
 
-/// Fetches a CloudKit database's records into a store: `records/changes` per zone from the sync
-/// token the last pull kept (all records the first time), page by page with `moreComing`, each
+/// Fetches a CloudKit database's records into a store: `records/changes` per custom zone from the
+/// sync token the last pull kept (all records the first time), page by page with `moreComing`, each
 /// record saved with the server's change tag and times, its assets' bytes downloaded, records the
 /// server deleted deleted; record types and fields the store lacks are created as the records
 /// bring them. The zone's sync token is kept in the store's journal after each page.
+///
+/// The default zone (the public database's only one) keeps no changes in CloudKit, so its records
+/// come from `records/query`, one record type at a time, page by page with `continuationMarker`:
+/// records whose change tag the store has are left as they are, and records of those types the
+/// server no longer has are deleted. CloudKit lists no record types, so they are
+/// ``recordTypes``, or the types the store's schema has.
 package struct RecordPuller {
     /// Opens the store pulled into, once the server has answered: a pull refused at once leaves
     /// no new store behind.
@@ -13,6 +19,10 @@ package struct RecordPuller {
     package var client: WebServicesClient
     /// Only this zone, or every zone the server lists.
     package var zoneName: String?
+    /// The record types fetched from the default zone; empty for those of the store's schema.
+    package var recordTypes: [String] = []
+    /// Called with what the user should know of a pull that goes on: a zone left out.
+    package var warning: @Sendable (String) -> Void = { _ in }
 
     package init(client: WebServicesClient, store openStore: @escaping () throws -> ContainerStore) {
         self.openStore = openStore
@@ -60,16 +70,22 @@ package struct RecordPuller {
         let store = try openStore()
         var tokens = try store.backend.journalEntries(of: target)
         for zoneID in zoneIDs {
-            summary.zones += 1
             let scope = StoreScope(
                 container: client.database.container, environment: client.database.environment,
                 database: client.database.database, zoneID: zoneID)
+            if zoneID.zoneName == RecordZoneID.defaultZoneName {
+                if try await query(scope, store: store, into: &summary) { summary.zones += 1 }
+                continue
+            }
+            summary.zones += 1
             var moreComing = true
             while moreComing {
                 var members = [("zoneID", RecordPusher.zoneIDJSON(zoneID.zoneName)), ("resultsLimit", "200")]
                 if let token = tokens[zoneID.zoneName] { members.append(("syncToken", JSONText.quoted(token))) }
                 let answer = try await client.post("records/changes", JSONText.object(members))
-                try await save(answer["records"]?.items ?? [], in: scope, store: store, into: &summary)
+                try await save(
+                    answer["records"]?.items ?? [], answeredBy: "records/changes", in: scope, store: store,
+                    into: &summary)
                 moreComing = answer["moreComing"]?.bool ?? false
                 if let token = answer["syncToken"]?.string {
                     tokens[zoneID.zoneName] = token
@@ -86,12 +102,63 @@ package struct RecordPuller {
         return summary
     }
 
-    /// Saves one page of changes in one transaction, the assets it names downloaded first.
+    /// Fetches each record type of the default zone with `records/query`; saves the records the
+    /// store lacks or holds at another change tag, and deletes those the server no longer has.
+    /// Without a type to fetch, a public database is refused and another's default zone left out
+    /// with a warning; returns whether the zone was fetched.
+    private func query(_ scope: StoreScope, store: ContainerStore, into summary: inout Summary) async throws -> Bool {
+        var types = recordTypes
+        if types.isEmpty {
+            types = try store.exclusively { try store.backend.schema(of: scope.schemaScope) }.sortedRecordTypes.map(
+                \.name)
+        }
+        guard !types.isEmpty else {
+            let advice =
+                "CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type), or pull into a store that has the schema"
+            if scope.database == .public && zoneName == nil { throw ClientError(advice) }
+            warning("the default zone was left out: \(advice)")
+            return false
+        }
+        for type in types {
+            var stored: [String: String] = [:]
+            try store.exclusively {
+                try store.backend.read {
+                    try store.backend.forEachRecord(in: scope, recordType: type) {
+                        stored[$0.recordID.recordName] = $0.system.changeTag
+                    }
+                }
+            }
+            var marker: String?
+            repeat {
+                var members = [
+                    ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID.zoneName)), ("resultsLimit", "200"),
+                    ("query", JSONText.object([("recordType", JSONText.quoted(type))])),
+                ]
+                if let marker { members.append(("continuationMarker", JSONText.quoted(marker))) }
+                let answer = try await client.post("records/query", JSONText.object(members))
+                let changed = (answer["records"]?.items ?? []).filter { item in
+                    guard let name = item["recordName"]?.string else { return true }
+                    return stored.removeValue(forKey: name) != item["recordChangeTag"]?.string
+                }
+                try await save(changed, answeredBy: "records/query", in: scope, store: store, into: &summary)
+                marker = answer["continuationMarker"]?.string
+            } while marker != nil
+            let gone = stored.keys.sorted().map { (name: $0, type: String?.some(type)) }
+            if !gone.isEmpty {
+                try await save([], deleting: gone, answeredBy: "records/query", in: scope, store: store, into: &summary)
+            }
+        }
+        return true
+    }
+
+    /// Saves one page of changes in one transaction, the assets it names downloaded first;
+    /// `endpoint` names what answered them, for errors.
     private func save(
-        _ items: [WebServicesJSON], in scope: StoreScope, store: ContainerStore, into summary: inout Summary
+        _ items: [WebServicesJSON], deleting deleted: [(name: String, type: String?)] = [],
+        answeredBy endpoint: String, in scope: StoreScope, store: ContainerStore, into summary: inout Summary
     ) async throws {
         var records: [CloudRecord] = []
-        var deletions: [(name: String, type: String?)] = []
+        var deletions = deleted
         var contents: [String: Data] = [:]
         for item in items {
             guard let name = item["recordName"]?.string else { continue }
@@ -104,7 +171,7 @@ package struct RecordPuller {
                 record = try CloudKitRecordDecoding.serverRecord(from: item)
             } catch let error as CloudSeedError {
                 throw ClientError(
-                    "records/changes answered record '\(name)' in a form cloudseed cannot keep: \(error.message)")
+                    "\(endpoint) answered record '\(name)' in a form cloudseed cannot keep: \(error.message)")
             }
             record.recordID.zoneID = scope.zoneID
             for (checksum, url) in Self.downloadURLs(item) where contents[checksum] == nil {

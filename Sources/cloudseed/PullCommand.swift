@@ -8,13 +8,18 @@ struct PullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Fetch a CloudKit container's records into the store, for a backup or a local copy.",
         discussion: """
-            Fetches each zone of the database with records/changes, page by page: records keep the
-            server's change tags and times, asset files are downloaded, deletions are applied. Each
-            zone's sync token is kept in the store, so the next pull fetches only what changed.
-            Then cloudseed backup makes a verified backup of the container.
+            Fetches each custom zone of the database with records/changes, page by page: records
+            keep the server's change tags and times, asset files are downloaded, deletions are
+            applied. Each zone's sync token is kept in the store, so the next pull fetches only what
+            changed. The default zone (the public database's only one) keeps no changes in
+            CloudKit: its records come from records/query, one record type at a time (--type, or
+            the types of the store's schema), which needs a QUERYABLE index on each type's
+            recordName; records the store has at the same change tag are left as they are, and
+            records the server no longer has are deleted. Then cloudseed backup makes a verified
+            backup of the container.
 
             Examples:
-              cloudseed pull --store gallery-copy.sqlite --container iCloud.com.example.Gallery --key-id KEY_ID --key-file eckey.pem
+              cloudseed pull --store gallery-copy.sqlite --container iCloud.com.example.Gallery --type Artist --type Artwork --key-id KEY_ID --key-file eckey.pem
               cloudseed pull --endpoint http://127.0.0.1:8787 --api-token secret && cloudseed backup --out today-backup
             """
     )
@@ -26,6 +31,13 @@ struct PullCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Pull only this zone.", valueName: "name"))
     var zone: String?
 
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp(
+            "A record type of the default zone to fetch; repeat it for each. Without it, the types of the store's schema.",
+            valueName: "type"))
+    var types: [String] = []
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
@@ -35,6 +47,8 @@ struct PullCommand: AsyncParsableCommand {
                 ContainerStore(backend: try storeLocation.open())
             }
             puller.zoneName = zone
+            puller.recordTypes = types
+            puller.warning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
             let summary = try await puller.run()
             print(json ? summary.json : summary.text, terminator: "")
         }
