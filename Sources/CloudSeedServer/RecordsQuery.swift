@@ -52,15 +52,23 @@ enum RecordsQuery {
         guard (1...maximumResults).contains(limit) else {
             throw ServerError(.badRequest, "resultsLimit must be between 1 and \(maximumResults)")
         }
-        let offset = try body["continuationMarker"].map(offset(of:)) ?? 0
+        var offset = 0
+        switch try body["continuationMarker"].map(continuation(of:)) {
+        case .after(let name)?: recordQuery.after = name
+        case .offset(let skipped)?: offset = skipped
+        case nil: break
+        }
         recordQuery.limit = offset + limit + 1
         let scope = request.scope(zoneID: body["zoneID"])
         let found = try store.exclusively { try store.backend.read { try store.backend.query(recordQuery, in: scope) } }
         let page = found.dropFirst(offset).prefix(limit)
         let desiredKeys = body["desiredKeys"]?.items.map { Set($0.compactMap(\.string)) }
         var members = [("records", JSONText.array(page.map { request.json($0, desiredKeys: desiredKeys) }))]
-        if found.count > offset + limit {
-            members.append(("continuationMarker", JSONText.quoted(marker(offset + limit))))
+        if found.count > offset + limit, let last = page.last {
+            // In record-name order the next page starts after the last name; a sorted one by counting.
+            let next: Continuation =
+                recordQuery.sort == nil ? .after(last.recordID.recordName) : .offset(offset + limit)
+            members.append(("continuationMarker", JSONText.quoted(next.marker)))
         }
         return JSONText.object(members)
     }
@@ -121,16 +129,30 @@ enum RecordsQuery {
         throw ServerError(.badRequest, "the value of the filter on '\(field)' must be a scalar or a reference")
     }
 
-    /// A continuation marker: where the next page starts, opaque to clients.
-    private static func marker(_ offset: Int) -> String {
-        Data("offset:\(offset)".utf8).base64EncodedString()
+    /// Where the next page starts, written into a continuation marker that is opaque to clients.
+    private enum Continuation {
+        /// After this record name, for a query in record-name order.
+        case after(String)
+        /// After this many records, for a sorted query.
+        case offset(Int)
+
+        var marker: String {
+            switch self {
+            case .after(let name): Data("after:\(name)".utf8).base64EncodedString()
+            case .offset(let offset): Data("offset:\(offset)".utf8).base64EncodedString()
+            }
+        }
     }
 
-    private static func offset(of marker: WebServicesJSON) throws -> Int {
+    private static func continuation(of marker: WebServicesJSON) throws -> Continuation {
+        let refused = ServerError(.badRequest, "the continuationMarker is not one this server gave")
         guard let text = marker.string, let data = Data(base64Encoded: text),
-            let decoded = String(data: data, encoding: .utf8), decoded.hasPrefix("offset:"),
-            let offset = Int(decoded.dropFirst("offset:".count)), offset >= 0
-        else { throw ServerError(.badRequest, "the continuationMarker is not one this server gave") }
-        return offset
+            let decoded = String(data: data, encoding: .utf8)
+        else { throw refused }
+        if decoded.hasPrefix("after:") { return .after(String(decoded.dropFirst("after:".count))) }
+        guard decoded.hasPrefix("offset:"), let offset = Int(decoded.dropFirst("offset:".count)), offset >= 0 else {
+            throw refused
+        }
+        return .offset(offset)
     }
 }

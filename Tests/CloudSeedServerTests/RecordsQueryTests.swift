@@ -103,7 +103,9 @@ import Testing
         }
     }
 
-    @Test func pagesWithAContinuationMarker() async throws {
+    /// Sorted, a page starts after as many records as came before; in record-name order, after
+    /// the last name, so that no page reads the records before it again.
+    @Test(arguments: [true, false]) func pagesWithAContinuationMarker(sorted: Bool) async throws {
         let folder = try Self.seededGallery()
         let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")))
         try await RunningServer.with(server) { server in
@@ -113,7 +115,7 @@ import Testing
                 let markerMember = marker.map { #","continuationMarker":"\#($0)""# } ?? ""
                 let answer = try await server.post(
                     Self.path,
-                    #"{"query":{"recordType":"Artwork","sortBy":[{"fieldName":"title"}]},"resultsLimit":3,"desiredKeys":["title"]\#(markerMember)}"#
+                    #"{"query":{"recordType":"Artwork"\#(sorted ? #","sortBy":[{"fieldName":"title"}]"# : "")},"resultsLimit":3,"desiredKeys":["title"]\#(markerMember)}"#
                 )
                 let object = try answer.object()
                 let records = try #require(object["records"] as? [[String: Any]])
@@ -125,6 +127,7 @@ import Testing
                 in: StoreScope(container: "iCloud.com.example.Gallery"), ofType: "Artwork")
             #expect(names.count == all.count)
             #expect(Set(names) == Set(all.map(\.recordID.recordName)))
+            if !sorted { #expect(names == names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }) }
         }
     }
 }

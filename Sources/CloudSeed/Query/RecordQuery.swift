@@ -11,6 +11,9 @@ public struct RecordQuery: Sendable {
     /// `CONTAINS_ANY_TOKENS` rather than `CONTAINS_ALL_TOKENS`).
     public var searchesAnyWord = false
     public var limit: Int?
+    /// Only records whose name comes after this one, for a query without a sort (which is in
+    /// record-name order): where the page before ended.
+    package var after: String?
     /// Who asks: in the public database only records their roles may READ come back.
     public var user = RecordZoneID.defaultOwnerName
 

@@ -50,6 +50,12 @@ struct Permissions {
         return type.permissions(of: .creator).contains(.write) ? .own : .none
     }
 
+    /// Whether the user may read every record of `recordType`, whoever created it.
+    func canReadEvery(_ recordType: String) -> Bool {
+        guard let type = definition.recordType(named: recordType) else { return true }
+        return Self.anyOf(roles, holds: .read, on: type)
+    }
+
     /// Whether the user may read `record`.
     func canRead(_ record: CloudRecord) -> Bool {
         guard let type = definition.recordType(named: record.recordType) else { return true }

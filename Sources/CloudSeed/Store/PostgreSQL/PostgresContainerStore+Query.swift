@@ -89,6 +89,7 @@ extension PostgresContainerStore {
                 + words.map { "\(searched) @@ plainto_tsquery('simple', \(parameter($0)))" }.joined(separator: " OR ")
                 + ")"
         }
+        if let after = query.after { sql += " AND \"___recordID\" > \(parameter(after))" }
         if let sort = query.sort {
             // SQLite's order: NULL before every value ascending, after every value descending.
             sql +=
@@ -96,8 +97,11 @@ extension PostgresContainerStore {
         } else {
             sql += " ORDER BY \"___recordID\""
         }
-        if let limit = query.limit, nearFilters.isEmpty, scope.database != .public { sql += " LIMIT \(max(0, limit))" }
         let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
+        // Where every row found is a record returned, the database stops at the limit.
+        if let limit = query.limit, nearFilters.isEmpty, readable?.canReadEvery(query.recordType) ?? true {
+            sql += " LIMIT \(max(0, limit))"
+        }
         var records: [CloudRecord] = []
         for row in try connection.rows(sql, arguments) {
             let isNear = nearFilters.allSatisfy { near in

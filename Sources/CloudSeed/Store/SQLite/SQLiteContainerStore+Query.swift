@@ -74,13 +74,20 @@ extension SQLiteContainerStore {
             sql += " AND rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
             arguments.append(.text(words.joined(separator: query.searchesAnyWord ? " OR " : " ")))
         }
+        if let after = query.after {
+            sql += " AND \"___recordID\" > ?"
+            arguments.append(.text(after))
+        }
         if let sort = query.sort {
             sql += " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC" : "DESC")"
         } else {
             sql += " ORDER BY \"___recordID\""
         }
-        if let limit = query.limit, nearFilters.isEmpty, scope.database != .public { sql += " LIMIT \(max(0, limit))" }
         let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
+        // Where every row found is a record returned, the database stops at the limit.
+        if let limit = query.limit, nearFilters.isEmpty, readable?.canReadEvery(query.recordType) ?? true {
+            sql += " LIMIT \(max(0, limit))"
+        }
         var records: [CloudRecord] = []
         for row in try database.rows(sql, arguments) {
             let isNear = nearFilters.allSatisfy { near in
