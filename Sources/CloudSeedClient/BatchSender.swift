@@ -42,10 +42,10 @@ struct BatchSender: Sendable {
                 body += operation.json
             }
             body += "]}".utf8
-            let answer = try await client.post("records/modify", body: Data(body))
-            guard let results = answer["records"]?.items, results.count == operations.count else {
+            let answer = try await client.post("records/modify", body: Data(body), reading: ModifyAnswer.init)
+            guard let results = answer.outcomes, results.count == operations.count else {
                 throw ClientError(
-                    "records/modify answered \(answer["records"]?.items?.count ?? 0) records for \(operations.count) operations; the server is not CloudKit Web Services"
+                    "records/modify answered \(answer.outcomes?.count ?? 0) records for \(operations.count) operations; the server is not CloudKit Web Services"
                 )
             }
             var again: [(record: CloudRecord, json: [UInt8])] = []
@@ -53,19 +53,19 @@ struct BatchSender: Sendable {
             var confirmed: [(key: String, value: String)] = []
             for (operation, result) in zip(operations, results) {
                 let name = operation.record.recordID.recordName
-                if let code = result["serverErrorCode"]?.string {
+                if let code = result.serverErrorCode {
                     if RetryPolicy.retryableCodes.contains(code), attempt + 1 < client.retry.attempts {
                         again.append(operation)
-                        retryAfter = result["retryAfter"]?.number ?? retryAfter
+                        retryAfter = result.retryAfter ?? retryAfter
                     } else {
-                        let reason = result["reason"]?.string ?? ""
+                        let reason = result.reason ?? ""
                         summary.refused.append((name, code, reason))
                         pusher.refused(name, code, reason)
                     }
                     continue
                 }
                 let entry = JournalEntry(
-                    localTag: operation.record.system.changeTag, serverTag: result["recordChangeTag"]?.string ?? "")
+                    localTag: operation.record.system.changeTag, serverTag: result.changeTag ?? "")
                 confirmed.append((RecordPusher.journalKey(operation.record), entry.text))
                 summary.sent += 1
             }

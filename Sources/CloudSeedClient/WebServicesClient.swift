@@ -37,10 +37,23 @@ package final class WebServicesClient: @unchecked Sendable {
         try await post(operation, body: Data(body.utf8))
     }
 
-    /// POSTs the JSON `bytes` to `operation` (`records/modify`) and returns the answer's JSON.
+    /// POSTs the JSON `bytes` to `operation` (`zones/modify`) and returns the answer's JSON.
     package func post(_ operation: String, body bytes: Data) async throws -> WebServicesJSON {
+        try await post(operation, body: bytes, reading: WebServicesJSON.init(parsing:))
+    }
+
+    /// POSTs the JSON `bytes` to `operation` (`records/modify`) and returns what it answered, read
+    /// with `read`.
+    package func post<Answer>(_ operation: String, body bytes: Data, reading read: ([UInt8]) throws -> Answer)
+        async throws -> Answer
+    {
+        try answer(try await send(operation, body: bytes), database.subpath(operation), reading: read)
+    }
+
+    /// POSTs the JSON `bytes` to `operation`; returns the answer's bytes.
+    private func send(_ operation: String, body bytes: Data) async throws -> Data {
         let subpath = database.subpath(operation)
-        let data = try await sending(subpath) {
+        return try await sending(subpath) {
             var components = URLComponents(
                 url: self.database.endpoint.appendingPathComponent(String(subpath.dropFirst())),
                 resolvingAgainstBaseURL: false)!
@@ -55,7 +68,6 @@ package final class WebServicesClient: @unchecked Sendable {
             }
             return request
         }
-        return try answer(data, subpath)
     }
 
     /// POSTs an asset's bytes to the URL `assets/upload` gave; returns the answer's JSON.
@@ -67,7 +79,7 @@ package final class WebServicesClient: @unchecked Sendable {
             request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
             return request
         }
-        return try answer(data, "the asset upload URL")
+        return try answer(data, "the asset upload URL", reading: WebServicesJSON.init(parsing:))
     }
 
     /// GETs an asset's bytes from its `downloadURL`.
@@ -103,9 +115,11 @@ package final class WebServicesClient: @unchecked Sendable {
         }
     }
 
-    private func answer(_ data: Data, _ what: String) throws -> WebServicesJSON {
+    private func answer<Answer>(
+        _ data: Data, _ what: String, reading read: ([UInt8]) throws -> Answer
+    ) throws -> Answer {
         do {
-            return try WebServicesJSON(parsing: Array(data))
+            return try read(Array(data))
         } catch {
             throw ClientError("\(what) answered with something that is not JSON; check --endpoint")
         }

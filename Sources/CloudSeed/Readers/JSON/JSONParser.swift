@@ -112,6 +112,21 @@ struct JSONParser: DocumentCursor {
 
     mutating func readValue() throws -> DocumentNode { try parseValue() }
 
+    /// Reads past one whole value, checked as ``readValue()`` checks it (keys aside), without
+    /// making a node of it.
+    mutating func skipValue() throws {
+        switch try peekValue() {
+        case .object:
+            _ = try beginObject()
+            while try nextKey() != nil { try skipValue() }
+        case .array:
+            _ = try beginArray()
+            while try nextElement() { try skipValue() }
+        case .scalar:
+            _ = try parseScalar(current()!)
+        }
+    }
+
     mutating func readRecord() throws -> RecordRead {
         guard try peekValue() == .object else { return .node(try parseValue()) }
         let start = try beginObject()
