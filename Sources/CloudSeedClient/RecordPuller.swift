@@ -104,19 +104,22 @@ package struct RecordPuller {
 
     /// Fetches each record type of the default zone with `records/query`; saves the records the
     /// store lacks or holds at another change tag, and deletes those the server no longer has.
-    /// Without a type to fetch, a public database is refused and another's default zone left out
-    /// with a warning; returns whether the zone was fetched.
+    /// The types are ``recordTypes``, or for the public database those of the store's schema.
+    /// Without a type to fetch, a pull of the public database, or of the default zone by name, is
+    /// refused; another database's default zone, where apps keep little, is left out with a
+    /// warning. Returns whether the zone was fetched.
     private func query(_ scope: StoreScope, store: ContainerStore, into summary: inout Summary) async throws -> Bool {
         var types = recordTypes
-        if types.isEmpty {
+        if types.isEmpty, scope.database == .public {
             types = try store.exclusively { try store.backend.schema(of: scope.schemaScope) }.sortedRecordTypes.map(
                 \.name)
         }
         guard !types.isEmpty else {
-            let advice =
-                "CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type), or pull into a store that has the schema"
-            if scope.database == .public && zoneName == nil { throw ClientError(advice) }
-            warning("the default zone was left out: \(advice)")
+            let reason =
+                "CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type)"
+            if scope.database == .public { throw ClientError(reason + ", or pull into a store that has the schema") }
+            if zoneName != nil { throw ClientError(reason) }
+            warning("the default zone was left out: \(reason)")
             return false
         }
         for type in types {

@@ -13,9 +13,10 @@ struct PullCommand: AsyncParsableCommand {
             applied. Each zone's sync token is kept in the store, so the next pull fetches only what
             changed. The default zone (the public database's only one) keeps no changes in
             CloudKit: its records come from records/query, one record type at a time (--type, or
-            the types of the store's schema), which needs a QUERYABLE index on each type's
-            recordName; records the store has at the same change tag are left as they are, and
-            records the server no longer has are deleted. Then cloudseed backup makes a verified
+            in the public database the types of the store's schema), which needs a QUERYABLE index
+            on each type's recordName; records the store has at the same change tag are left as
+            they are, and records the server no longer has are deleted. Without --type, a private
+            or shared database's default zone is left out. Then cloudseed backup makes a verified
             backup of the container.
 
             Examples:
@@ -34,7 +35,7 @@ struct PullCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("type"),
         help: ArgumentHelp(
-            "A record type of the default zone to fetch; repeat it for each. Without it, the types of the store's schema.",
+            "A record type of the default zone to fetch; repeat it for each. Without it, the public database's types in the store's schema.",
             valueName: "type"))
     var types: [String] = []
 

@@ -193,7 +193,17 @@ import Testing
         #expect(pull.standardOutput.hasPrefix("Pulled 3 records (0 assets) and 0 deletions from 1 zones"))
         #expect(
             pull.standardError
-                == "warning: the default zone was left out: CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type), or pull into a store that has the schema\n"
+                == "warning: the default zone was left out: CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type)\n"
+        )
+        // Pulled again, the store has the types, but a private default zone still needs them named.
+        let again = try run(["pull", "--store", "pulled.sqlite"] + remote)
+        #expect(again.status == 0)
+        #expect(again.standardError.hasPrefix("warning: the default zone was left out"))
+        let named = try run(["pull", "--store", "pulled.sqlite", "--zone", "_defaultZone"] + remote)
+        #expect(named.status == 1)
+        #expect(
+            named.standardError
+                == "error: CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type)\n"
         )
         func export(_ store: String) throws -> String {
             try run(["export", "--store", store, "--database", "private", "--zone", "Notes", "--format", "jsonl"])
