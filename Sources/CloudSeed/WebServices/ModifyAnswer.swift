@@ -3,7 +3,6 @@
 package struct ModifyAnswer: Sendable {
     /// One operation's outcome: the record's change tag, or CloudKit's error for it.
     package struct Outcome: Sendable {
-        package var recordName: String?
         package var changeTag: String?
         package var serverErrorCode: String?
         package var reason: String?
@@ -48,7 +47,6 @@ package struct ModifyAnswer: Sendable {
         _ = try parser.beginObject()
         while let (key, _) = try parser.nextKey() {
             switch key {
-            case "recordName": outcome.recordName = try parser.readValue().stringValue
             case "recordChangeTag": outcome.changeTag = try parser.readValue().stringValue
             case "serverErrorCode": outcome.serverErrorCode = try parser.readValue().stringValue
             case "reason": outcome.reason = try parser.readValue().stringValue

@@ -16,11 +16,11 @@ import Testing
                 """#.utf8))
         let outcomes = try #require(answer.outcomes)
         #expect(outcomes.count == 3)
-        #expect(outcomes[0].recordName == "Item 1" && outcomes[0].changeTag == "2a")
+        #expect(outcomes[0].changeTag == "2a")
         #expect(outcomes[0].serverErrorCode == nil)
         #expect(outcomes[1].serverErrorCode == "THROTTLED" && outcomes[1].reason == #"slow down "now""#)
         #expect(outcomes[1].retryAfter == 3)
-        #expect(outcomes[2].recordName == nil && outcomes[2].changeTag == nil)
+        #expect(outcomes[2].changeTag == nil && outcomes[2].serverErrorCode == nil)
     }
 
     @Test func anAnswerWithoutRecordsHasNoOutcomesAndOneThatIsNotJSONIsRefused() throws {
