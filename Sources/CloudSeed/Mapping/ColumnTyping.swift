@@ -4,9 +4,8 @@
 /// into a ``TypedRecord``; a record read as cells is named as its type's rule names it.
 ///
 /// The columns are a header's (``HeaderColumns``): a CSV source's first row, the keys of a JSON
-/// source's first record, or a prepared row's keys. A record read as cells that it cannot build
-/// (a value of the wrong type, a template that cannot name it) is read again as a row, which
-/// ``RecordBuilder`` prepares and builds through a typing of its keys, wording every error.
+/// source's first record, or a prepared row's keys. A record it cannot build (a value of the
+/// wrong type, values over CloudKit's size) is refused with every reason, in CloudKit's words.
 ///
 /// ```
 /// catalogNumber,title,latitude,longitude      → Artwork "Harbor at Dusk":
@@ -168,17 +167,21 @@ final class ColumnTyping {
     }
 
     /// The record a record's cells make (starting at `position`, the `ordinal`-th of its source,
-    /// from 1), named by its type's rule; `nil` for one that must be read as a row, which words why.
-    /// Where a text names it, its name is that text, still to be made a record name (``lastNameToMake``).
+    /// from 1), named by its type's rule. Where a text names it, its name is that text, still to be
+    /// made a record name (``lastNameToMake``). `nil` where its values cannot be typed or are over
+    /// CloudKit's size (``lastRefusal`` says why), or where its type's rule gives it no name (a
+    /// template naming a field it leaves unset: it makes no record, as a row would not).
     func record<Cells: RecordCells>(of cells: Cells, at position: SourcePosition, ordinal: Int) -> TypedRecord? {
-        guard let naming, let values = typedValues(of: cells) else { return nil }
+        lastRefusal = nil
+        guard let naming else { return nil }
+        let values = typedValues(of: cells)
         let ownName = columns.nameColumn(of: cells)
         lastNameColumn = ownName?.column
         let pending = RowNaming.pendingName(
             by: naming.rule, ownName: ownName?.value,
             naturalKey: { _ in
                 switch naming.keyCells {
-                case .column(let column)?: typedText(values, column) ?? cells.namingText(column)
+                case .column(let column)?: values.flatMap { typedText($0, column) } ?? cells.namingText(column)
                 case .person(let first, let last)?:
                     cells.namingText(first).flatMap { first in cells.namingText(last).map { "\(first) \($0)" } }
                 case nil: nil
@@ -191,8 +194,48 @@ final class ColumnTyping {
         case .position?: (name, lastNameToMake) = ("\(recordType)-\(ordinal)", .done)
         case nil: return nil
         }
+        guard let values else {
+            lastRefusal = Refusal(
+                record: TypedRecord(recordType: recordType, recordName: name, values: [], position: position),
+                name: lastNameToMake, errors: lastErrors, size: lastSize)
+            return nil
+        }
         return record(
             of: values, name: name, changeTag: columns.changeTag.flatMap { cells.namingText($0) }, at: position)
+    }
+
+    /// Why the last record's cells made no record, where they were refused.
+    @exclusivity(unchecked) private(set) var lastRefusal: Refusal?
+
+    /// A record whose cells were refused: a value that cannot be typed, or values over CloudKit's
+    /// size. Its name is made on the thread that names records, as a typed record's is, before
+    /// the size error, which names it, is worded.
+    struct Refusal {
+        /// The refused record: its type, its name still to make and its position, without values.
+        var record: TypedRecord
+        var name: NameToMake
+        /// Why its values cannot be typed; none where they are over CloudKit's size.
+        var errors: [CloudSeedError]
+        var size: Int
+
+        /// The reasons, once the record is named as `naming` names the `rowNumber`-th (from 0) of its type.
+        mutating func reasons(rowNumber: Int, naming: RowNaming) -> [CloudSeedError] {
+            name.make(&record, rowNumber: rowNumber, naming: naming)
+            guard errors.isEmpty else { return errors }
+            return [
+                ColumnTyping.sizeError(
+                    record.recordName, recordType: record.recordType, size: size, at: record.position)
+            ]
+        }
+    }
+
+    /// Why a record named `name` is refused where its values take `size` bytes, over CloudKit's limit.
+    static func sizeError(_ name: String, recordType: String, size: Int, at position: SourcePosition) -> CloudSeedError
+    {
+        CloudSeedError(
+            .limitExceeded,
+            "record '\(name)' of type \(recordType) is \(size) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
+            at: position)
     }
 
     /// The record a prepared row's fields make, named `name`; throws ``RecordBuilder/Refusal``
@@ -201,15 +244,9 @@ final class ColumnTyping {
         throws -> TypedRecord
     {
         guard let values = typedValues(of: cells) else {
-            var errors = lastErrors
-            if errors.isEmpty {
-                errors.append(
-                    CloudSeedError(
-                        .limitExceeded,
-                        "record '\(name)' of type \(recordType) is \(lastSize) bytes, over CloudKit's limit of \(RecordLimits.maximumRecordSize) bytes; move large values into an ASSET field",
-                        at: position))
-            }
-            throw RecordBuilder.Refusal(errors: errors)
+            throw RecordBuilder.Refusal(
+                errors: lastErrors.isEmpty
+                    ? [Self.sizeError(name, recordType: recordType, size: lastSize, at: position)] : lastErrors)
         }
         return record(of: values, name: name, changeTag: changeTag, at: position)
     }

@@ -30,10 +30,6 @@ public struct MappingOptions: Sendable {
     public var skipBadRows = false
     /// Counts the bytes read, for a progress bar.
     package var progress: ProgressMeter?
-    /// Whether the records of a plain CSV source, and the flat records of a JSON one, go through
-    /// both passes as cells (``HeaderColumns``, ``ColumnTyping``) rather than as rows; tests turn
-    /// it off to compare the two ways, which store the same.
-    var takesCellByCell = true
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],

@@ -93,7 +93,7 @@ extension RecordMapper {
         // the three stages, as they run slower on two.
         let preparingHere = surveying != nil && preparedWhereRead.count == sources.count
         try reading.inStages(
-            sources, cellWay: options.takesCellByCell ? cellWay : nil, preparingHere: preparingHere,
+            sources, cellWay: cellWay, preparingHere: preparingHere,
             rowsReadAhead: rowsReadAhead,
             read: { item -> ReadForBuilding in
                 if preparingHere, case .builtSurveyed(var record, .byText, let nameColumn, let source) = item {
@@ -103,8 +103,7 @@ extension RecordMapper {
                 guard case .row(let read) = item, preparedWhereRead.contains(read.source) else { return .read(item) }
                 var row = read.row
                 return .prepared(
-                    try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source,
-                    surveyed: read.surveyed)
+                    try readingPreparation.prepare(&row, type: read.type, ordinal: read.ordinal), source: read.source)
             },
             prepare: { (item: consuming ReadForBuilding, handOn) in
                 func namingKey(of type: String) -> String? {
@@ -112,9 +111,8 @@ extension RecordMapper {
                     return surveyedType.key
                 }
                 let (row, source): (PreparedRow, Int)
-                let surveyed: Bool
                 switch consume item {
-                case .prepared(let prepared, let from, let before): (row, source, surveyed) = (prepared, from, before)
+                case .prepared(let prepared, let from): (row, source) = (prepared, from)
                 case .read(.unreadable(let error)): return try handOn(.unreadable(error))
                 case .read(.named(let row, let source)):
                     try surveying?.add(row, source: source)
@@ -132,16 +130,22 @@ extension RecordMapper {
                 case .read(.built(var record, let name)):
                     name.make(&record, rowNumber: rowNumbers.count(record.recordType), naming: plan.naming)
                     return try handOn(.built(record))
+                case .read(.refused(var refusal)):
+                    let reasons = refusal.reasons(
+                        rowNumber: rowNumbers.count(refusal.record.recordType), naming: plan.naming)
+                    let row = PreparedRow(
+                        recordType: refusal.record.recordType, fields: [], templateValues: [:],
+                        position: refusal.record.position, ordinal: 0, children: [])
+                    return try handOn(.refused(row, reasons))
                 case .read(.row(var read)):
-                    (row, source, surveyed) = (
-                        try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source,
-                        read.surveyed
+                    (row, source) = (
+                        try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), read.source
                     )
                 }
                 let number = rowNumbers.count(row.recordType)
                 let planned = builder.slots(of: row.recordType) != nil
                 let name = planned ? plan.naming.name(of: row, rowNumber: number) : nil
-                if !surveyed, let surveying {
+                if let surveying {
                     // The name the plan's natural key gives the row, made once for the plan and the survey.
                     var keyName: (key: String, name: String)?
                     if let key = namingKey(of: row.recordType), let name,
@@ -199,10 +203,9 @@ extension RecordMapper {
         case built(TypedRecord)
     }
 
-    /// What pass two's reading hands on: an item as read, or a row prepared where it was read
-    /// (`surveyed` where its cells were surveyed as read).
+    /// What pass two's reading hands on: an item as read, or a row prepared where it was read.
     fileprivate enum ReadForBuilding {
         case read(SourceReading.ReadItem)
-        indirect case prepared(PreparedRow, source: Int, surveyed: Bool)
+        indirect case prepared(PreparedRow, source: Int)
     }
 }

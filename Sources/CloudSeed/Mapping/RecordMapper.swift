@@ -57,7 +57,7 @@ package struct RecordMapper {
             }
         }
         try reading.inStages(
-            sources, firstRows: firstRows, cellWay: options.takesCellByCell ? cellWay : nil, read: { $0 },
+            sources, firstRows: firstRows, cellWay: cellWay, read: { $0 },
             prepare: { (item: consuming SourceReading.ReadItem, emit) in
                 switch consume item {
                 case .row(var read):
@@ -69,7 +69,7 @@ package struct RecordMapper {
                     try emit(.row(row, source: source))
                 case .columns(let survey, let type):
                     try emit(.columns(survey, type: type))
-                case .unreadable, .built, .builtSurveyed:
+                case .unreadable, .built, .builtSurveyed, .refused:
                     return
                 }
             },

@@ -33,8 +33,6 @@ struct SourceReading {
         var type: String
         var ordinal: Int
         var source: Int
-        /// Whether its cells were surveyed where they were read (a record read as cells that the typing could not take).
-        var surveyed = false
     }
 
     /// What reading hands on: a row, (with `--skip-bad-rows`) why a row could not be read, or what
@@ -47,6 +45,8 @@ struct SourceReading {
         /// Pass two surveying too: a record typed where it was read, to be named, whose name
         /// alone the survey takes, with the name column whose text it has (``ColumnTyping/lastNameColumn``).
         case builtSurveyed(TypedRecord, name: ColumnTyping.NameToMake, nameColumn: String?, source: Int)
+        /// Pass two: a record read as cells and refused, to be named before it is told why.
+        case refused(ColumnTyping.Refusal)
         /// Pass one: the row that names a record whose cells were surveyed where it was read.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
@@ -135,8 +135,8 @@ struct SourceReading {
     /// read goes to `badRow`. A CSV or JSON source whose header (a JSON Lines source's or a JSON
     /// array's: the keys of its first, flat record), record type and number `cellWay` takes has
     /// its records (a JSON source's that repeat its header's keys) handed to `taken` instead: as
-    /// rows that name them, surveyed where they are read, then the survey (pass one), as typed
-    /// records (pass two), or both, where a record the typing cannot take goes to `body` as a row.
+    /// rows that name them, surveyed where they are read, then the survey (pass one), as typed or
+    /// refused records (pass two), or both.
     private func forEachSourceRow(
         _ sources: [SourceFile], only: Set<Int>? = nil, firstRows: FirstRows? = nil,
         badRow: ((CloudSeedError) throws -> Void)? = nil,
@@ -181,10 +181,8 @@ struct SourceReading {
                 return state.typing != nil || state.surveying != nil
             }
             /// Takes a record's cells (starting at `position`, the `ordinal`-th of its type) the
-            /// way their header chose; `row` makes the row of those it hands on as a row.
-            func take<Cells: SurveyedCells>(
-                _ record: Cells, at position: SourcePosition, ordinal: Int, row: () throws -> SourceRow
-            ) throws {
+            /// way their header chose.
+            func take<Cells: SurveyedCells>(_ record: Cells, at position: SourcePosition, ordinal: Int) throws {
                 // The typing is used where it is: a copy would count a reference to each of its parts.
                 let typed = state.typing?.record(of: record, at: position, ordinal: ordinal)
                 if state.surveying != nil {
@@ -209,12 +207,8 @@ struct SourceReading {
                             state.surveying!.columns.namingRow(
                                 of: record, recordType: sourceType, at: position, ordinal: ordinal),
                             source: sourceIndex))
-                    if state.typing == nil { return }
                 }
-                try body(
-                    ReadRow(
-                        row: try row(), type: sourceType, ordinal: ordinal, source: sourceIndex,
-                        surveyed: state.surveying != nil))
+                if let refusal = state.typing?.lastRefusal { try taken(.refused(refusal)) }
             }
             if cellWay != nil, let csv = reader as? CSVReader {
                 do {
@@ -222,12 +216,16 @@ struct SourceReading {
                         try count()
                         if !state.decided {
                             state.decided = true
-                            _ = takesCells(of: header)
+                            state.takesCells = takesCells(of: header)
                         }
                         state.ordinal += 1
-                        try take(record, at: position, ordinal: state.ordinal) {
-                            try header.row(of: record, at: position)
+                        guard state.takesCells else {
+                            return try body(
+                                ReadRow(
+                                    row: try header.row(of: record, at: position), type: sourceType,
+                                    ordinal: state.ordinal, source: sourceIndex))
                         }
+                        try take(record, at: position, ordinal: state.ordinal)
                     }
                 } catch is Enough {}
                 if let surveying = state.surveying { try taken(.columns(surveying, type: sourceType)) }
@@ -238,9 +236,7 @@ struct SourceReading {
                     try json.forEachRecord(header: takesCells(of:)) { header, record, position in
                         try count()
                         counts[sourceType, default: 0] += 1
-                        try take(record, at: position, ordinal: counts[sourceType]!) {
-                            record.row(of: header, at: position)
-                        }
+                        try take(record, at: position, ordinal: counts[sourceType]!)
                     } row: { row in
                         try count()
                         try bodyOfRow(row)
@@ -268,7 +264,9 @@ private final class CellSourceState {
     @exclusivity(unchecked) var records = 0
     @exclusivity(unchecked) var typing: ColumnTyping?
     @exclusivity(unchecked) var surveying: ColumnSurvey?
-    /// Whether the CSV header was looked at, and how many records of the source were taken as cells.
+    /// Whether the CSV header was looked at, whether its records are taken as cells, and how many
+    /// records of the source were read.
     @exclusivity(unchecked) var decided = false
+    @exclusivity(unchecked) var takesCells = false
     @exclusivity(unchecked) var ordinal = 0
 }

@@ -54,8 +54,8 @@ import Testing
         #expect(VersionNames.isVersion(name) == isVersion)
     }
 
-    /// A CSV of versions, prices and ratings, imported cell by cell and row by row.
-    @Test func versionsStayTextAndMoneyBecomesDoubleEitherWay() throws {
+    /// A CSV of versions, prices and ratings.
+    @Test func versionsStayTextAndMoneyBecomesDouble() throws {
         let csv = """
             title,version,appVersion,build,price,rating
             A,1.1,1.0,1,12.50,4.5
@@ -64,9 +64,8 @@ import Testing
             D,1.10,2.0,4,0.99,5
 
             """
-        let result = try ColumnTypingTests.importBothWays([("artworks.csv", csv)])
-        #expect(result.whereRead == result.general)
-        let artwork = try #require(result.summaries[0].plan.recordType("Artwork"))
+        let result = try ColumnTypingTests.imported([("artworks.csv", csv)])
+        let artwork = try #require(result.summary.plan.recordType("Artwork"))
         #expect(
             artwork.sortedFieldNames.map { ImportSummary.describe($0, artwork.fields[$0]!, in: artwork) } == [
                 "appVersion STRING (inferred: kept as text: 'appVersion' holds versions)  --field Artwork.appVersion:STRING",
@@ -77,7 +76,7 @@ import Testing
                 "version STRING (inferred: kept as text: 1.10 and 1.1 differ)  --field Artwork.version:STRING",
             ])
         // Each cell is quoted by SQLite: a text in quotes, as written; a number bare.
-        let rows = try #require(result.whereRead["Artwork"])
+        let rows = try #require(result.tables["Artwork"])
         #expect(rows.map { $0.contains(.text("'1.10'")) } == [false, false, false, true])
         #expect(rows.map { $0.contains(.text("'2.0'")) } == [false, false, true, true])
         #expect(rows.map { $0.contains(.text("12.5")) } == [true, false, false, false])

@@ -6,8 +6,8 @@ import Testing
 
 /// JSON records (JSON Lines', or the elements of the array a document is) that repeat the first
 /// record's keys, in order, are read as cells (``FlatJSONRecord``) and typed where they are read
-/// (``ColumnTyping``), as CSV records are: the rows they make, the plan and the stores are those
-/// of the general way, which takes every other record and words every error.
+/// (``ColumnTyping``), as CSV records are: the reader makes of them the rows it reads whole, and
+/// the other records are read whole, prepared and typed by their keys.
 @Suite struct JSONCellTests {
     // The first record sets the keys. Then: escapes, non-ASCII, a date without a time, an integer
     // price among reals, nulls (a longitude, whose latitude stays a field of its own, copies, a
@@ -39,7 +39,12 @@ import Testing
             var rows: [SourceRow] = []
             try reader.forEachRecord(header: { _ in true }) { header, record, position in
                 cellRecords += 1
-                rows.append(record.row(of: header, at: position))
+                rows.append(
+                    SourceRow(
+                        fields: record.cells.indices.map {
+                            SourceField(
+                                key: header.columns[$0].name, value: record.value($0), position: record.position($0))
+                        }, position: position))
             } row: {
                 rows.append($0)
             }
@@ -205,21 +210,17 @@ import Testing
         }
     }
 
-    /// Imports `files` (name, text) into new stores three ways: as cells with the plan guessed from
-    /// the first two records (so that the pass that writes surveys the cells), as cells with the
-    /// plan surveyed first, and row by row.
-    static func importThreeWays(
+    /// Imports `files` (name, text) into new stores two ways: with the plan guessed from the
+    /// first two records (so that the pass that writes surveys the cells), and surveyed first.
+    static func importTwoWays(
         _ files: [(String, String)], options: MappingOptions = MappingOptions()
-    ) throws -> (stores: [[String: [[SQLiteValue]]]], summaries: [String], rejected: [[String]]) {
+    ) throws -> (stores: [ColumnTypingTests.Imported], summaries: [String]) {
         let folder = try TemporaryFolder()
         let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
-        var stores: [[String: [[SQLiteValue]]]] = []
+        var stores: [ColumnTypingTests.Imported] = []
         var summaries: [String] = []
-        var rejects: [[String]] = []
-        for (cellByCell, guessingRows) in [(true, 2), (true, nil), (false, nil)] {
-            var options = options
-            options.takesCellByCell = cellByCell
-            let path = folder.path("\(cellByCell)-\(guessingRows ?? 0).sqlite")
+        for guessingRows in [2, nil] {
+            let path = folder.path("\(guessingRows ?? 0).sqlite")
             var importer = Importer(
                 store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options,
                 now: 1_700_000_000_000)
@@ -228,26 +229,30 @@ import Testing
             let summary = try importer.run(sources, rejected: { rejected += $0.jsonLines })
             summaries.append(
                 summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
-            rejects.append(rejected)
-            stores.append(try GuessedPlanTests.tables(of: path))
+            stores.append(
+                ColumnTypingTests.Imported(
+                    tables: try GuessedPlanTests.tables(of: path), summary: summary,
+                    rejected: rejected.map { $0.replacingOccurrences(of: folder.url.path + "/", with: "") }))
         }
-        return (stores, summaries, rejects)
+        return (stores, summaries)
     }
 
-    @Test func recordsTypedWhereReadAreStoredAsTheGeneralWayStoresThem() throws {
-        let result = try Self.importThreeWays([
+    @Test func recordsTypedWhereReadAreStoredWithEveryValue() throws {
+        let result = try Self.importTwoWays([
             ("artists.csv", ColumnTypingTests.artists), ("artworks.jsonl", Self.artworks),
         ])
-        // The same records as a JSON array are stored the same, each way.
-        let array = try Self.importThreeWays([
+        // The same records as a JSON array are stored the same; a guessed plan stores them as a surveyed one.
+        let array = try Self.importTwoWays([
             ("artists.csv", ColumnTypingTests.artists), ("artworks.json", Self.artworksArray),
         ])
-        #expect(array.stores == result.stores)
-        #expect(result.stores[0] == result.stores[2])
-        #expect(result.stores[1] == result.stores[2])
-        #expect(result.summaries[0] == result.summaries[2])
-        #expect(result.summaries[1] == result.summaries[2])
-        let fields = result.stores[2]["_cloudseed_fields"]?.filter { $0[0] == .text("Artwork") }.map { [$0[1], $0[2]] }
+        #expect(result.stores[1].rows("Artwork") == ColumnTypingTests.expected["jsontyped.Artwork"])
+        #expect(result.stores[1].rows("Artist") == ColumnTypingTests.expected["typed.Artist"])
+        #expect(array.stores.map { $0.tables } == result.stores.map { $0.tables })
+        #expect(result.stores[0].tables == result.stores[1].tables)
+        #expect(result.summaries[0] == result.summaries[1])
+        let fields = result.stores[1].tables["_cloudseed_fields"]?.filter { $0[0] == .text("Artwork") }.map {
+            [$0[1], $0[2]]
+        }
         #expect(
             fields == [
                 [.text("artist"), .text("REFERENCE")], [.text("catalogNumber"), .text("INT64")],
@@ -259,7 +264,7 @@ import Testing
                 [.text("price"), .text("DOUBLE")], [.text("tags"), .text("LIST<STRING>")],
                 [.text("title"), .text("STRING")],
             ])
-        let artworks = try #require(result.stores[2]["Artwork"])
+        let artworks = try #require(result.stores[1].tables["Artwork"])
         #expect(
             artworks.map { $0[0] } == [
                 .text("'Code'"), .text("'Fenetre  han zi'"), .text("'Harbor at Dusk, \"late\"'"), .text("'Nested'"),
@@ -268,40 +273,37 @@ import Testing
             ])
     }
 
-    @Test func reimportedRecordsAreComparedAsTheGeneralWayComparesThem() throws {
+    @Test func reimportedRecordsAreComparedWithTheStoredOnes() throws {
         // The same files again: nothing changes; then one artwork's price and another's notes
-        // change: two updates, the rest unchanged, and the same stores either way.
+        // change: two updates, the rest unchanged.
         let changed = Self.artworks.replacingOccurrences(of: #""price": 1200.5"#, with: #""price": 1300"#)
             .replacingOccurrences(of: #""notes": "x"}"#, with: #""notes": "new"}"#)
         #expect(changed != Self.artworks)
-        let ways = try ColumnTypingTests.reimportBothWays(first: ("artworks.jsonl", Self.artworks), second: changed)
-        for way in ways {
-            #expect(way.again == [[0, 0, 3], [0, 0, 6]])
-            #expect(way.changed == [[0, 0, 3], [0, 2, 4]])
-        }
-        #expect(ways[0].store == ways[1].store)
+        let result = try ColumnTypingTests.reimported(first: ("artworks.jsonl", Self.artworks), second: changed)
+        #expect(result.again == [[0, 0, 3], [0, 0, 6]])
+        #expect(result.changed == [[0, 0, 3], [0, 2, 4]])
+        #expect(result.artworks == ColumnTypingTests.expected["jsonreimport.Artwork"])
     }
 
     @Test func aFieldFirstSetInARecordReadAsCellsIsReportedThere() throws {
         // `extra` is null in the first record (the header), first set in the second (read as
         // cells), then in the third (its keys in another order: read whole). Production, whose
-        // Artwork has a title alone, refuses the new field where it was first set, each way.
+        // Artwork has a title alone, refuses the new field where it was first set, whether the
+        // plan was guessed from the first record or surveyed first.
         let lines =
             #"{"title": "A", "extra": null}"# + "\n" + #"{"title": "B", "extra": "x"}"# + "\n"
             + #"{"extra": "y", "title": "C"}"# + "\n"
         let folder = try TemporaryFolder()
         let path = try folder.write("artworks.jsonl", lines)
         var messages: [[String]] = []
-        for (cellByCell, guessingRows) in [(true, 1), (true, nil), (false, nil)] {
-            var options = MappingOptions()
-            options.takesCellByCell = cellByCell
+        for guessingRows in [1, nil] {
             let store = try SQLiteContainerStore.inMemory()
             let production = StoreScope(environment: .production)
             try store.write { transaction in
                 try transaction.createRecordType("Artwork", in: production.schemaScope)
                 try transaction.addField("title", type: .string, to: "Artwork", in: production.schemaScope)
             }
-            var importer = Importer(store: store, scope: production, options: options)
+            var importer = Importer(store: store, scope: production)
             importer.guessingRows = guessingRows
             do {
                 _ = try importer.run([SourceFile(path: path)])
@@ -310,32 +312,29 @@ import Testing
                 messages.append(error.allErrors.map(\.description))
             }
         }
-        #expect(messages[0] == messages[2])
-        #expect(messages[1] == messages[2])
+        #expect(messages[0] == messages[1])
         #expect(
-            messages[2].contains(
+            messages[1].contains(
                 "\(path):2:25: Cannot create or modify field 'extra' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"
             ))
     }
 
-    @Test func aRecordTheTypingCannotTakeGoesTheGeneralWay() throws {
-        // copies pinned to INT64: the second record's "two" is refused, worded by the general
-        // way, and with --skip-bad-rows the other records are saved.
+    @Test func aRecordWhoseCellsCannotBeTypedIsRefusedWithWhy() throws {
+        // copies pinned to INT64: the second record's "two" is refused at its member, and with
+        // --skip-bad-rows the other records are saved.
         let lines =
             #"{"title": "One", "copies": 1}"# + "\n" + #"{"title": "Two", "copies": "two"}"# + "\n"
             + #"{"title": "Three", "copies": 3}"# + "\n"
         var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "copies", type: .int64)])
         options.skipBadRows = true
-        let result = try Self.importThreeWays([("artworks.jsonl", lines)], options: options)
-        #expect(result.stores[0] == result.stores[2])
-        #expect(result.stores[1] == result.stores[2])
-        #expect(result.stores[2]["Artwork"]?.map { $0[0] } == [.text("'One'"), .text("'Three'")])
-        #expect(result.rejected[0] == result.rejected[2])
-        #expect(result.rejected[1] == result.rejected[2])
-        #expect(result.rejected[2].count == 1)
-        #expect(
-            result.rejected[2].first?.contains(
-                "invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64")
-                == true)
+        let result = try Self.importTwoWays([("artworks.jsonl", lines)], options: options)
+        #expect(result.stores[0].tables == result.stores[1].tables)
+        #expect(result.stores[1].rows("Artwork") == ColumnTypingTests.expected["refusedjson.Artwork"])
+        for store in result.stores {
+            #expect(
+                store.rejected == [
+                    #"{"file":"artworks.jsonl","line":2,"column":28,"keyPath":"[1]","recordType":"Artwork","reason":"invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64; fix the value or change --field copies:INT64"}"#
+                ])
+        }
     }
 }

@@ -60,7 +60,7 @@ import Testing
             (byBytes?.kind == .stringList) == [#"["oil","portrait"]"#, #"["a\"b", "c"]"#].contains(text), "\(text)")
     }
 
-    @Test func aListColumnIsStoredTheSameEitherWay() throws {
+    @Test func aListColumnIsStoredAsAListAndAStringColumnAsWritten() throws {
         let csv = #"""
             title,tags,sizes,notes
             A,"[""oil"",""portrait""]",[10],"[""kept""]"
@@ -68,15 +68,14 @@ import Testing
             C,,[],"[""x""]"
 
             """#
-        let result = try ColumnTypingTests.importBothWays([("artworks.csv", csv)])
-        #expect(result.whereRead == result.general)
-        let artwork = try #require(result.summaries[0].plan.recordType("Artwork"))
+        let result = try ColumnTypingTests.imported([("artworks.csv", csv)])
+        let artwork = try #require(result.summary.plan.recordType("Artwork"))
         #expect(
             artwork.fields.mapValues(\.type) == [
                 "title": .string, "tags": .list(.string), "sizes": .list(.double),
                 "notes": .string,
             ])
-        let rows = try #require(result.whereRead["Artwork"])
+        let rows = try #require(result.tables["Artwork"])
         #expect(rows.map { $0.contains(.text(#"'["oil","portrait"]'"#)) } == [true, false, false])
         #expect(rows.map { $0.contains(.text(#"'[20.0,30.5]'"#)) } == [false, true, false])
         // A STRING column keeps its cells as written.

@@ -18,17 +18,16 @@ import Testing
     }
 
     @Test func aColumnDecidesTheOrderOfItsDatesOrStaysText() throws {
-        let result = try ColumnTypingTests.importBothWays([("artworks.csv", Self.artworks)])
-        #expect(result.whereRead == result.general)
+        let result = try ColumnTypingTests.imported([("artworks.csv", Self.artworks)])
         #expect(
-            try Self.describe(result.summaries[0]) == [
+            try Self.describe(result.summary) == [
                 "announced TIMESTAMP (inferred)  --field Artwork.announced:TIMESTAMP",
                 "published TIMESTAMP (inferred: dates written MM/dd/yyyy: a day over 12 tells)  --field Artwork.published:TIMESTAMP --date-format 'Artwork.published=MM/dd/yyyy'",
                 "released STRING (inferred: kept as text: no day over 12 tells MM/dd/yyyy from dd/MM/yyyy; pin one with --date-format 'Artwork.released=dd/MM/yyyy')  --field Artwork.released:STRING",
                 "title STRING (inferred)  --field Artwork.title:STRING",
                 "updated TIMESTAMP (inferred)  --field Artwork.updated:TIMESTAMP",
             ])
-        let rows = try #require(result.whereRead["Artwork"])
+        let rows = try #require(result.tables["Artwork"])
         #expect(rows.map { $0.contains(.text("'2026-11-26T00:00:00.000Z'")) } == [true, false, false])
         #expect(rows.map { $0.contains(.text("'2025-01-02T00:00:00.000Z'")) } == [false, true, false])
         #expect(rows.map { $0.contains(.text("'01/02/2025'")) } == [true, false, false])
@@ -42,14 +41,13 @@ import Testing
         var options = MappingOptions()
         options.dateFormats = [try DateFormatPin(parsing: "released=dd/MM/yyyy")]
         options.timeZone = try TimeZoneChoice(parsing: "+02:00")
-        let result = try ColumnTypingTests.importBothWays([("artworks.csv", Self.artworks)], options: options)
-        #expect(result.whereRead == result.general)
+        let result = try ColumnTypingTests.imported([("artworks.csv", Self.artworks)], options: options)
         #expect(
-            try Self.describe(result.summaries[0]).filter { $0.hasPrefix("published") || $0.hasPrefix("released") } == [
+            try Self.describe(result.summary).filter { $0.hasPrefix("published") || $0.hasPrefix("released") } == [
                 "published TIMESTAMP (inferred: dates written MM/dd/yyyy: a day over 12 tells)  --field Artwork.published:TIMESTAMP --date-format 'Artwork.published=MM/dd/yyyy'",
                 "released TIMESTAMP (inferred: dates written dd/MM/yyyy, as --date-format says)  --field Artwork.released:TIMESTAMP --date-format 'Artwork.released=dd/MM/yyyy'",
             ])
-        let rows = try #require(result.whereRead["Artwork"])
+        let rows = try #require(result.tables["Artwork"])
         // Midnight at +02:00 is 22:00 UTC the day before; a zone written wins.
         #expect(rows.map { $0.contains(.text("'2025-01-31T22:00:00.000Z'")) } == [true, false, false])
         #expect(rows.map { $0.contains(.text("'2025-04-02T22:00:00.000Z'")) } == [false, true, false])
@@ -63,7 +61,7 @@ import Testing
         var options = MappingOptions()
         options.dateFormats = [try DateFormatPin(parsing: "dd/MM/yyyy")]
         let error = #expect(throws: CloudSeedError.self) {
-            try ColumnTypingTests.importBothWays([("artworks.csv", Self.artworks)], options: options)
+            try ColumnTypingTests.imported([("artworks.csv", Self.artworks)], options: options)
         }
         #expect(
             error?.message

@@ -26,14 +26,3 @@ struct FlatJSONRecord {
         input.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[text])) }
     }
 }
-
-extension FlatJSONRecord {
-    /// The row ``JSONReader/forEachRow(_:)`` reads of the record (starting at `position`), whose
-    /// keys are `header`'s columns.
-    func row(of header: CSVHeader, at position: SourcePosition) -> SourceRow {
-        SourceRow(
-            fields: cells.indices.map {
-                SourceField(key: header.columns[$0].name, value: value($0), position: self.position($0))
-            }, position: position)
-    }
-}
