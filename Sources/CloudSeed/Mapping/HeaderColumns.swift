@@ -16,8 +16,8 @@ struct HeaderColumns {
     let facts: [ColumnRoles]
     /// Whether each column is a field: not one that is the record's identity only.
     let isField: [Bool]
-    /// The name columns (``RecordNaming/nameColumns``), best-ranked first: the first that a record
-    /// sets names it, whatever rule names the type's other records.
+    /// The name columns (``RecordNaming/nameColumns``): the best-ranked that a record sets names
+    /// it, whatever rule names the type's other records.
     let nameColumns: [Int]
     /// The type's name template, where it has one, with the column of each field it names.
     let template: TemplateColumns?
@@ -58,9 +58,7 @@ struct HeaderColumns {
         }
         self.facts = facts
         isField = facts.map { !$0.isIdentityOnly }
-        nameColumns = facts.indices.filter { facts[$0].nameColumnRank != nil }.sorted {
-            facts[$0].nameColumnRank! < facts[$1].nameColumnRank!
-        }
+        nameColumns = facts.indices.filter { facts[$0].nameColumnRank != nil }
         changeTag = names.firstIndex(of: "recordChangeTag")
         latitude = latitudes.first
         longitude = longitudes.first
@@ -101,31 +99,14 @@ struct HeaderColumns {
             position: position, ordinal: ordinal, children: [])
     }
 
-    /// The record's natural-key texts by key, as ``NaturalKeys/keys(of:facts:)`` finds them in its fields.
+    /// The record's natural-key texts by key (``NaturalKeys``).
     func naturalKeys<Cells: RecordCells>(of record: Cells) -> [(String, String)] {
-        var keys: [(String, String)] = []
-        var first: (String, String)?
-        var last: (String, String)?
-        for column in 0..<min(record.count, names.count) {
-            guard let role = facts[column].naturalKeyRole, let text = record.namingText(column) else { continue }
-            switch role {
-            case .key: keys.append((names[column], text))
-            case .firstName: first = (names[column], text)
-            case .lastName: last = (names[column], text)
-            }
-        }
-        if let first, let last { keys.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }
-        return keys
+        NaturalKeys.keys(of: record, columns: min(record.count, names.count), name: { names[$0] }, facts: { facts[$0] })
     }
 
     /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
     func nameColumn<Cells: RecordCells>(of record: Cells) -> (column: String, value: String)? {
-        for column in nameColumns {
-            if let text = record.namingText(column) {
-                return (RecordNaming.nameColumns[facts[column].nameColumnRank!], text)
-            }
-        }
-        return nil
+        RecordNaming.nameColumn(of: record, among: nameColumns) { facts[$0].nameColumnRank }
     }
 }
 

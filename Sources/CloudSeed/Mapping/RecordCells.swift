@@ -5,18 +5,13 @@
 /// Each cell gives what the general way (a ``SourceRow``'s field, prepared) would make of it: its
 /// value, its naming text, the kind the survey learns of it. Where a cell's bytes tell more
 /// cheaply, it says so (``typedByBytes(_:as:converter:)``, ``withTextBytes(_:_:)``).
-protocol RecordCells {
-    /// How many cells the record has (fewer than columns leave the last fields unset).
-    var count: Int { get }
+protocol RecordCells: NamingTexts {
     /// Whether the record has the column and its cell sets the field.
     func isSet(_ column: Int) -> Bool
     /// Where the cell starts.
     func position(_ column: Int) -> SourcePosition
     /// The set cell's value, as the general way reads it.
     func value(_ column: Int) -> PlainValue
-    /// The column's text where it names a record (``PlainValue/namingText`` of its value); `nil`
-    /// where the record lacks the column or the cell is unset.
-    func namingText(_ column: Int) -> String?
     /// Lends `body` the bytes of a set cell whose value is a text told by its bytes alone (what
     /// resolved references are found again by); `nil` for any other cell.
     func withTextBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result?

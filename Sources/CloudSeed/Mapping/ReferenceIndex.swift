@@ -148,21 +148,25 @@ enum NaturalKeys {
     /// template of the two fields (`{firstName} {lastName}`). `facts` gives a key's facts and is
     /// told the field's offset.
     static func keys(of fields: [SourceField], facts: (String, Int) -> ColumnRoles = { key, _ in ColumnRoles(of: key) })
-        -> [(
-            String, String
-        )]
+        -> [(String, String)]
     {
+        keys(of: fields, columns: fields.count, name: { fields[$0].key }, facts: { facts(fields[$0].key, $0) })
+    }
+
+    /// Natural-key texts of a record's first `columns` columns by key, each column's field name
+    /// and facts given by `name` and `facts`.
+    static func keys<Texts: NamingTexts>(
+        of record: Texts, columns: Int, name: (Int) -> String, facts: (Int) -> ColumnRoles
+    ) -> [(String, String)] {
         var result: [(String, String)] = []
         var first: (String, String)?
         var last: (String, String)?
-        for offset in fields.indices {
-            guard let role = facts(fields[offset].key, offset).naturalKeyRole,
-                let text = fields[offset].value.namingText
-            else { continue }
+        for column in 0..<columns {
+            guard let role = facts(column).naturalKeyRole, let text = record.namingText(column) else { continue }
             switch role {
-            case .key: result.append((fields[offset].key, text))
-            case .firstName: first = (fields[offset].key, text)
-            case .lastName: last = (fields[offset].key, text)
+            case .key: result.append((name(column), text))
+            case .firstName: first = (name(column), text)
+            case .lastName: last = (name(column), text)
             }
         }
         if let first, let last { result.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }

@@ -41,7 +41,8 @@ struct RowPreparation {
             try builder.add(location, facts: columnRoles.facts(of: location.key, near: row.fields.count))
         }
         return PreparedRow(
-            recordType: type, givenName: row.recordName, nameColumn: Self.nameColumn(of: row.fields, facts: facts),
+            recordType: type, givenName: row.recordName,
+            nameColumn: RecordNaming.nameColumn(of: row.fields, among: row.fields.indices) { facts[$0].nameColumnRank },
             fields: builder.fields,
             naturalKeys: NaturalKeys.keys(of: builder.fields, facts: columnRoles.facts(of:near:)),
             templateValues: builder.templateValues, position: row.position, ordinal: ordinal,
@@ -68,7 +69,7 @@ struct RowPreparation {
             if !Self.isKept(row.fields[offset]) { leavesOut = true }
         }
         let pair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
-        let nameColumn = Self.nameColumn(of: row.fields, facts: facts)
+        let nameColumn = RecordNaming.nameColumn(of: row.fields, among: row.fields.indices) { facts[$0].nameColumnRank }
         let naturalKeys = NaturalKeys.keys(of: row.fields) { _, offset in facts[offset] }
         let location = pair.map { LocationColumns.combined(row.fields, latitude: $0.latitude, longitude: $0.longitude) }
         var fields: [SourceField] = []
@@ -88,18 +89,6 @@ struct RowPreparation {
             recordType: type, givenName: row.recordName, nameColumn: nameColumn, fields: fields,
             naturalKeys: naturalKeys, templateValues: [:],
             position: row.position, ordinal: ordinal, children: [], changeTag: row.changeTag)
-    }
-
-    /// The best-ranked name column (``RecordNaming/nameColumns``) among the fields that have a value.
-    private static func nameColumn(of fields: [SourceField], facts: [ColumnRoles]) -> (column: String, value: String)? {
-        var best: (rank: Int, value: String)?
-        for offset in fields.indices {
-            guard let rank = facts[offset].nameColumnRank, rank < best?.rank ?? Int.max,
-                let text = fields[offset].value.namingText
-            else { continue }
-            best = (rank, text)
-        }
-        return best.map { (RecordNaming.nameColumns[$0.rank], $0.value) }
     }
 
     /// Whether a flat field is kept: null values and empty lists are not, unless declared
