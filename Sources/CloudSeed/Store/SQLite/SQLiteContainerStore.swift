@@ -488,10 +488,16 @@ package final class SQLiteContainerStore: StoreBackend {
         }
         let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
         if target.hasFieldNames(fieldNames) {
-            // Each value lent where it is: a copy would count references to its texts.
+            // Each value lent where it is, and switched on there: a copy would count references to
+            // its texts, and handing the optional to a function copied it first.
             try record.values.withUnsafeBufferPointer { values in
                 for offset in values.indices {
-                    try bind(values[offset], at: firstField + Int32(offset), to: target.insert)
+                    let index = firstField + Int32(offset)
+                    switch values[offset] {
+                    case nil: try target.insert.bind(.null, at: index)
+                    case .some(let value):
+                        try SQLiteValueCodec.bind(value, to: target.insert, at: index, scratch: &bindingScratch)
+                    }
                 }
             }
         } else {
