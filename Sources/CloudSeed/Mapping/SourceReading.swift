@@ -47,7 +47,8 @@ struct SourceReading {
         case builtSurveyed(TypedRecord, name: ColumnTyping.NameToMake, nameColumn: String?, source: Int)
         /// Pass two: a record read as cells and refused, to be named before it is told why.
         case refused(ColumnTyping.Refusal)
-        /// Pass one: the row that names a record whose cells were surveyed where it was read.
+        /// The row that names a record whose cells were surveyed where it was read: every record
+        /// in pass one, a refused one in pass two surveying too.
         indirect case named(PreparedRow, source: Int)
         /// Pass one: the survey of the fields of a source of `type` read as cells, once its records are read.
         case columns(ColumnSurvey, type: String)
