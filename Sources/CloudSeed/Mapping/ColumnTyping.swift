@@ -61,25 +61,23 @@ final class ColumnTyping {
 
     /// What is left to make of a record's name once typed: transliterating a text is much of the
     /// work of typing the record, and a random name needs the row's number among its type's rows
-    /// of the run; both are done in place, on the thread of the run's stages that is the less busy
+    /// of the run; both are done in place, on the thread that names and writes records, the less busy
     /// (``RecordMapper/forEachRecord(_:plan:surveying:rowsReadAhead:assets:rejected:encoders:record:)``).
     enum NameToMake: UInt8 {
         /// Named by position: `Type-N`.
         case done
         /// The name is still the text it is made of (a name column's, a natural key's, a filled template).
         case byText
-        /// The name was made of a text already (``byText``, made).
-        case madeOfText
         /// `--uuid`: a random name for the row's number among its type's rows.
         case random
 
         /// Whether the name is made of a text (the survey takes those names).
-        var isText: Bool { self == .byText || self == .madeOfText }
+        var isText: Bool { self == .byText }
 
         /// Makes the name of `record`, the `rowNumber`-th (from 0) of its type, as `naming` names its row.
         func make(_ record: inout TypedRecord, rowNumber: Int, naming: RowNaming) {
             switch self {
-            case .done, .madeOfText: return
+            case .done: return
             case .byText: record.recordName = RecordNaming.recordName(from: record.recordName)
             case .random: record.recordName = naming.randomName(of: record.recordType, rowNumber: rowNumber)
             }

@@ -85,11 +85,6 @@ final class RecordBuilder {
         slots[recordType]
     }
 
-    /// Whether building `row` loads asset files: its type's records, or its child records, do.
-    func loadsAssets(_ row: PreparedRow) -> Bool {
-        typesLoadingAssets.contains(row.recordType) || row.children.contains { loadsAssets($0.row) }
-    }
-
     /// Builds the record `row` makes, named `name`, then those of its child rows, handing each on
     /// to `handOn` in that order. A child of a refused row is left to the refusal where bad rows
     /// are skipped (``RecordMapper`` refuses it with its parent), and built otherwise, so that its

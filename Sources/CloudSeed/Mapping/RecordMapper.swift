@@ -46,10 +46,10 @@ package struct RecordMapper {
         -> ImportPlan
     {
         let run = runSurvey(of: sources)
-        // Rows are read, prepared and surveyed on three threads. What crosses between them is
-        // rows and numbers: no object several would count references to. A CSV source's fields
-        // are surveyed column by column where its records are read, by their bytes; rows that
-        // only name its records cross, then the columns' survey once the source is read.
+        // Rows are read and prepared on one thread and surveyed on this one. What crosses between
+        // them is rows and numbers: no object both would count references to. A CSV source's
+        // fields are surveyed column by column where its records are read, by their bytes; rows
+        // that only name its records cross, then the columns' survey once the source is read.
         let preparation = reading.rowPreparation()
         let cellWay = { (header: CSVHeader, type: String, source: Int) in
             HeaderColumns(header: header, recordType: type, options: options).map {
@@ -57,26 +57,22 @@ package struct RecordMapper {
             }
         }
         try reading.inStages(
-            sources, firstRows: firstRows, cellWay: cellWay, read: { $0 },
-            prepare: { (item: consuming SourceReading.ReadItem, emit) in
+            sources, firstRows: firstRows, cellWay: cellWay,
+            read: { (item: consuming SourceReading.ReadItem) -> SurveyItem? in
                 switch consume item {
                 case .row(var read):
-                    try emit(
-                        .row(
-                            try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal),
-                            source: read.source))
-                case .named(let row, let source):
-                    try emit(.row(row, source: source))
-                case .columns(let survey, let type):
-                    try emit(.columns(survey, type: type))
-                case .unreadable, .built, .builtSurveyed, .refused:
-                    return
+                    .row(
+                        try preparation.prepare(&read.row, type: read.type, ordinal: read.ordinal), source: read.source)
+                case .named(let row, let source): .row(row, source: source)
+                case .columns(let survey, let type): .columns(survey, type: type)
+                case .unreadable, .built, .builtSurveyed, .refused: nil
                 }
             },
-            consume: { (item: consuming SurveyItem) in
+            consume: { (item: consuming SurveyItem?) in
                 switch consume item {
                 case .row(let row, let source): try run.add(row, source: source)
                 case .columns(let columns, let type): run.merge(columns, type: type)
+                case nil: return
                 }
             })
         return try decide(run, sources: sources, store: store, scope: scope)
@@ -119,7 +115,7 @@ package struct RecordMapper {
         return plan
     }
 
-    /// What pass one's preparing hands to the survey.
+    /// What pass one's reading hands to the survey.
     private enum SurveyItem {
         case row(PreparedRow, source: Int)
         /// The fields of a source of `type` read as cells, whose records came as rows that only name them.

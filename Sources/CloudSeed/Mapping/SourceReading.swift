@@ -3,7 +3,7 @@ package import Foundation
 /// The read stage of a run: reads its sources a record at a time, each row with its record type
 /// and its number among its type's rows, or (for a CSV or flat JSON source whose header allows it)
 /// each record's cells as its reader lends them, taken the way ``CellWay`` chooses. It also runs the
-/// stages after it beside the reading, on the two cores (``inStages(_:firstRows:cellWay:preparingHere:rowsReadAhead:read:prepare:consume:)``).
+/// stage after it beside the reading, on the other core (``inStages(_:firstRows:cellWay:rowsReadAhead:read:consume:)``).
 struct SourceReading {
     let options: MappingOptions
 
@@ -72,19 +72,16 @@ struct SourceReading {
             keepsTemplateValues: !options.nameTemplates.isEmpty)
     }
 
-    /// Reads the sources on one thread, where `read` turns each item into what it hands to
-    /// `prepare` on a second, which hands what it makes of it to `consume` on this one, in order:
-    /// three stages that the two cores share as each is busy. With `preparingHere`, `prepare`
-    /// runs on this thread too, before `consume`: two stages, one on each core, where the middle
-    /// one would leave them waiting on each other. Each item is handed on, not shared: a row's
-    /// fields reach `prepare` as the only reference to them, to be changed in place. Each stage
-    /// runs at most about `rowsReadAhead` rows ahead of the next.
-    func inStages<Read, Output>(
+    /// Reads the sources on a second thread, where `read` turns each item into what it hands to
+    /// `consume` on this one, in order: the two cores share the run, one reading (and preparing
+    /// what it reads), the other taking what is read. `consume` gets each item to read, not to
+    /// change: its batch goes back to the reading thread, which frees it, so that memory is freed on
+    /// the thread that allocated it (``BackgroundProducer``). The reading runs at most about
+    /// `rowsReadAhead` rows ahead of `consume`.
+    func inStages<Read>(
         _ sources: [SourceFile], firstRows: FirstRows? = nil, cellWay: ((CSVHeader, String, Int) -> CellWay?)? = nil,
-        preparingHere: Bool = false,
         rowsReadAhead: Int = BackgroundProducer.defaultItemsAhead, read transform: (consuming ReadItem) throws -> Read,
-        prepare: (consuming Read, (consuming Output) throws -> Void) throws -> Void,
-        consume: (consuming Output) throws -> Void
+        consume: (consuming Read) throws -> Void
     ) throws {
         func readAll(_ read: (consuming Read) throws -> Void) throws {
             try withoutActuallyEscaping(read) { read in
@@ -97,26 +94,9 @@ struct SourceReading {
                 }
             }
         }
-        // On two stages, the records the writing thread only reads are freed where they were made,
-        // which is faster. On three, the second changes rows in place, and the
-        // writing thread, the least busy, frees what it is handed.
-        let batchesAhead = rowsReadAhead / BackgroundProducer.defaultBatchSize
-        if preparingHere {
-            return try withoutActuallyEscaping(consume) { consume in
-                try BackgroundProducer.run(
-                    batchesAhead: batchesAhead, freeingWhereMade: true, produce: readAll,
-                    consume: { (item: consuming Read) in try prepare(consume item, consume) })
-            }
-        }
         try BackgroundProducer.run(
-            batchesAhead: batchesAhead,
-            produce: { emit in
-                try withoutActuallyEscaping(emit) { emit in
-                    try BackgroundProducer.run(
-                        batchesAhead: batchesAhead, produce: readAll,
-                        consume: { (item: consuming Read) in try prepare(consume item, emit) })
-                }
-            }, consume: consume)
+            batchesAhead: rowsReadAhead / BackgroundProducer.defaultBatchSize, freeingWhereMade: true,
+            produce: readAll, consume: consume)
     }
 
     /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the
