@@ -149,7 +149,8 @@ extension RecordMapper {
         try errors.throwIfAny()
     }
 
-    /// What pass two's reading hands on: an item as read, or a row prepared where it was read.
+    /// What pass two's reading hands on: an item as read (any but a row), or a row prepared where
+    /// it was read.
     fileprivate enum ReadForBuilding {
         case read(SourceReading.ReadItem)
         indirect case prepared(PreparedRow, source: Int)
