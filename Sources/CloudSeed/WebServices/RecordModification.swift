@@ -153,8 +153,9 @@ package struct RecordModification: Sendable {
         /// The stored record named `name`, whatever its type: a record name is unique in its zone. One
         /// of another type than the `recordType` the request gives is refused.
         private func stored(_ name: String, ofType recordType: String?) throws -> CloudRecord? {
-            // The type the request names first: where it is right, the others are not read.
-            for type in (recordType.map { [$0] } ?? []) + typeNames where schema.recordTypes[type] != nil {
+            // The type the request names first: where it is right, the others are not read; none twice.
+            let others = typeNames.lazy.filter { $0 != recordType }
+            for type in (recordType.map { [$0] } ?? []) + others where schema.recordTypes[type] != nil {
                 guard let record = try transaction.record(name, ofType: type, in: scope) else { continue }
                 if let recordType, record.recordType != recordType {
                     throw Refusal.invalid(
