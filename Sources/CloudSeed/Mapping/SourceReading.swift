@@ -95,8 +95,7 @@ struct SourceReading {
             }
         }
         try BackgroundProducer.run(
-            batchesAhead: rowsReadAhead / BackgroundProducer.defaultBatchSize, freeingWhereMade: true,
-            produce: readAll, consume: consume)
+            batchesAhead: rowsReadAhead / BackgroundProducer.defaultBatchSize, produce: readAll, consume: consume)
     }
 
     /// Reads every source (or the ones numbered in `only`), preparing each row; `body` gets the

@@ -4,13 +4,11 @@ import Foundation
 /// reading and preparing rows (on one core) overlaps with what consumes them (on the other):
 /// surveying them, or writing them to the store.
 ///
-/// Items reach `consume` in the order `produce` emits them, on the calling thread, each handed
-/// over: taken out of its batch, so that `consume` holds the only reference to what it holds and
-/// changes it in place. Where `consume` only reads its items, `freeingWhereMade` hands it a copy
-/// instead and each batch back to the producing thread, which frees it (and what `consume` did not
-/// keep of its items) at its next hand-over: memory is freed on the thread that allocated it. Freed
-/// on the other, it went through glibc's shared heap under its lock, and the producer's next
-/// allocations missed its thread cache, costing system time.
+/// Items reach `consume` in the order `produce` emits them, on the calling thread, to read, not to
+/// change: each batch goes back to the producing thread, which frees it (and what `consume` did not
+/// keep of its items) at its next hand-over, so that memory is freed on the thread that allocated
+/// it. Freed on the other, each block took glibc's lock on the producer's arena while the producer
+/// allocated under it, and the producer's next allocations missed its thread cache.
 /// When `produce` throws, the items emitted before are consumed first, then its error is thrown.
 /// When `consume` throws, the producer is stopped at its next item and `consume`'s error is thrown.
 ///
@@ -25,16 +23,15 @@ enum BackgroundProducer {
     @usableFromInline static let defaultItemsAhead = defaultBatchesAhead * defaultBatchSize
 
     static func run<Item>(
-        batchSize: Int = defaultBatchSize, batchesAhead: Int = defaultBatchesAhead, freeingWhereMade: Bool = false,
+        batchSize: Int = defaultBatchSize, batchesAhead: Int = defaultBatchesAhead,
         produce: (_ emit: (consuming Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {
-        // Items travel as optionals, so that each can be taken out of its batch, not copied.
-        let channel = BatchChannel<Item?>(capacity: batchesAhead)
+        let channel = BatchChannel<Item>(capacity: batchesAhead)
         let finished = DispatchSemaphore(value: 0)
         try withoutActuallyEscaping(produce) { produce in
             let producer = UncheckedBox(produce)
             let thread = Thread {
-                var batch: [Item?] = []
+                var batch: [Item] = []
                 batch.reserveCapacity(batchSize)
                 do {
                     try producer.value! { (item: consuming Item) in
@@ -60,13 +57,9 @@ enum BackgroundProducer {
                 producer.value = nil  // the thread object may outlive the run; the closure must not
             }
             do {
-                while var batch = try channel.take() {
-                    if freeingWhereMade {
-                        for index in batch.indices { try consume(batch[index]!) }
-                        channel.giveBack(batch)
-                    } else {
-                        for index in batch.indices { try consume(batch[index].take()!) }
-                    }
+                while let batch = try channel.take() {
+                    for index in batch.indices { try consume(batch[index]) }
+                    channel.giveBack(batch)
                 }
             } catch {
                 channel.cancel()

@@ -55,7 +55,9 @@ enum ChunkedPipeline {
     private static func consumeChunk<Item>(from channel: BatchChannel<Piece<Item>>, _ consume: (Item) throws -> Void)
         throws
     {
+        // Each batch goes back to its producer to be freed, as in ``BackgroundProducer``.
         while let pieces = try channel.take() {
+            defer { channel.giveBack(pieces) }
             for piece in pieces {
                 guard case .item(let item) = piece else { return }
                 try consume(item)

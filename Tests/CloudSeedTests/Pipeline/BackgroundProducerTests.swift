@@ -27,11 +27,11 @@ import Testing
         #expect(received == Array(0..<count))
     }
 
-    /// Items made on the producing thread and only read by the consumer are handed back to be freed there.
+    /// Items made on the producing thread are handed back, once read, to be freed there.
     @Test func freesWhereMadeAndStillHandsEveryItemOver() throws {
         var total = 0
         try BackgroundProducer.run(
-            batchSize: 64, freeingWhereMade: true,
+            batchSize: 64,
             produce: { emit in
                 for item in 0..<10_000 { try emit([item, item]) }
             }, consume: { (pair: [Int]) in total += pair[0] + pair[1] })
