@@ -118,13 +118,32 @@ struct JSONParser: DocumentCursor {
         switch try peekValue() {
         case .object:
             _ = try beginObject()
-            while try nextKey() != nil { try skipValue() }
+            while try nextItem(close: UInt8(ascii: "}"), what: "'}'") {
+                skipWhitespace()
+                guard current() == UInt8(ascii: "\"") else {
+                    throw error("unexpected \(describeCurrent()); expected a key in double quotes")
+                }
+                try skipString()
+                skipWhitespace()
+                guard current() == UInt8(ascii: ":") else {
+                    throw error("unexpected \(describeCurrent()); expected ':' after the key")
+                }
+                index += 1
+                try skipValue()
+            }
         case .array:
             _ = try beginArray()
             while try nextElement() { try skipValue() }
         case .scalar:
+            if current() == UInt8(ascii: "\"") { return try skipString() }
             _ = try parseScalar(current()!)
         }
+    }
+
+    /// Reads past the string at the read position, checked as ``parseString()`` checks it; a
+    /// string without escapes is not made.
+    private mutating func skipString() throws {
+        if plainString() == nil { _ = try parseString() }
     }
 
     mutating func readRecord() throws -> RecordRead {
