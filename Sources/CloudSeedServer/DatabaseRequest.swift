@@ -31,8 +31,13 @@ struct DatabaseRequest: Sendable {
 
     /// The body as JSON; malformed JSON is a BAD_REQUEST.
     func json() throws -> WebServicesJSON {
+        try read(WebServicesJSON.init(parsing:))
+    }
+
+    /// The body as `parse` reads it; a body it refuses is a BAD_REQUEST.
+    func read<Body>(_ parse: ([UInt8]) throws -> Body) throws -> Body {
         do {
-            return try WebServicesJSON(parsing: body)
+            return try parse(body)
         } catch let error as CloudSeedError {
             throw ServerError(.badRequest, error.description)
         }

@@ -10,29 +10,17 @@ enum RecordsModify {
     static let maximumOperations = 200
 
     static func answer(_ request: DatabaseRequest, worker: StoreWorker, now: Int64) async throws -> String {
-        let body = try request.json()
-        guard let entries = body["operations"]?.items else {
+        let body = try request.read(ModifyRequest.init(parsing:))
+        guard let operations = body.operations else {
             throw ServerError(.badRequest, "the request needs operations, as [{\"operationType\": …, \"record\": …}]")
         }
-        guard entries.count <= maximumOperations else {
+        guard operations.count <= maximumOperations else {
             throw ServerError(.badRequest, "a request holds at most \(maximumOperations) operations")
         }
-        let operations = try entries.map { entry in
-            let name = entry["operationType"]?.string ?? ""
-            guard let type = RecordModification.OperationType(rawValue: name) else {
-                let known = RecordModification.OperationType.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ServerError(.badRequest, "unknown operationType '\(name)'; use one of \(known)")
-            }
-            guard let record = entry["record"], record.isObject else {
-                throw ServerError(.badRequest, "each operation needs a record dictionary")
-            }
-            return RecordModification.Operation(type: type, record: record)
-        }
         let modification = RecordModification(
-            scope: request.scope(zoneID: body["zoneID"]), user: request.user, now: now,
-            atomic: body["atomic"]?.bool ?? true)
+            scope: request.scope(zoneID: body.zoneID), user: request.user, now: now, atomic: body.atomic ?? true)
         let outcomes = try await worker.run { try modification.apply(operations, to: $0) }
-        let desiredKeys = body["desiredKeys"]?.items.map { Set($0.compactMap(\.string)) }
+        let desiredKeys = body.desiredKeys.map(Set.init)
         var answer = Array(#"{"records":["#.utf8)
         for (offset, outcome) in outcomes.enumerated() {
             if offset > 0 { answer.append(UInt8(ascii: ",")) }

@@ -66,11 +66,11 @@ import Testing
     @Test func aRecordGoesAfterTheRecordItsValidateReferenceNames() async throws {
         let store = try ContainerStore(folder.path("local.sqlite"))
         func save(_ name: String, _ fields: String) throws {
-            let record = #"{"recordName": "\#(name)", "recordType": "Note", "fields": \#(fields)}"#
-            let operation = RecordModification.Operation(
-                type: .forceReplace, record: try WebServicesJSON(parsing: Array(record.utf8)))
+            let body =
+                #"{"operations": [{"operationType": "forceReplace", "record": {"recordName": "\#(name)", "recordType": "Note", "fields": \#(fields)}}]}"#
+            let operations = try #require(try ModifyRequest(parsing: Array(body.utf8)).operations)
             let outcomes = try RecordModification(scope: StoreScope(), user: "_me", now: 1).apply(
-                [operation], to: store)
+                operations, to: store)
             guard case .saved = outcomes[0] else { throw CloudSeedError(.invalidValue, "\(outcomes)") }
         }
         try save("Parent", #"{"title": {"value": "first"}}"#)

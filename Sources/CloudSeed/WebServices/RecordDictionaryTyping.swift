@@ -26,27 +26,12 @@ enum RecordDictionaryTyping {
         }
     }
 
-    /// The fields of `dictionary` (`{recordType, recordName, recordChangeTag, fields}`) as a
-    /// document's row, before any schema is looked at; `recordType` is taken where the dictionary
-    /// names none (an update of a stored record).
-    static func row(_ dictionary: WebServicesJSON, recordType fallbackType: String?) throws -> SourceRow {
-        guard case .object(var members, let position) = dictionary.node else {
-            throw CloudSeedError(.malformedSource, "a record must be a JSON object", at: dictionary.node.position)
-        }
-        if dictionary["recordType"] == nil, let fallbackType {
-            members.append(("recordType", .scalar(.string(fallbackType), position)))
-        }
-        guard dictionary["recordType"]?.string ?? fallbackType != nil else {
-            throw CloudSeedError(.malformedSource, "the record has no recordType", at: position)
-        }
-        if dictionary["fields"] == nil { members.append(("fields", .object([], position))) }
-        return try DocumentShape.row(from: .object(members, position), recordType: nil, recordName: nil, keyPath: "")
-    }
-
-    /// Types the fields of `row`, which ``row(_:recordType:)`` made, with `schema`.
+    /// Types the fields of `row`, a record dictionary's (``ModifyRequest``), with `schema`.
     static func typed(_ row: SourceRow, schema: Schema) throws -> Typed {
         let position = row.position
-        let recordType = row.recordType!
+        guard let recordType = row.recordType else {
+            throw CloudSeedError(.malformedSource, "the record has no recordType", at: position)
+        }
         guard IdentifierMapping.isValid(recordType) else {
             throw CloudSeedError(
                 .invalidOption,

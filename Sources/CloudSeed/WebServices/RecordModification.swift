@@ -20,22 +20,13 @@ package struct RecordModification: Sendable {
 
     package struct Operation: Sendable {
         package var type: OperationType
-        /// The record dictionary: `{recordName, recordType, recordChangeTag, fields}`.
-        package var record: WebServicesJSON
-        /// The dictionary's fields as a row, made where the operation is made (off the store's
-        /// thread, for a server) when the dictionary names its record type.
-        let row: Result<SourceRow, CloudSeedError>?
-
-        package init(type: OperationType, record: WebServicesJSON) {
-            self.type = type
-            self.record = record
-            if type.deletes || record["recordType"] == nil {
-                row = nil
-            } else {
-                row = Result { try RecordDictionaryTyping.row(record, recordType: nil) }
-                    .mapError { $0 as? CloudSeedError ?? CloudSeedError(.malformedSource, "\($0)") }
-            }
-        }
+        package var recordName: String?
+        /// The record type the record dictionary names, if it names one.
+        package var recordType: String?
+        /// The `recordChangeTag` the record dictionary gives.
+        package var changeTag: String?
+        /// The record's fields as a row, or what is wrong with them.
+        let fields: Result<SourceRow, CloudSeedError>
     }
 
     /// Why an operation was refused, as CloudKit tells it.
@@ -133,7 +124,7 @@ package struct RecordModification: Sendable {
         }
 
         mutating func apply(_ operation: Operation) throws -> Outcome {
-            let name = operation.record["recordName"]?.string
+            let name = operation.recordName
             do {
                 if operation.type.deletes {
                     guard let name else {
@@ -175,10 +166,10 @@ package struct RecordModification: Sendable {
         }
 
         private func delete(_ name: String, _ operation: Operation) throws -> Outcome {
-            guard let existing = try stored(name, ofType: operation.record["recordType"]?.string) else {
+            guard let existing = try stored(name, ofType: operation.recordType) else {
                 throw Refusal.notFound
             }
-            try checkChangeTag(operation.record["recordChangeTag"]?.string, operation, against: existing)
+            try checkChangeTag(operation.changeTag, operation, against: existing)
             try permissions?.checkSave(existing, over: existing)
             try checkNoValidatingReference(to: name)
             _ = try RecordDeleter(store: store, scope: scope).delete(
@@ -187,11 +178,10 @@ package struct RecordModification: Sendable {
         }
 
         private mutating func save(_ operation: Operation) throws -> Outcome {
-            let givenName = operation.record["recordName"]?.string
-            let existing = try givenName.flatMap { try stored($0, ofType: operation.record["recordType"]?.string) }
-            let row =
-                try operation.row?.get()
-                ?? RecordDictionaryTyping.row(operation.record, recordType: existing?.recordType)
+            let givenName = operation.recordName
+            let existing = try givenName.flatMap { try stored($0, ofType: operation.recordType) }
+            var row = try operation.fields.get()
+            if row.recordType == nil { row.recordType = existing?.recordType }
             let typed = try RecordDictionaryTyping.typed(row, schema: schema)
             if let existing {
                 if operation.type == .create { throw Refusal.exists }

@@ -161,20 +161,29 @@ enum DocumentShape {
 
     /// A CloudKit field dictionary `{"value": ..., "type": "STRING"}`.
     private static func cloudKitField(key: String, node: DocumentNode) throws -> SourceField {
-        guard let value = node.member("value") else {
+        try cloudKitField(key: key, value: node.member("value"), type: node.member("type"), at: node.position)
+    }
+
+    /// A CloudKit field dictionary of `key`, at `position`, from its `value` and `type` members.
+    static func cloudKitField(
+        key: String, value: DocumentNode?, type typeNode: DocumentNode?, at position: SourcePosition
+    )
+        throws -> SourceField
+    {
+        guard let value else {
             throw CloudSeedError(
                 .malformedSource,
                 "field '\(key)' of a CloudKit record needs a dictionary {\"value\": ..., \"type\": ...}",
-                at: node.position)
+                at: position)
         }
         var declared: FieldType?
         var isTypedByShape = false
-        if let typeName = node.member("type")?.stringValue, typeName != "LIST" {
+        if let typeNode, let typeName = typeNode.stringValue, typeName != "LIST" {
             guard let type = FieldType(name: typeName) else {
                 throw CloudSeedError(
                     .malformedSource,
                     "unknown field type '\(typeName)' for field '\(key)'; use one of STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSETID or a list such as STRING_LIST",
-                    at: node.member("type")?.position ?? node.position)
+                    at: typeNode.position)
             }
             declared = type
         } else {

@@ -468,7 +468,7 @@ struct JSONParser: DocumentCursor {
     }
 
     /// The next key of the innermost open object, refused if `keys` has it already; `nil` at its end.
-    private mutating func nextMember(_ keys: inout DistinctKeys) throws -> String? {
+    mutating func nextMember(_ keys: inout DistinctKeys) throws -> String? {
         guard let (key, keyPosition) = try nextKey() else { return nil }
         try claim(key, at: keyPosition, in: &keys)
         return key

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import CloudSeed
+
+@Suite struct ModifyRequestTests {
+    @Test func readsEachOperationsRecordAsARowAndPassesOverTheRest() throws {
+        let request = try ModifyRequest(
+            parsing: Array(
+                #"""
+                {"zoneID":{"zoneName":"Notes"},"atomic":false,"desiredKeys":["title"],"numbersAsStrings":[1,{"a":"\u00e9"}],
+                 "operations":[
+                  {"operationType":"forceUpdate","record":{"recordName":"Item 1","recordType":"Item","recordChangeTag":"2a",
+                   "created":{"timestamp":1},"fields":{"title":{"value":"Zoë","type":"STRING"},"count":{"value":3},
+                   "owner":{"value":{"recordName":"Ann","action":"NONE"}}}}},
+                  {"record":{"recordName":"Item 2","fields":{"title":{"type":"STRING"},"price":{"value":"x","type":"MONEY"}}},
+                   "operationType":"delete"}
+                 ]}
+                """#.utf8))
+        #expect(request.zoneID?["zoneName"]?.string == "Notes")
+        #expect(request.atomic == false)
+        #expect(request.desiredKeys == ["title"])
+        let operations = try #require(request.operations)
+        #expect(operations.count == 2)
+        #expect(operations[0].type == .forceUpdate && operations[0].recordName == "Item 1")
+        #expect(operations[0].recordType == "Item" && operations[0].changeTag == "2a")
+        let row = try operations[0].fields.get()
+        #expect(row.fields.map(\.key) == ["title", "count", "owner"])
+        #expect(row.fields.map(\.declaredType) == [.string, nil, .reference])
+        #expect(row.fields[0].value == .string("Zoë"))
+        #expect(row.fields[0].position.description == "request:4:57")
+        #expect(operations[1].type == .delete && operations[1].recordType == nil)
+        // The first field that cannot be read is the record's error; the request reads on.
+        #expect(throws: CloudSeedError.self) { try operations[1].fields.get() }
+        guard case .failure(let error) = operations[1].fields else { return }
+        #expect(error.message == #"field 'title' of a CloudKit record needs a dictionary {"value": ..., "type": ...}"#)
+    }
+
+    @Test func refusesARequestWhoseOperationsAreNotOperations() throws {
+        #expect(try ModifyRequest(parsing: Array("  ".utf8)).operations == nil)
+        #expect(try ModifyRequest(parsing: Array(#"{"operations":{}}"#.utf8)).operations == nil)
+        let unknown = #expect(throws: CloudSeedError.self) {
+            try ModifyRequest(parsing: Array(#"{"operations":[{"operationType":"upsert","record":{}}]}"#.utf8))
+        }
+        #expect(
+            unknown?.description.hasSuffix(
+                "unknown operationType 'upsert'; use one of create, update, forceUpdate, replace, forceReplace, delete, forceDelete"
+            ) == true)
+        let noRecord = #expect(throws: CloudSeedError.self) {
+            try ModifyRequest(parsing: Array(#"{"operations":[{"operationType":"create","record":[]}]}"#.utf8))
+        }
+        #expect(noRecord?.message == "each operation needs a record dictionary")
+        #expect(throws: CloudSeedError.self) {
+            try ModifyRequest(parsing: Array(#"{"operations":[{"operationType":"create","record":{"a":}}]}"#.utf8))
+        }
+    }
+}
