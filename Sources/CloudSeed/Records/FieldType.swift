@@ -52,6 +52,11 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Returns `nil` for an unknown name, and for the untyped `LIST` of the wire format.
     public init?(name: String) {
+        // Names as the wire writes them are told without making an uppercased copy.
+        if let primitive = Self.primitive(name) {
+            self = primitive
+            return
+        }
         let upper = name.uppercased()
         if upper.hasPrefix("LIST<"), upper.hasSuffix(">") {
             guard let element = FieldType(name: String(upper.dropFirst(5).dropLast())),
@@ -66,16 +71,22 @@ public indirect enum FieldType: Hashable, Sendable, CustomStringConvertible {
             self = .list(element)
             return
         }
+        guard let primitive = Self.primitive(upper) else { return nil }
+        self = primitive
+    }
+
+    /// The primitive type an uppercase name names.
+    private static func primitive(_ upper: String) -> FieldType? {
         switch upper {
-        case "STRING": self = .string
-        case "INT64": self = .int64
-        case "DOUBLE": self = .double
-        case "BYTES": self = .bytes
-        case "TIMESTAMP": self = .timestamp
-        case "LOCATION": self = .location
-        case "REFERENCE": self = .reference
-        case "ASSET", "ASSETID": self = .asset
-        default: return nil
+        case "STRING": .string
+        case "INT64": .int64
+        case "DOUBLE": .double
+        case "BYTES": .bytes
+        case "TIMESTAMP": .timestamp
+        case "LOCATION": .location
+        case "REFERENCE": .reference
+        case "ASSET", "ASSETID": .asset
+        default: nil
         }
     }
 }
