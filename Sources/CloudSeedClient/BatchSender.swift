@@ -10,26 +10,33 @@ struct BatchSender: Sendable {
     let scope: StoreScope
     let journal: [String: String]
 
-    func send(_ records: [CloudRecord], into summary: inout PushSummary) async throws {
-        var operations: [(record: CloudRecord, json: [UInt8])] = []
-        for record in records {
-            guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }
-            let operationType = pusher.operationType(for: record, journal: journal)
+    func send(_ records: [OutgoingRecord], into summary: inout PushSummary) async throws {
+        var operations: [(outgoing: OutgoingRecord, json: [UInt8])] = []
+        for outgoing in records {
+            let fields: [UInt8]
+            if let written = outgoing.fieldsJSON {
+                fields = written
+            } else if let record = outgoing.record, let uploaded = try await fieldsJSON(of: record, into: &summary) {
+                fields = uploaded
+            } else {
+                continue
+            }
+            let operationType = pusher.operationType(for: outgoing, journal: journal)
             var json = Array(#"{"operationType":"#.utf8)
             JSONText.appendQuoted(operationType.utf8, to: &json)
             json += #","record":{"recordName":"#.utf8
-            JSONText.appendQuoted(record.recordID.recordName.utf8, to: &json)
+            JSONText.appendQuoted(outgoing.recordName.utf8, to: &json)
             json += #","recordType":"#.utf8
-            JSONText.appendQuoted(record.recordType.utf8, to: &json)
+            JSONText.appendQuoted(outgoing.recordType.utf8, to: &json)
             if operationType == "update" {
                 json += #","recordChangeTag":"#.utf8
-                let noted = JournalEntry(journal[RecordPusher.journalKey(record)]!)
+                let noted = JournalEntry(journal[outgoing.journalKey]!)
                 JSONText.appendQuoted(noted.serverTag.utf8, to: &json)
             }
             json += #","fields":"#.utf8
             json += fields
             json += "}}".utf8
-            operations.append((record, json))
+            operations.append((outgoing, json))
         }
         var attempt = 0
         while !operations.isEmpty {
@@ -48,11 +55,11 @@ struct BatchSender: Sendable {
                     "records/modify answered \(answer.outcomes?.count ?? 0) records for \(operations.count) operations; the server is not CloudKit Web Services"
                 )
             }
-            var again: [(record: CloudRecord, json: [UInt8])] = []
+            var again: [(outgoing: OutgoingRecord, json: [UInt8])] = []
             var retryAfter: Double?
             var confirmed: [(key: String, value: String)] = []
             for (operation, result) in zip(operations, results) {
-                let name = operation.record.recordID.recordName
+                let name = operation.outgoing.recordName
                 if let code = result.serverErrorCode {
                     if RetryPolicy.retryableCodes.contains(code), attempt + 1 < client.retry.attempts {
                         again.append(operation)
@@ -65,8 +72,8 @@ struct BatchSender: Sendable {
                     continue
                 }
                 let entry = JournalEntry(
-                    localTag: operation.record.system.changeTag, serverTag: result.changeTag ?? "")
-                confirmed.append((RecordPusher.journalKey(operation.record), entry.text))
+                    localTag: operation.outgoing.changeTag, serverTag: result.changeTag ?? "")
+                confirmed.append((operation.outgoing.journalKey, entry.text))
                 summary.sent += 1
             }
             if !confirmed.isEmpty {

@@ -6,38 +6,22 @@ import CloudSeed
 ///
 /// `Artwork "Thinker"` with a VALIDATE reference to `Artist "Rodin"` goes after `Rodin`.
 enum PushOrder {
-    /// The records of the same zone that `record`'s VALIDATE references name.
-    static func validated(_ record: CloudRecord) -> [String] {
-        guard
-            record.fields.values.contains(where: {
-                $0.references.contains { $0.action == .validate && $0.zoneName == nil }
-            })
-        else { return [] }
-        return record.sortedFieldNames.flatMap { name in
-            record.fields[name]!.references.filter { $0.action == .validate && $0.zoneName == nil }
-                .map(\.recordName)
-        }
-    }
-
-    static func hasValidatedReferences(_ record: CloudRecord) -> Bool {
-        record.fields.values.contains { $0.references.contains { $0.action == .validate } }
-    }
-
-    static func ordered(_ records: [CloudRecord]) -> [CloudRecord] {
-        var first: [CloudRecord] = []
-        var waiting: [CloudRecord] = []
+    static func ordered(_ records: [OutgoingRecord]) -> [OutgoingRecord] {
+        var first: [OutgoingRecord] = []
+        var waiting: [OutgoingRecord] = []
         for record in records {
-            if validated(record).isEmpty { first.append(record) } else { waiting.append(record) }
+            if record.validatedTargets.isEmpty { first.append(record) } else { waiting.append(record) }
         }
         guard !waiting.isEmpty else { return first }
-        let byName = Dictionary(waiting.map { ($0.recordID.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(
+            waiting.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         var placed = Set<String>()
         var ordered = first
         // Depth first: each record after the waiting records it names; a cycle is sent as it comes.
-        func place(_ record: CloudRecord, visiting: inout Set<String>) {
-            let name = record.recordID.recordName
+        func place(_ record: OutgoingRecord, visiting: inout Set<String>) {
+            let name = record.recordName
             guard !placed.contains(name), visiting.insert(name).inserted else { return }
-            for target in validated(record) {
+            for target in record.validatedTargets {
                 if let next = byName[target] { place(next, visiting: &visiting) }
             }
             placed.insert(name)

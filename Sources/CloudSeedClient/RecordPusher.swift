@@ -41,9 +41,9 @@ package struct RecordPusher: Sendable {
             let (records, skipped) = try pending(in: scope, journal: journal)
             unchanged += skipped
             for record in records {
-                let assets = record.fields.values.reduce(0) { $0 + $1.assets.count }
+                let assets = record.assetCount
                 lines.append(
-                    "\(operationType(for: record, journal: journal)) \(record.recordType) \(record.recordID.recordName) in \(scope.zoneID.zoneName)"
+                    "\(operationType(for: record, journal: journal)) \(record.recordType) \(record.recordName) in \(scope.zoneID.zoneName)"
                         + (assets > 0 ? " with \(assets) asset\(assets == 1 ? "" : "s")" : ""))
             }
         }
@@ -55,7 +55,7 @@ package struct RecordPusher: Sendable {
     package func run(through client: WebServicesClient) async throws -> PushSummary {
         var summary = PushSummary()
         let journal = try store.backend.journalEntries(of: target)
-        var work: [(StoreScope, [CloudRecord])] = []
+        var work: [(StoreScope, [OutgoingRecord])] = []
         for scope in try zones() {
             let (records, skipped) = try pending(in: scope, journal: journal)
             summary.unchanged += skipped
@@ -78,7 +78,7 @@ package struct RecordPusher: Sendable {
             for (scope, records) in work {
                 for batch in Self.batches(of: records) {
                     // A batch with VALIDATE references goes alone, after every batch before it.
-                    let alone = batch.contains(where: PushOrder.hasValidatedReferences)
+                    let alone = batch.contains(where: \.hasValidatedReferences)
                     while inFlight > 0 && (alone || inFlight == Self.requestsInFlight) { try await collect() }
                     group.addTask {
                         var sent = PushSummary()
@@ -103,12 +103,12 @@ package struct RecordPusher: Sendable {
 
     /// `records` in batches of at most ``maximumOperations``, each under ``maximumRequestBytes``
     /// where its records allow it.
-    static func batches(of records: [CloudRecord]) -> [[CloudRecord]] {
-        var batches: [[CloudRecord]] = []
-        var pending: [CloudRecord] = []
+    static func batches(of records: [OutgoingRecord]) -> [[OutgoingRecord]] {
+        var batches: [[OutgoingRecord]] = []
+        var pending: [OutgoingRecord] = []
         var bytes = 0
         for record in records {
-            let size = record.fields.values.reduce(256) { $0 + $1.encodedSize }
+            let size = record.size
             if !pending.isEmpty && (pending.count == maximumOperations || bytes + size > maximumRequestBytes) {
                 batches.append(pending)
                 pending.removeAll(keepingCapacity: true)
@@ -145,36 +145,35 @@ package struct RecordPusher: Sendable {
 
     /// The records of a zone to send, in the order to send them, and how many the journal shows
     /// were sent as they are.
-    private func pending(in scope: StoreScope, journal: [String: String]) throws -> ([CloudRecord], Int) {
-        var records: [CloudRecord] = []
+    private func pending(in scope: StoreScope, journal: [String: String]) throws -> ([OutgoingRecord], Int) {
+        var records: [OutgoingRecord] = []
         var skipped = 0
         try store.exclusively {
             try store.backend.read {
-                try store.backend.forEachRecord(in: scope, recordType: recordType) { record in
-                    let noted = journal[Self.journalKey(record)].map(JournalEntry.init)
-                    if noted?.localTag == record.system.changeTag {
+                func consider(_ record: OutgoingRecord) {
+                    if journal[record.journalKey].map(JournalEntry.init)?.localTag == record.changeTag {
                         skipped += 1
                     } else {
                         records.append(record)
                     }
                 }
+                try store.backend.forEachRecordFieldsJSON(in: scope, recordType: recordType) { fields in
+                    consider(OutgoingRecord(fields, zoneID: scope.zoneID))
+                } record: { record in
+                    consider(OutgoingRecord(record))
+                }
             }
         }
         // In the order they were saved here, so a fresh server gives them the same change tags.
-        let order = records.indices.map { (Self.saveOrder(records[$0]), $0) }.sorted { $0 < $1 }
-        return (PushOrder.ordered(order.map { records[$0.1] }), skipped)
-    }
-
-    /// Where a record comes in the order of its store's saves: its change tag's counter.
-    private static func saveOrder(_ record: CloudRecord) -> Int64 {
-        Int64(record.system.changeTag, radix: 36) ?? .max
+        let order = records.indices.sorted { (records[$0].saveOrder, $0) < (records[$1].saveOrder, $1) }
+        return (PushOrder.ordered(order.map { records[$0] }), skipped)
     }
 
     /// The operation that writes `record` as `mode` says.
-    func operationType(for record: CloudRecord, journal: [String: String]) -> String {
+    func operationType(for record: OutgoingRecord, journal: [String: String]) -> String {
         switch mode {
         case .create: "create"
-        case .updateIfUnchanged: journal[Self.journalKey(record)] == nil ? "create" : "update"
+        case .updateIfUnchanged: journal[record.journalKey] == nil ? "create" : "update"
         case .changedKeys: "forceUpdate"
         case .allKeys: "forceReplace"
         }
@@ -206,12 +205,6 @@ package struct RecordPusher: Sendable {
 
     static func zoneIDJSON(_ zoneName: String) -> String {
         JSONText.object([("zoneName", JSONText.quoted(zoneName))])
-    }
-
-    /// The journal's key of a record: its zone, owner and name.
-    static func journalKey(_ record: CloudRecord) -> String {
-        let zone = record.recordID.zoneID
-        return "\(zone.zoneName)\u{1F}\(zone.ownerName)\u{1F}\(record.recordID.recordName)"
     }
 }
 

@@ -33,6 +33,14 @@ package protocol StoreBackend: StoredRecords {
     func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void) throws
         -> Int
 
+    /// Calls `fields` with each record of a zone (or of one type) whose `fields` object the store
+    /// writes in CloudKit JSON from its columns, or `record` with the record where it cannot, in
+    /// ``forEachRecord(in:recordType:_:)``'s order: what `push` sends.
+    func forEachRecordFieldsJSON(
+        in scope: StoreScope, recordType: String?, fields: (RecordFieldsJSON) throws -> Void,
+        record: (CloudRecord) throws -> Void
+    ) throws
+
     /// Calls `line` with each record of a zone (or of one type) as a line of ``CSVExporter`` (the
     /// columns of a type are those `columns` gives), or `record` with the record where a store cannot
     /// write the line from its columns. Returns how many went to `record`.

@@ -14,6 +14,13 @@ extension StoreBackend {
         return count
     }
 
+    package func forEachRecordFieldsJSON(
+        in scope: StoreScope, recordType: String?, fields: (RecordFieldsJSON) throws -> Void,
+        record: (CloudRecord) throws -> Void
+    ) throws {
+        try forEachRecord(in: scope, recordType: recordType, record)
+    }
+
     @discardableResult
     package func forEachRecordCSVLine(
         in scope: StoreScope, recordType: String?, columns: (String) throws -> [String],
