@@ -77,7 +77,8 @@ package struct RecordModification: Sendable {
             return try store.exclusively {
                 try store.backend.write { transaction in
                     var writing = try Writing(
-                        modification: self, store: store.backend, transaction: transaction)
+                        modification: self, store: store.backend, transaction: transaction,
+                        names: operations.compactMap(\.recordName))
                     let outcomes = try operations.map { try writing.apply($0) }
                     if isAtomic, outcomes.contains(where: { if case .refused = $0 { true } else { false } }) {
                         throw AtomicRollback(outcomes: outcomes)
@@ -109,9 +110,15 @@ package struct RecordModification: Sendable {
         let permissions: Permissions?
         /// Refuses assets whose bytes were never uploaded.
         var assetPresence: AssetPresence
+        /// The stored records the request names, of every type, by name: read for the whole request
+        /// at once, and kept as its operations save and delete them.
+        private var storedByName: [String: [CloudRecord]] = [:]
         var scope: StoreScope { modification.scope }
 
-        init(modification: RecordModification, store: any StoreBackend, transaction: any StoreTransaction) throws {
+        init(
+            modification: RecordModification, store: any StoreBackend, transaction: any StoreTransaction,
+            names: [String]
+        ) throws {
             self.modification = modification
             self.store = store
             self.transaction = transaction
@@ -121,6 +128,12 @@ package struct RecordModification: Sendable {
             permissions =
                 modification.scope.database == .public
                 ? try Permissions(store: store, scope: modification.scope, user: modification.user) : nil
+            let names = Array(Set(names))
+            for type in typeNames {
+                for record in try transaction.records(named: names, ofType: type, in: modification.scope) {
+                    storedByName[record.recordID.recordName, default: []].append(record)
+                }
+            }
         }
 
         mutating func apply(_ operation: Operation) throws -> Outcome {
@@ -144,20 +157,16 @@ package struct RecordModification: Sendable {
         /// The stored record named `name`, whatever its type: a record name is unique in its zone. One
         /// of another type than the `recordType` the request gives is refused.
         private func stored(_ name: String, ofType recordType: String?) throws -> CloudRecord? {
-            // The type the request names first: where it is right, the others are not read; none twice.
-            let others = typeNames.lazy.filter { $0 != recordType }
-            for type in (recordType.map { [$0] } ?? []) + others where schema.recordTypes[type] != nil {
-                guard let record = try transaction.record(name, ofType: type, in: scope) else { continue }
-                if let recordType, record.recordType != recordType {
-                    throw Refusal.invalid(
-                        CloudSeedError(
-                            .invalidOption,
-                            "record '\(name)' is of type \(record.recordType), not \(recordType); a record name is unique in its zone"
-                        ))
-                }
-                return record
+            guard let found = storedByName[name], let first = found.first else { return nil }
+            let record = found.first { $0.recordType == recordType } ?? first
+            if let recordType, record.recordType != recordType {
+                throw Refusal.invalid(
+                    CloudSeedError(
+                        .invalidOption,
+                        "record '\(name)' is of type \(record.recordType), not \(recordType); a record name is unique in its zone"
+                    ))
             }
-            return nil
+            return record
         }
 
         private func checkChangeTag(_ given: String?, _ operation: Operation, against existing: CloudRecord) throws {
@@ -165,7 +174,7 @@ package struct RecordModification: Sendable {
             throw Refusal.conflict(serverRecord: existing)
         }
 
-        private func delete(_ name: String, _ operation: Operation) throws -> Outcome {
+        private mutating func delete(_ name: String, _ operation: Operation) throws -> Outcome {
             guard let existing = try stored(name, ofType: operation.recordType) else {
                 throw Refusal.notFound
             }
@@ -174,6 +183,7 @@ package struct RecordModification: Sendable {
             try checkNoValidatingReference(to: name)
             _ = try RecordDeleter(store: store, scope: scope).delete(
                 [name], ofType: existing.recordType, in: transaction)
+            storedByName[name] = nil
             return .deleted(recordName: name)
         }
 
@@ -210,6 +220,7 @@ package struct RecordModification: Sendable {
             record.system.modifiedUserRecordName = modification.user
             record.system.changeTag = try transaction.nextChangeTag()
             try transaction.save(record, in: scope)
+            storedByName[record.recordID.recordName] = [record]
             return .saved(record)
         }
 

@@ -53,4 +53,36 @@ import Testing
             try ModifyRequest(parsing: Array(#"{"operations":[{"operationType":"create","record":{"a":}}]}"#.utf8))
         }
     }
+
+    @Test func theOperationsOfARequestSeeEachOthersSavesAndDeletes() throws {
+        let store = try ContainerStore.inMemory()
+        func apply(_ operations: String) throws -> [String] {
+            let request = try ModifyRequest(parsing: Array(#"{"operations":[\#(operations)]}"#.utf8))
+            return try RecordModification(scope: StoreScope(), user: "_me", now: 1).apply(
+                request.operations ?? [], to: store
+            ).map { outcome in
+                switch outcome {
+                case .saved(let record): "saved \(record.recordType) \(record.recordID.recordName)"
+                case .deleted(let name): "deleted \(name)"
+                case .refused(let name, let refusal): "refused \(name): \(refusal)"
+                }
+            }
+        }
+        let venus = #"{"recordName":"Venus","recordType":"Sculpture","fields":{"title":{"value":"Venus"}}}"#
+        let asArtist = #"{"recordName":"Venus","recordType":"Artist","fields":{}}"#
+        #expect(
+            try apply(
+                #"{"operationType":"create","record":\#(venus)},{"operationType":"create","record":\#(venus)},"#
+                    + #"{"operationType":"forceUpdate","record":\#(asArtist)}"#)
+                == [
+                    "saved Sculpture Venus", "refused Venus: exists",
+                    #"refused Venus: invalid(record 'Venus' is of type Sculpture, not Artist; a record name is unique in its zone)"#,
+                ])
+        #expect(
+            try apply(
+                #"{"operationType":"forceDelete","record":{"recordName":"Venus"}},"#
+                    + #"{"operationType":"forceUpdate","record":\#(asArtist)}"#)
+                == ["deleted Venus", "saved Artist Venus"])
+        #expect(try store.records(in: StoreScope()).map(\.recordType) == ["Artist"])
+    }
 }

@@ -69,6 +69,8 @@ package final class SQLiteContainerStore: StoreBackend {
         let selectAll: String
         /// One record of a zone by name.
         let selectByName: String
+        /// The records of a zone whose names are in a JSON array of names.
+        let selectByNames: String
         /// The record name and the fields (no other system columns) of every record of a zone, by record name.
         let selectNamesAndFields: String
         /// Inserts or replaces a row: the system columns, then the fields.
@@ -88,6 +90,7 @@ package final class SQLiteContainerStore: StoreBackend {
                 "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
             selectAll = select + " ORDER BY \"___recordID\""
             selectByName = select + " AND \"___recordID\" = ?"
+            selectByNames = select + " AND \"___recordID\" IN (SELECT value FROM json_each(?))"
             let namesAndFields = ["___recordID"] + sortedFieldNames.map { fields[$0]!.column }
             selectNamesAndFields =
                 "SELECT \(namesAndFields.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
@@ -460,6 +463,22 @@ package final class SQLiteContainerStore: StoreBackend {
         return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
     }
 
+    /// The stored records of a type with one of `recordNames`, read in one statement.
+    func fetch(_ recordNames: [String], ofType recordType: String, in scope: StoreScope) throws -> [CloudRecord] {
+        if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
+        guard !recordNames.isEmpty, let layout = try typeLayouts(scope.schemaScope)[recordType],
+            let zone = try zoneKey(scope, create: false)
+        else { return [] }
+        var names: [UInt8] = [UInt8(ascii: "[")]
+        for (offset, name) in recordNames.enumerated() {
+            if offset > 0 { names.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(name.utf8, to: &names)
+        }
+        names.append(UInt8(ascii: "]"))
+        return try database.rows(layout.selectByNames, [.integer(zone), .text(String(decoding: names, as: UTF8.self))])
+            .map { try record(from: $0, type: recordType, layout: layout, zoneID: scope.zoneID) }
+    }
+
     func save(_ record: CloudRecord, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
         var values = systemValues(record.recordID.recordName, system: record.system, target: target)
@@ -645,6 +664,10 @@ struct SQLiteStoreTransaction: StoreTransaction {
 
     func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
         try store.fetch(recordName, ofType: recordType, in: scope)
+    }
+
+    func records(named recordNames: [String], ofType recordType: String, in scope: StoreScope) throws -> [CloudRecord] {
+        try store.fetch(recordNames, ofType: recordType, in: scope)
     }
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
