@@ -10,10 +10,14 @@ extension SQLiteContainerStore {
 
     package func saveJournalEntries(_ entries: [(key: String, value: String)], of target: String) throws {
         try write { _ in
+            let insert = try database.statement(
+                "INSERT OR REPLACE INTO _cloudseed_journal (target, key, value) VALUES (?, ?, ?)")
+            try insert.bindText(target, at: 1)
             for entry in entries {
-                try database.rows(
-                    "INSERT OR REPLACE INTO _cloudseed_journal (target, key, value) VALUES (?, ?, ?)",
-                    [.text(target), .text(entry.key), .text(entry.value)])
+                insert.resetKeepingBindings()
+                try insert.bindText(entry.key, at: 2)
+                try insert.bindText(entry.value, at: 3)
+                try insert.runBound()
             }
         }
     }
