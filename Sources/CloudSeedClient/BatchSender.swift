@@ -9,17 +9,16 @@ struct BatchSender: Sendable {
     let client: WebServicesClient
     let scope: StoreScope
     let journal: [String: String]
+    /// The `fields` objects the store wrote for the zone's records (``ZoneRecords``).
+    let writtenFields: [UInt8]
 
     func send(_ records: [OutgoingRecord], into summary: inout PushSummary) async throws {
         var operations: [(outgoing: OutgoingRecord, json: [UInt8])] = []
         for outgoing in records {
-            let fields: [UInt8]
-            if let written = outgoing.fieldsJSON {
-                fields = written
-            } else if let record = outgoing.record, let uploaded = try await fieldsJSON(of: record, into: &summary) {
-                fields = uploaded
-            } else {
-                continue
+            var uploaded: [UInt8] = []
+            if outgoing.fields == nil, let record = outgoing.record {
+                guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }
+                uploaded = fields
             }
             let operationType = pusher.operationType(for: outgoing, journal: journal)
             var json = Array(#"{"operationType":"#.utf8)
@@ -34,7 +33,7 @@ struct BatchSender: Sendable {
                 JSONText.appendQuoted(noted.serverTag.utf8, to: &json)
             }
             json += #","fields":"#.utf8
-            json += fields
+            if let fields = outgoing.fields { json += writtenFields[fields] } else { json += uploaded }
             json += "}}".utf8
             operations.append((outgoing, json))
         }

@@ -1,20 +1,19 @@
 import CloudSeed
 
-/// A record a push sends, read once from the store with what the later steps ask of it: its
-/// `fields` object as the store wrote it, or the record itself where its assets must be uploaded
-/// first or its references ordered; its journal key; where it comes in the store's saves.
-/// Ordering and batching pass it on by reference, without copying it.
-final class OutgoingRecord: Sendable {
+/// A record a push sends, read once from the store with what the later steps ask of it: where
+/// its `fields` object is in the bytes the store wrote for its zone (``ZoneRecords``), or the
+/// record itself where its assets must be uploaded first or its references ordered; where it comes
+/// in the store's saves.
+struct OutgoingRecord: Sendable {
     let recordName: String
     let recordType: String
+    let zoneID: RecordZoneID
     /// The change tag it has in the local store.
     let changeTag: String
-    /// The `fields` object in CloudKit JSON; `nil` where ``record`` is to be written.
-    let fieldsJSON: [UInt8]?
+    /// Where its `fields` object is in ``ZoneRecords/fieldsJSON``; `nil` where ``record`` is to be written.
+    let fields: Range<Int>?
     /// The record, where the store could not write its fields from its columns.
     let record: CloudRecord?
-    /// The journal's key of the record: its zone, owner and name.
-    let journalKey: String
     /// Where it comes in the order of its store's saves: its change tag's counter.
     let saveOrder: Int64
     /// The records of the same zone its VALIDATE references name.
@@ -24,27 +23,28 @@ final class OutgoingRecord: Sendable {
     /// About how many bytes it takes in a request.
     let size: Int
 
-    /// A record whose fields the store wrote: none of its references has an action.
-    init(_ fields: RecordFieldsJSON, zoneID: RecordZoneID) {
-        recordName = fields.recordName
-        recordType = fields.recordType
-        changeTag = fields.changeTag
-        fieldsJSON = fields.fields
+    /// A record whose fields the store wrote, now at `fields` of its zone's bytes: none of its
+    /// references has an action.
+    init(_ written: RecordFieldsJSON, zoneID: RecordZoneID, fields: Range<Int>) {
+        recordName = written.recordName
+        recordType = written.recordType
+        self.zoneID = zoneID
+        changeTag = written.changeTag
+        self.fields = fields
         record = nil
-        journalKey = Self.journalKey(recordName, zoneID)
         saveOrder = Self.saveOrder(changeTag)
         validatedTargets = []
         hasValidatedReferences = false
-        size = 256 + fields.fields.count
+        size = 256 + fields.count
     }
 
     init(_ record: CloudRecord) {
         recordName = record.recordID.recordName
         recordType = record.recordType
+        zoneID = record.recordID.zoneID
         changeTag = record.system.changeTag
-        fieldsJSON = nil
+        fields = nil
         self.record = record
-        journalKey = Self.journalKey(recordName, record.recordID.zoneID)
         saveOrder = Self.saveOrder(changeTag)
         hasValidatedReferences = record.fields.values.contains { $0.references.contains { $0.action == .validate } }
         validatedTargets =
@@ -56,14 +56,20 @@ final class OutgoingRecord: Sendable {
         size = record.fields.values.reduce(256) { $0 + $1.encodedSize }
     }
 
+    /// The journal's key of the record: its zone, owner and name.
+    var journalKey: String { RecordPusher.journalKey(recordName, zoneID) }
+
     /// The assets its fields hold.
     var assetCount: Int { record?.fields.values.reduce(0) { $0 + $1.assets.count } ?? 0 }
-
-    private static func journalKey(_ recordName: String, _ zone: RecordZoneID) -> String {
-        "\(zone.zoneName)\u{1F}\(zone.ownerName)\u{1F}\(recordName)"
-    }
 
     private static func saveOrder(_ changeTag: String) -> Int64 {
         Int64(changeTag, radix: 36) ?? .max
     }
+}
+
+/// The records of a zone a push sends, in the order it sends them, with the `fields` objects the
+/// store wrote for them, one after the other in one buffer.
+struct ZoneRecords: Sendable {
+    var records: [OutgoingRecord] = []
+    var fieldsJSON: [UInt8] = []
 }

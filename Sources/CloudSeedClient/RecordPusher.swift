@@ -38,9 +38,9 @@ package struct RecordPusher: Sendable {
         var unchanged = 0
         let journal = try store.backend.journalEntries(of: target)
         for scope in try zones() {
-            let (records, skipped) = try pending(in: scope, journal: journal)
+            let (zone, skipped) = try pending(in: scope, journal: journal)
             unchanged += skipped
-            for record in records {
+            for record in zone.records {
                 let assets = record.assetCount
                 lines.append(
                     "\(operationType(for: record, journal: journal)) \(record.recordType) \(record.recordName) in \(scope.zoneID.zoneName)"
@@ -55,13 +55,13 @@ package struct RecordPusher: Sendable {
     package func run(through client: WebServicesClient) async throws -> PushSummary {
         var summary = PushSummary()
         let journal = try store.backend.journalEntries(of: target)
-        var work: [(StoreScope, [OutgoingRecord])] = []
+        var work: [(StoreScope, ZoneRecords)] = []
         for scope in try zones() {
-            let (records, skipped) = try pending(in: scope, journal: journal)
+            let (zone, skipped) = try pending(in: scope, journal: journal)
             summary.unchanged += skipped
-            if !records.isEmpty { work.append((scope, records)) }
+            if !zone.records.isEmpty { work.append((scope, zone)) }
         }
-        let total = work.reduce(0) { $0 + $1.1.count }
+        let total = work.reduce(0) { $0 + $1.1.records.count }
         var done = 0
         let customZones = work.map(\.0.zoneID.zoneName).filter { $0 != RecordZoneID.defaultZoneName }
         if !customZones.isEmpty { summary.zonesCreated = try await createMissingZones(customZones, client) }
@@ -75,14 +75,16 @@ package struct RecordPusher: Sendable {
                 done += sent.sent + sent.refused.count
                 progress(done, total)
             }
-            for (scope, records) in work {
-                for batch in Self.batches(of: records) {
+            for (scope, zone) in work {
+                for batch in Self.batches(of: zone.records) {
                     // A batch with VALIDATE references goes alone, after every batch before it.
                     let alone = batch.contains(where: \.hasValidatedReferences)
                     while inFlight > 0 && (alone || inFlight == Self.requestsInFlight) { try await collect() }
                     group.addTask {
                         var sent = PushSummary()
-                        let sender = BatchSender(pusher: pusher, client: client, scope: scope, journal: journal)
+                        let sender = BatchSender(
+                            pusher: pusher, client: client, scope: scope, journal: journal,
+                            writtenFields: zone.fieldsJSON)
                         try await sender.send(batch, into: &sent)
                         return sent
                     }
@@ -145,28 +147,34 @@ package struct RecordPusher: Sendable {
 
     /// The records of a zone to send, in the order to send them, and how many the journal shows
     /// were sent as they are.
-    private func pending(in scope: StoreScope, journal: [String: String]) throws -> ([OutgoingRecord], Int) {
+    private func pending(in scope: StoreScope, journal: [String: String]) throws -> (ZoneRecords, Int) {
+        var zone = ZoneRecords()
         var records: [OutgoingRecord] = []
         var skipped = 0
         try store.exclusively {
             try store.backend.read {
-                func consider(_ record: OutgoingRecord) {
-                    if journal[record.journalKey].map(JournalEntry.init)?.localTag == record.changeTag {
-                        skipped += 1
-                    } else {
-                        records.append(record)
-                    }
+                func isUnchanged(_ key: String, _ changeTag: String) -> Bool {
+                    guard journal[key].map(JournalEntry.init)?.localTag == changeTag else { return false }
+                    skipped += 1
+                    return true
                 }
-                try store.backend.forEachRecordFieldsJSON(in: scope, recordType: recordType) { fields in
-                    consider(OutgoingRecord(fields, zoneID: scope.zoneID))
+                try store.backend.forEachRecordFieldsJSON(in: scope, recordType: recordType) { written in
+                    let key = Self.journalKey(written.recordName, scope.zoneID)
+                    guard !isUnchanged(key, written.changeTag) else { return }
+                    let start = zone.fieldsJSON.count
+                    zone.fieldsJSON += written.fields
+                    records.append(
+                        OutgoingRecord(written, zoneID: scope.zoneID, fields: start..<zone.fieldsJSON.count))
                 } record: { record in
-                    consider(OutgoingRecord(record))
+                    let outgoing = OutgoingRecord(record)
+                    if !isUnchanged(outgoing.journalKey, outgoing.changeTag) { records.append(outgoing) }
                 }
             }
         }
         // In the order they were saved here, so a fresh server gives them the same change tags.
         let order = records.indices.sorted { (records[$0].saveOrder, $0) < (records[$1].saveOrder, $1) }
-        return (PushOrder.ordered(order.map { records[$0] }), skipped)
+        zone.records = PushOrder.ordered(order.map { records[$0] })
+        return (zone, skipped)
     }
 
     /// The operation that writes `record` as `mode` says.
@@ -201,6 +209,11 @@ package struct RecordPusher: Sendable {
             }
         }
         return missing.count
+    }
+
+    /// The journal's key of a record: its zone, owner and name.
+    static func journalKey(_ recordName: String, _ zoneID: RecordZoneID) -> String {
+        "\(zoneID.zoneName)\u{1F}\(zoneID.ownerName)\u{1F}\(recordName)"
     }
 
     static func zoneIDJSON(_ zoneName: String) -> String {

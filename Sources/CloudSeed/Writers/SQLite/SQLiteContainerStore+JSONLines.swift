@@ -42,7 +42,6 @@ extension SQLiteContainerStore {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096)
         let write: (CopiedRow, JSONRecordType) throws -> Bool = { row, type in
-            // Written in one buffer, and copied out at its size.
             bytes.removeAll(keepingCapacity: true)
             guard row.columnType(0) == SQLITE_TEXT, row.columnType(5) == SQLITE_TEXT,
                 Self.appendFields(row, type.fields, referenceObjects: false, to: &bytes)
@@ -50,7 +49,7 @@ extension SQLiteContainerStore {
             try fields(
                 RecordFieldsJSON(
                     recordName: String(decoding: row.textBytes(0), as: UTF8.self), recordType: type.name,
-                    changeTag: String(decoding: row.textBytes(5), as: UTF8.self), fields: Array(bytes[...])))
+                    changeTag: String(decoding: row.textBytes(5), as: UTF8.self), fields: bytes))
             return true
         }
         try forEachStoredRow(in: scope, recordType: recordType, referenceObjects: false, direct: write, record: record)
@@ -142,7 +141,8 @@ extension SQLiteContainerStore {
 }
 
 /// A record's name, type and change tag, with its `fields` object in CloudKit JSON (`{"title":
-/// {"value":"Thinker","type":"STRING"}}`), as a store writes it from its columns.
+/// {"value":"Thinker","type":"STRING"}}`), as a store writes it from its columns. The store
+/// writes every record's fields into one buffer, lent for the call: copy what is kept.
 package struct RecordFieldsJSON: Sendable {
     package var recordName: String
     package var recordType: String
