@@ -99,9 +99,10 @@ package struct RecordPusher: Sendable {
         return summary
     }
 
-    /// How many `records/modify` requests are sent before the first is answered: the next batch
-    /// is made while the server saves one.
-    static let requestsInFlight = 3
+    /// How many `records/modify` requests are sent before the first is answered: while the server
+    /// saves one, it reads the next, and the client notes the answered ones in its journal. The
+    /// journal lags the server by at most these batches when a push is killed.
+    static let requestsInFlight = 8
 
     /// `records` in batches of at most ``maximumOperations``, each under ``maximumRequestBytes``
     /// where its records allow it.

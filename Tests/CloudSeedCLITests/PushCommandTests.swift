@@ -304,7 +304,7 @@ import Testing
         try process.run()
         var served = 0
         // Killed once some batches are confirmed: the journal then holds records to go on from.
-        while served < 2_000 && process.isRunning {
+        while served < 5_000 && process.isRunning {
             Thread.sleep(forTimeInterval: 0.2)
             served = try Self.servedRecords(in: folder)
         }
@@ -319,8 +319,8 @@ import Testing
         let summary = again.standardOutput
         let unchanged = try #require(summary.firstMatch(of: /"unchanged":(\d+)/).flatMap { Int($0.1) })
         let sent = try #require(summary.firstMatch(of: /"sent":(\d+)/).flatMap { Int($0.1) })
-        // The journal may lag the server by the batches in flight: three of 200 records.
-        #expect(unchanged >= atKill - 600 && unchanged > 0)
+        // The journal may lag the server by the batches in flight: eight of 200 records.
+        #expect(unchanged >= atKill - 1_600 && unchanged > 0)
         #expect(sent + unchanged == count)
 
         let export = try CommandRunner.run(["export", "--store", "served.sqlite", "--format", "jsonl"], in: folder.url)
