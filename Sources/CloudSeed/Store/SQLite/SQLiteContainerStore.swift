@@ -267,7 +267,6 @@ package final class SQLiteContainerStore: StoreBackend {
             if !deferredNameIndexes.isEmpty { try? database.execute("PRAGMA cache_size = \(Self.cacheSize)") }
             deferredNameIndexes.removeAll()
             deferredFieldIndexes.removeAll()
-            database.forgetStatements()
         }
         let result: T
         do {

@@ -82,12 +82,15 @@ final class SQLiteDatabase {
         }
     }
 
-    /// A prepared statement for `sql`, reused for the same text.
+    /// A prepared statement for `sql`, reused for the same text from transaction to transaction:
+    /// SQLite prepares it again itself where another connection changed the schema.
     func statement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
         }
+        // A long-running server meets new texts as its schema grows: past the limit, all are let go.
+        if statements.count >= Self.maximumStatements { forgetStatements() }
         var pointer: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &pointer, nil) == SQLITE_OK, let pointer else {
             throw storeError(lastError)
@@ -171,6 +174,9 @@ final class SQLiteDatabase {
     private func syncEveryCommit(_ sync: Bool) {
         try? execute(sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
     }
+
+    /// How many prepared statements are kept at most.
+    static let maximumStatements = 256
 
     /// Drops cached statements, which schema changes make stale.
     func forgetStatements() {
