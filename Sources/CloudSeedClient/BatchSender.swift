@@ -15,10 +15,12 @@ struct BatchSender: Sendable {
     func send(_ records: [OutgoingRecord], into summary: inout PushSummary) async throws {
         var operations: [(outgoing: OutgoingRecord, json: [UInt8])] = []
         for outgoing in records {
-            var uploaded: [UInt8] = []
-            if outgoing.fields == nil, let record = outgoing.record {
-                guard let fields = try await fieldsJSON(of: record, into: &summary) else { continue }
-                uploaded = fields
+            let fields: ArraySlice<UInt8>
+            switch outgoing.fields {
+            case .written(let range): fields = writtenFields[range]
+            case .values(let record):
+                guard let uploaded = try await fieldsJSON(of: record, into: &summary) else { continue }
+                fields = uploaded[...]
             }
             let operationType = pusher.operationType(for: outgoing, journal: journal)
             var json = Array(#"{"operationType":"#.utf8)
@@ -33,7 +35,7 @@ struct BatchSender: Sendable {
                 JSONText.appendQuoted(noted.serverTag.utf8, to: &json)
             }
             json += #","fields":"#.utf8
-            if let fields = outgoing.fields { json += writtenFields[fields] } else { json += uploaded }
+            json += fields
             json += "}}".utf8
             operations.append((outgoing, json))
         }

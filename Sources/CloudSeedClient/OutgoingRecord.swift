@@ -10,10 +10,7 @@ struct OutgoingRecord: Sendable {
     let zoneID: RecordZoneID
     /// The change tag it has in the local store.
     let changeTag: String
-    /// Where its `fields` object is in ``ZoneRecords/fieldsJSON``; `nil` where ``record`` is to be written.
-    let fields: Range<Int>?
-    /// The record, where the store could not write its fields from its columns.
-    let record: CloudRecord?
+    let fields: Fields
     /// Where it comes in the order of its store's saves: its change tag's counter.
     let saveOrder: Int64
     /// The records of the same zone its VALIDATE references name.
@@ -30,8 +27,7 @@ struct OutgoingRecord: Sendable {
         recordType = written.recordType
         self.zoneID = zoneID
         changeTag = written.changeTag
-        self.fields = fields
-        record = nil
+        self.fields = .written(fields)
         saveOrder = Self.saveOrder(changeTag)
         validatedTargets = []
         hasValidatedReferences = false
@@ -43,8 +39,7 @@ struct OutgoingRecord: Sendable {
         recordType = record.recordType
         zoneID = record.recordID.zoneID
         changeTag = record.system.changeTag
-        fields = nil
-        self.record = record
+        fields = .values(record)
         saveOrder = Self.saveOrder(changeTag)
         hasValidatedReferences = record.fields.values.contains { $0.references.contains { $0.action == .validate } }
         validatedTargets =
@@ -60,10 +55,24 @@ struct OutgoingRecord: Sendable {
     var journalKey: String { RecordPusher.journalKey(recordName, zoneID) }
 
     /// The assets its fields hold.
-    var assetCount: Int { record?.fields.values.reduce(0) { $0 + $1.assets.count } ?? 0 }
+    var assetCount: Int {
+        guard case .values(let record) = fields else { return 0 }
+        return record.fields.values.reduce(0) { $0 + $1.assets.count }
+    }
 
     private static func saveOrder(_ changeTag: String) -> Int64 {
         Int64(changeTag, radix: 36) ?? .max
+    }
+}
+
+extension OutgoingRecord {
+    /// Where a record's `fields` object comes from.
+    enum Fields: Sendable {
+        /// The store wrote it: these bytes of ``ZoneRecords/fieldsJSON``.
+        case written(Range<Int>)
+        /// The store could not write it from its columns: it is written from the record's values,
+        /// its assets uploaded first.
+        case values(CloudRecord)
     }
 }
 
