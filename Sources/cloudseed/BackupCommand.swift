@@ -7,9 +7,9 @@ struct BackupCommand: ParsableCommand {
         commandName: "backup",
         abstract: "Back up a container: its schemas, records and assets, with checksums.",
         discussion: """
-            Writes a folder with manifest.json (counts, sizes and SHA-256 of every file), schema/<environment>.ckdb,
-            records/<environment>/<database>/<owner>/<zone>/<RecordType>.jsonl (CloudKit JSON Lines) and
-            assets/<sha256>. The folder is written beside --out and renamed into place when complete, so a
+            Writes a folder with manifest.json (counts, sizes and SHA-256 of every file), schema/<environment>.ckdb, \
+            records/<environment>/<database>/<owner>/<zone>/<RecordType>.jsonl (CloudKit JSON Lines) and \
+            assets/<sha256>. The folder is written beside --out and renamed into place when complete, so a \
             failed or interrupted backup leaves an earlier backup there as it was.
 
             Examples:

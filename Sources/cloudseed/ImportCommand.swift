@@ -7,7 +7,7 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import property lists, JSON and CSV files as records, in one transaction.",
         discussion: """
-            Field types are inferred over all values of the run; record types and fields the store
+            Field types are inferred over all values of the run; record types and fields the store \
             lacks are created just in time in development and refused in production.
 
             Examples:

@@ -8,15 +8,15 @@ struct PullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Fetch a CloudKit container's records into the store, for a backup or a local copy.",
         discussion: """
-            Fetches each custom zone of the database with records/changes, page by page: records
-            keep the server's change tags and times, asset files are downloaded, deletions are
-            applied. Each zone's sync token is kept in the store, so the next pull fetches only what
-            changed. The default zone (the public database's only one) keeps no changes in
-            CloudKit: its records come from records/query, one record type at a time (--type, or
-            in the public database the types of the store's schema), which needs a QUERYABLE index
-            on each type's recordName; records the store has at the same change tag are left as
-            they are, and records the server no longer has are deleted. Without --type, a private
-            or shared database's default zone is left out. Then cloudseed backup makes a verified
+            Fetches each custom zone of the database with records/changes, page by page: records \
+            keep the server's change tags and times, asset files are downloaded, deletions are \
+            applied. Each zone's sync token is kept in the store, so the next pull fetches only what \
+            changed. The default zone (the public database's only one) keeps no changes in \
+            CloudKit: its records come from records/query, one record type at a time (--type, or \
+            in the public database the types of the store's schema), which needs a QUERYABLE index \
+            on each type's recordName; records the store has at the same change tag are left as \
+            they are, and records the server no longer has are deleted. Without --type, a private \
+            or shared database's default zone is left out. Then cloudseed backup makes a verified \
             backup of the container.
 
             Examples:

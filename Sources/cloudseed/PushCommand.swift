@@ -8,11 +8,11 @@ struct PushCommand: AsyncParsableCommand {
         commandName: "push",
         abstract: "Send the store's records to a CloudKit container over CloudKit Web Services.",
         discussion: """
-            Sends the records of one container environment's database (or of --zone, --type) in
-            records/modify batches of up to 200, asset files through assets/upload first, zones
-            created where missing; in development the server's just-in-time schema makes the types.
-            THROTTLED, TRY_AGAIN_LATER, ZONE_BUSY, HTTP 429 and 503 and lost connections are tried
-            again after the server's retryAfter. Each confirmed record is noted in the store, so a
+            Sends the records of one container environment's database (or of --zone, --type) in \
+            records/modify batches of up to 200, asset files through assets/upload first, zones \
+            created where missing; in development the server's just-in-time schema makes the types. \
+            THROTTLED, TRY_AGAIN_LATER, ZONE_BUSY, HTTP 429 and 503 and lost connections are tried \
+            again after the server's retryAfter. Each confirmed record is noted in the store, so a \
             push that stops goes on where it stopped and records sent as they are are not sent again.
 
             Examples:

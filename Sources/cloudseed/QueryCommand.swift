@@ -7,10 +7,10 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Query records of one type, as CloudKit does: only on indexed fields.",
         discussion: """
-            Comparators: = != < <= > >= BEGINSWITH IN NEAR, and for LIST fields CONTAINS CONTAINSANY
-            CONTAINSALL MEMBERBEGINSWITH; NOT before one negates it ('tags NOT CONTAINS oil'). IN and
-            CONTAINSANY/CONTAINSALL take values separated by commas. Equality needs a QUERYABLE field,
-            ranges and sorting a SORTABLE one, --search a SEARCHABLE one; a query without filters needs
+            Comparators: = != < <= > >= BEGINSWITH IN NEAR, and for LIST fields CONTAINS CONTAINSANY \
+            CONTAINSALL MEMBERBEGINSWITH; NOT before one negates it ('tags NOT CONTAINS oil'). IN and \
+            CONTAINSANY/CONTAINSALL take values separated by commas. Equality needs a QUERYABLE field, \
+            ranges and sorting a SORTABLE one, --search a SEARCHABLE one; a query without filters needs \
             "___recordID" QUERYABLE.
 
             Examples:

@@ -6,8 +6,8 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: "Restore a backup into a store, after verifying every file's checksum.",
         discussion: """
-            The whole backup is verified first: a changed, missing or extra file is refused, naming it,
-            and nothing is written. The restore is one transaction. Into a container that already holds
+            The whole backup is verified first: a changed, missing or extra file is refused, naming it, \
+            and nothing is written. The restore is one transaction. Into a container that already holds \
             records, pass --merge to write the backup's records over the store's.
 
             Examples:

@@ -8,10 +8,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the store over CloudKit Web Services, for the code you write against CloudKit.",
         discussion: """
-            Answers POST /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query (and records/lookup,
-            records/modify, records/changes, zones/list, zones/lookup, zones/modify, changes/zone,
-            changes/database, users/current, users/caller, assets/upload) with the store's records, by
-            the same rules as the other commands, and shows a console at http://HOST:PORT/ in the
+            Answers POST /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query (and records/lookup, \
+            records/modify, records/changes, zones/list, zones/lookup, zones/modify, changes/zone, \
+            changes/database, users/current, users/caller, assets/upload) with the store's records, by \
+            the same rules as the other commands, and shows a console at http://HOST:PORT/ in the \
             browser. Stop it with Ctrl-C.
 
             Examples:
