@@ -71,8 +71,9 @@ extension OutgoingRecord {
         /// The store wrote it: these bytes of ``ZoneRecords/fieldsJSON``.
         case written(Range<Int>)
         /// The store could not write it from its columns: it is written from the record's values,
-        /// its assets uploaded first.
-        case values(CloudRecord)
+        /// its assets uploaded first. Held in a box of its own, so that a push's many records
+        /// whose fields the store wrote stay small to copy and sort.
+        indirect case values(CloudRecord)
     }
 }
 
