@@ -45,7 +45,8 @@ package struct ModifyAnswer: Sendable {
             return outcome
         }
         _ = try parser.beginObject()
-        while let (key, _) = try parser.nextKey() {
+        var keys = DistinctKeys()
+        while let key = try parser.nextMember(&keys, expected: Self.outcomeKeys) {
             switch key {
             case "recordChangeTag": outcome.changeTag = try parser.readValue().stringValue
             case "serverErrorCode": outcome.serverErrorCode = try parser.readValue().stringValue
@@ -56,4 +57,9 @@ package struct ModifyAnswer: Sendable {
         }
         return outcome
     }
+
+    /// The keys of a saved record's dictionary or of an error's: those read, then those passed over.
+    private static let outcomeKeys = ExpectedKeys(
+        "recordChangeTag", "serverErrorCode", "reason", "retryAfter", "recordName", "recordType", "fields",
+        "created", "modified", "zoneID", "uuid", "deleted")
 }

@@ -24,7 +24,7 @@ package struct ModifyRequest: Sendable {
         }
         _ = try parser.beginObject()
         var keys = DistinctKeys()
-        while let key = try parser.nextMember(&keys) {
+        while let key = try parser.nextMember(&keys, expected: Self.requestKeys) {
             switch key {
             case "zoneID": zoneID = WebServicesJSON(try parser.readValue())
             case "atomic": atomic = WebServicesJSON(try parser.readValue()).bool
@@ -40,6 +40,9 @@ package struct ModifyRequest: Sendable {
         try parser.finish()
     }
 
+    private static let requestKeys = ExpectedKeys("zoneID", "atomic", "desiredKeys", "operations")
+    private static let operationKeys = ExpectedKeys("operationType", "record")
+
     /// One element of `operations`: `{"operationType": …, "record": {…}}`.
     private static func operation(_ parser: inout JSONParser) throws -> RecordModification.Operation {
         guard try parser.peekValue() == .object else {
@@ -51,7 +54,7 @@ package struct ModifyRequest: Sendable {
         var keys = DistinctKeys()
         var typeName: String?
         var record: RecordDictionary?
-        while let key = try parser.nextMember(&keys) {
+        while let key = try parser.nextMember(&keys, expected: Self.operationKeys) {
             switch key {
             case "operationType": typeName = try parser.readValue().stringValue
             case "record":
@@ -90,7 +93,7 @@ private struct RecordDictionary {
         var keys = DistinctKeys()
         var fields: [SourceField] = []
         var error: CloudSeedError?
-        while let key = try parser.nextMember(&keys) {
+        while let key = try parser.nextMember(&keys, expected: Self.recordKeys) {
             switch key {
             case "recordName": recordName = try parser.readValue().stringValue
             case "recordType": recordType = try parser.readValue().stringValue
@@ -124,6 +127,11 @@ private struct RecordDictionary {
         }
     }
 
+    /// The keys of a record dictionary: those read, then those of an exported record, passed over.
+    private static let recordKeys = ExpectedKeys(
+        "recordName", "recordType", "recordChangeTag", "fields", "created", "modified", "zoneID")
+    private static let fieldKeys = ExpectedKeys("value", "type")
+
     /// One member of `fields`, `{"value": …, "type": …}`, or what is wrong with it; throws only
     /// where the request is not JSON.
     private static func field(_ key: String, _ parser: inout JSONParser) throws -> Result<SourceField, CloudSeedError> {
@@ -133,7 +141,7 @@ private struct RecordDictionary {
         if try parser.peekValue() == .object {
             position = try parser.beginObject()
             var keys = DistinctKeys()
-            while let member = try parser.nextMember(&keys) {
+            while let member = try parser.nextMember(&keys, expected: Self.fieldKeys) {
                 switch member {
                 case "value": value = try parser.readValue()
                 case "type": type = try parser.readValue()

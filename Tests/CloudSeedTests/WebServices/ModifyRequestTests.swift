@@ -35,6 +35,29 @@ import Testing
         #expect(error.message == #"field 'title' of a CloudKit record needs a dictionary {"value": ..., "type": ...}"#)
     }
 
+    @Test func aKeyWrittenWithAnEscapeIsTheSameKeyAndMayNotRepeat() throws {
+        let escaped = try ModifyRequest(
+            parsing: Array(
+                #"{"operations":[{"operationType":"create","record":{"recordN\u0061me":"A","recordType":"T","fields":{"x":{"v\u0061lue":1}}}}]}"#
+                    .utf8))
+        let operation = try #require(escaped.operations?.first)
+        #expect(operation.recordName == "A")
+        #expect(try operation.fields.get().fields.map(\.value) == [.integer(1)])
+        for (body, message) in [
+            (
+                #"{"operations":[{"operationType":"create","record":{"recordName":"A","recordN\u0061me":"B"}}]}"#,
+                #"request:1:69: duplicate key "recordName" in one object; keep one of them"#
+            ),
+            (
+                #"{"operations":[{"operationType":"create","operationType":"delete","record":{}}]}"#,
+                #"request:1:42: duplicate key "operationType" in one object; keep one of them"#
+            ),
+        ] {
+            let error = #expect(throws: CloudSeedError.self) { try ModifyRequest(parsing: Array(body.utf8)) }
+            #expect(error?.description == message)
+        }
+    }
+
     @Test func refusesARequestWhoseOperationsAreNotOperations() throws {
         #expect(try ModifyRequest(parsing: Array("  ".utf8)).operations == nil)
         #expect(try ModifyRequest(parsing: Array(#"{"operations":{}}"#.utf8)).operations == nil)

@@ -1,8 +1,17 @@
 /// The keys of one dictionary, to refuse a repeated one: compared one by one while there are few,
-/// as most dictionaries have, hashed once there are many.
+/// as most dictionaries have, hashed once there are many; a key the reader expected
+/// (``ExpectedKeys``) noted as a bit.
 struct DistinctKeys {
     private var few: [String] = []
     private var many: Set<String>?
+    private var expected: UInt64 = 0
+
+    /// Adds the expected key at `offset`; `false` if it was there already.
+    mutating func insert(expected offset: Int) -> Bool {
+        let bit = UInt64(1) << offset
+        defer { expected |= bit }
+        return expected & bit == 0
+    }
 
     func contains(_ key: String) -> Bool { many?.contains(key) ?? containsFew(key) }
 

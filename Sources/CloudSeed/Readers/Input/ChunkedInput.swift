@@ -44,6 +44,15 @@ struct ChunkedInput {
         return buffer[offset]
     }
 
+    /// Whether ``buffer`` holds `key`'s bytes in double quotes at `offset`, reading more input
+    /// when needed: a JSON key written without escapes is recognised so, without being parsed.
+    mutating func holdsQuoted(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        guard byte(at: offset) == UInt8(ascii: "\""), byte(at: offset + key.count + 1) == UInt8(ascii: "\"")
+        else { return false }
+        return key.isEmpty
+            || buffer.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset + 1, key.baseAddress!, key.count) == 0 }
+    }
+
     /// Appends the next chunk, read straight into ``buffer``; `false` when the source has no more.
     ///
     /// One `read` asks for the whole chunk: `FileHandle.readData(ofLength:)` read 4 KB at a time

@@ -266,16 +266,9 @@ struct JSONParser: DocumentCursor {
 
     /// Moves past `key` in double quotes, written as its bytes, where the input has it at the read position.
     private mutating func skipKey(_ key: [UInt8]) -> Bool {
-        guard current() == UInt8(ascii: "\""), input.byte(at: index + key.count + 1) == UInt8(ascii: "\"") else {
-            return false
-        }
-        let matches = input.buffer.withUnsafeBufferPointer { buffer in
-            key.withUnsafeBufferPointer { key in
-                key.isEmpty || memcmp(buffer.baseAddress! + index + 1, key.baseAddress!, key.count) == 0
-            }
-        }
-        if matches { index += key.count + 2 }
-        return matches
+        guard key.withUnsafeBufferPointer({ input.holdsQuoted($0, at: index) }) else { return false }
+        index += key.count + 2
+        return true
     }
 
     /// The bytes of the string at the read position (at its opening quote) where it holds no
@@ -474,12 +467,41 @@ struct JSONParser: DocumentCursor {
         return key
     }
 
+    /// ``nextMember(_:)`` for an object whose keys the reader mostly knows: a key of `expected`
+    /// comes back as `expected` holds it, recognised by its bytes where it is written without
+    /// escapes.
+    mutating func nextMember(_ keys: inout DistinctKeys, expected: ExpectedKeys) throws -> String? {
+        guard try nextItem(close: UInt8(ascii: "}"), what: "'}'") else { return nil }
+        skipWhitespace()
+        let (keyLine, keyColumn) = (line, index - lineStart + 1)
+        let key: String
+        let offset: Int?
+        if let matched = expected.match(in: &input, at: index) {
+            offset = matched
+            key = expected.names[matched]
+            index += key.utf8.count + 2
+            skipWhitespace()
+            guard current() == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()); expected ':' after the key")
+            }
+            index += 1
+        } else {
+            key = try readKey().key
+            offset = expected.names.firstIndex(of: key)
+        }
+        guard offset.map({ keys.insert(expected: $0) }) ?? keys.insert(key) else {
+            throw Self.duplicate(key, at: origin.at(line: keyLine, column: keyColumn))
+        }
+        return key
+    }
+
     /// Adds `key` (at `position`) to an object's `keys`, refusing it if they have it already.
     private func claim(_ key: String, at position: SourcePosition, in keys: inout DistinctKeys) throws {
-        guard keys.insert(key) else {
-            throw CloudSeedError(
-                .malformedSource, "duplicate key \"\(key)\" in one object; keep one of them", at: position)
-        }
+        guard keys.insert(key) else { throw Self.duplicate(key, at: position) }
+    }
+
+    private static func duplicate(_ key: String, at position: SourcePosition) -> CloudSeedError {
+        CloudSeedError(.malformedSource, "duplicate key \"\(key)\" in one object; keep one of them", at: position)
     }
 
     private mutating func enter() throws {

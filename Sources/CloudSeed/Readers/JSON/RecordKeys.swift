@@ -1,5 +1,3 @@
-import Foundation
-
 /// The keys of the last record a ``JSONParser`` read, in order. Records of one file mostly repeat
 /// their keys: the next record's key at the same place is recognised by comparing its bytes, and
 /// reused rather than parsed into a new string, and keys that repeat the last record's, in order,
@@ -45,14 +43,7 @@ struct RecordKeys {
         guard reusable[offset] else { return nil }
         var key = keys[offset]
         let length = key.utf8.count
-        guard input.byte(at: index) == UInt8(ascii: "\""), input.byte(at: index + length + 1) == UInt8(ascii: "\"")
-        else { return nil }
-        let matches = input.buffer.withUnsafeBufferPointer { buffer in
-            key.withUTF8 { bytes in
-                length == 0 || memcmp(buffer.baseAddress! + index + 1, bytes.baseAddress!, length) == 0
-            }
-        }
-        guard matches else { return nil }
+        guard key.withUTF8({ input.holdsQuoted($0, at: index) }) else { return nil }
         index += length + 2
         return keys[offset]
     }
