@@ -8,7 +8,10 @@
 Each run generates a CSV of `--rows` items (title, priority, done, note), imports it into a new
 store (timed: the import), starts `cloudseed serve --api-token` on a free port over another new
 store, and pushes the first store to it (timed: the push). It checks that the served store then
-holds every record, and prints a Markdown table: the medians and the push/import ratio.
+holds every record. Then, to tell the server's share from the client's, it sends the same
+records/modify requests (200 records each, as push writes them) to a `cloudseed serve` of a third
+new store with `curl`, eight at a time as push sends them (timed: serve alone). It prints a
+Markdown table: the medians and the push/import ratio.
 
 It installs nothing and builds nothing: `--binary` names the cloudseed to run (build it in release
 first: `flock /tmp/cloudseed-build.lock swift build -c release --product cloudseed`).
@@ -57,10 +60,48 @@ def one_run(binary, rows, folder):
         server.wait()
     if f'"sent":{rows}' not in summary:
         sys.exit(f"the push did not send every record: {summary}")
-    _, export = timed([binary, "export", "--store", "served.sqlite", "--format", "jsonl"], folder)
+    check_holds(binary, "served.sqlite", rows, folder)
+    return import_seconds, push_seconds, serve_alone(binary, rows, folder)
+
+
+def check_holds(binary, store, rows, folder):
+    _, export = timed([binary, "export", "--store", store, "--format", "jsonl"], folder)
     if export.count("\n") != rows:
-        sys.exit(f"the served store holds {export.count(chr(10))} records, not {rows}")
-    return import_seconds, push_seconds
+        sys.exit(f"{store} holds {export.count(chr(10))} records, not {rows}")
+
+
+def serve_alone(binary, rows, folder):
+    """Seconds `curl` takes to send the push's requests to a new `cloudseed serve`, eight at a time."""
+    config = []
+    for first in range(0, rows, 200):
+        operations = ",".join(
+            '{"operationType":"forceUpdate","record":{"recordName":"Item %d","recordType":"Item","fields":'
+            '{"done":{"value":%d,"type":"INT64"},"note":{"value":"note number %d for the push figure",'
+            '"type":"STRING"},"priority":{"value":%d,"type":"INT64"},"title":{"value":"Item %d","type":"STRING"}}}}'
+            % (index, index % 2, index, index % 5, index) for index in range(first, min(first + 200, rows)))
+        body = os.path.join(folder, f"request-{first}.json")
+        with open(body, "w") as file:
+            file.write('{"zoneID":{"zoneName":"_defaultZone"},"atomic":false,"desiredKeys":[],"operations":['
+                       + operations + "]}")
+        config.append(body)
+    server = subprocess.Popen(
+        [binary, "serve", "--port", "0", "--store", "alone.sqlite", "--api-token", "bench"],
+        cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        endpoint = re.search(r"(http://[0-9.:]+)", server.stdout.readline()).group(1)
+        url = endpoint + "/database/1/iCloud.com.example.cloudseed/development/public/records/modify?ckAPIToken=bench"
+        with open(os.path.join(folder, "curl.config"), "w") as file:
+            for index, body in enumerate(config):
+                if index > 0:
+                    file.write("next\n")
+                file.write(f'url = "{url}"\ndata-binary = "@{body}"\noutput = "/dev/null"\nfail\n')
+        seconds, _ = timed(["curl", "--silent", "--show-error", "--parallel", "--parallel-max", "8",
+                            "--config", "curl.config"], folder)
+    finally:
+        server.terminate()
+        server.wait()
+    check_holds(binary, "alone.sqlite", rows, folder)
+    return seconds
 
 
 def main():
@@ -70,17 +111,19 @@ def main():
     parser.add_argument("--binary", default=".build/release/cloudseed")
     options = parser.parse_args()
     binary = os.path.abspath(options.binary)
-    imports, pushes, ratios = [], [], []
+    imports, pushes, alone, ratios = [], [], [], []
     for _ in range(options.runs):
         with tempfile.TemporaryDirectory(prefix="cloudseed-push-") as folder:
-            import_seconds, push_seconds = one_run(binary, options.rows, folder)
+            import_seconds, push_seconds, alone_seconds = one_run(binary, options.rows, folder)
         imports.append(import_seconds)
         pushes.append(push_seconds)
+        alone.append(alone_seconds)
         ratios.append(push_seconds / import_seconds)
     print(f"| {options.rows:,} records, median of {options.runs} | seconds |")
     print("| --- | --- |")
     print(f"| `cloudseed import` | {statistics.median(imports):.2f} |")
     print(f"| `cloudseed push` to `cloudseed serve` over loopback | {statistics.median(pushes):.2f} |")
+    print(f"| the same requests from `curl`, eight at a time: `serve` alone | {statistics.median(alone):.2f} |")
     print(f"| push / import (median of the runs' ratios) | {statistics.median(ratios):.1f}x |")
 
 
