@@ -69,6 +69,15 @@ package protocol StoreBackend: StoredRecords {
     /// that fetch what changed since a sync token.
     func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord]
 
+    /// Indexes the record tables of `scope` by change tag where they are not yet, for
+    /// ``records(ofType:in:changedAfter:limit:)``.
+    func indexChanges(in scope: SchemaScope) throws
+
+    /// The records of `recordType` in `scope` saved after the change tag counter `counter`, in
+    /// change tag order, at most `limit`: a page of the zone's changes, read without the rest.
+    func records(ofType recordType: String, in scope: StoreScope, changedAfter counter: Int64, limit: Int) throws
+        -> [CloudRecord]
+
     /// What `push` and `pull` noted for one remote database (`target`), by key: the records a push
     /// saw confirmed, the sync token of each zone a pull fetched.
     func journalEntries(of target: String) throws -> [String: String]

@@ -15,41 +15,69 @@ package struct ZoneChanges {
     package var moreComing: Bool
 
     /// The changes in `scope` after `syncToken` (all of them without one), at most `limit`; in the
-    /// public database only the records `user` may read.
+    /// public database only the records `user` may read. Only the page is read from the store,
+    /// so that a client paging through a large zone reads each record once.
     package init(
         in scope: StoreScope, since syncToken: String?, limit: Int, user: String, store: ContainerStore
     ) throws {
         let since = try Self.counter(of: syncToken)
-        var all: [(counter: Int64, change: Change)] = try store.exclusively {
-            try store.backend.read { try Self.changes(in: scope, since: since, user: user, store: store) }
+        let (page, more) = try store.exclusively {
+            try store.backend.indexChanges(in: scope.schemaScope)
+            return try store.backend.read {
+                try Self.page(in: scope, since: since, limit: limit, user: user, store: store.backend)
+            }
         }
-        all.sort { $0.counter < $1.counter }
-        let page = all.prefix(limit)
         changes = page.map(\.change)
-        moreComing = all.count > page.count
+        moreComing = more
         self.syncToken = page.last.map { ChangeTag.text(of: $0.counter) } ?? syncToken ?? "0"
     }
 
-    /// Every change in `scope` after the change tag counter `since`, unordered.
-    private static func changes(in scope: StoreScope, since: Int64, user: String, store: ContainerStore) throws
-        -> [(counter: Int64, change: Change)]
+    /// The first `limit` changes in `scope` after the change tag counter `since`, in change tag
+    /// order, and whether more follow.
+    private static func page(in scope: StoreScope, since: Int64, limit: Int, user: String, store: any StoreBackend)
+        throws -> (changes: [(counter: Int64, change: Change)], more: Bool)
     {
-        let readable =
-            scope.database == .public ? try Permissions(store: store.backend, scope: scope, user: user) : nil
-        var changes: [(Int64, Change)] = []
-        var live = Set<String>()
-        try store.backend.forEachRecord(in: scope, recordType: nil) { record in
-            live.insert(record.recordID.recordName)
-            guard let counter = Int64(record.system.changeTag, radix: 36), counter > since,
-                readable?.canRead(record) ?? true
-            else { return }
-            changes.append((counter, .saved(record)))
+        let types = try store.schema(of: scope.schemaScope).sortedRecordTypes.map(\.name)
+        let readable = scope.database == .public ? try Permissions(store: store, scope: scope, user: user) : nil
+        // The saves, `limit` and one more, read on past those the user may not read.
+        var saved: [(counter: Int64, change: Change)] = []
+        var after = since
+        var savesLeft = true
+        while savesLeft && saved.count <= limit {
+            let next = try savedRecords(in: scope, ofTypes: types, after: after, limit: limit + 1, store: store)
+            savesLeft = next.count > limit
+            guard let last = next.last?.counter else { break }
+            after = last
+            saved += next.filter { readable?.canRead($0.record) ?? true }.map { ($0.counter, .saved($0.record)) }
         }
-        for deleted in try store.backend.deletedRecords(in: scope)
-        where deleted.changeTag > since && !live.contains(deleted.recordName) {
-            changes.append((deleted.changeTag, .deleted(deleted)))
+        // The deletions, but of records saved again since: those are their saves.
+        var deleted: [(counter: Int64, change: Change)] = []
+        for deletion in try store.deletedRecords(in: scope) where deletion.changeTag > since {
+            // Past `limit` and one more changes, a later deletion is in no page of this one.
+            if deleted.count > limit || (saved.count > limit && deletion.changeTag > saved[limit].counter) { break }
+            guard
+                try !types.contains(where: {
+                    try store.record(named: deletion.recordName, ofType: $0, in: scope) != nil
+                })
+            else { continue }
+            deleted.append((deletion.changeTag, .deleted(deletion)))
         }
-        return changes
+        let all = (saved + deleted).sorted { $0.counter < $1.counter }
+        return (Array(all.prefix(limit)), all.count > limit || savesLeft)
+    }
+
+    /// The records of `types` in `scope` saved after the change tag counter `after`, in change
+    /// tag order, at most `limit`.
+    private static func savedRecords(
+        in scope: StoreScope, ofTypes types: [String], after: Int64, limit: Int, store: any StoreBackend
+    ) throws -> [(counter: Int64, record: CloudRecord)] {
+        var found: [(counter: Int64, record: CloudRecord)] = []
+        for type in types {
+            for record in try store.records(ofType: type, in: scope, changedAfter: after, limit: limit) {
+                found.append((Int64(record.system.changeTag, radix: 36) ?? .max, record))
+            }
+        }
+        return Array(found.sorted { $0.counter < $1.counter }.prefix(limit))
     }
 
     /// The change tag of the latest change in `scope`, as a sync token; `nil` for a zone with none.

@@ -45,6 +45,12 @@ import Testing
         }
         func hasAssetContent(_ checksum: String) throws -> Bool { try base.hasAssetContent(checksum) }
         func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] { try base.deletedRecords(in: scope) }
+        func indexChanges(in scope: SchemaScope) throws { try base.indexChanges(in: scope) }
+        func records(ofType recordType: String, in scope: StoreScope, changedAfter counter: Int64, limit: Int) throws
+            -> [CloudRecord]
+        {
+            try base.records(ofType: recordType, in: scope, changedAfter: counter, limit: limit)
+        }
         func journalEntries(of target: String) throws -> [String: String] { try base.journalEntries(of: target) }
         func saveJournalEntries(_ entries: [(key: String, value: String)], of target: String) throws {
             try base.saveJournalEntries(entries, of: target)

@@ -25,6 +25,45 @@ extension PostgresContainerStore {
         }
     }
 
+    package func records(ofType recordType: String, in scope: StoreScope, changedAfter counter: Int64, limit: Int)
+        throws -> [CloudRecord]
+    {
+        try reading {
+            guard let layout = try typeLayouts(scope.schemaScope)[recordType],
+                let zone = try zoneKey(scope, create: false)
+            else { return [] }
+            let tag = ChangeTag.text(of: counter)
+            return try connection.rows(
+                layout.selectChangedAfter, [String(zone), String(tag.utf8.count), tag, String(limit)]
+            ).map { try record(from: $0, type: recordType, layout: layout, zoneID: scope.zoneID) }
+        }
+    }
+
+    /// Indexes each record table by zone and change tag, a counter in base 36 that orders as a
+    /// number by its length first, where it is not yet: made where a zone's changes are first
+    /// read, not with the table, which imports then keep up.
+    package func indexChanges(in scope: SchemaScope) throws {
+        let missing = try reading {
+            try typeLayouts(scope).values.sorted { $0.table < $1.table }.filter { layout in
+                try connection.value(
+                    "SELECT to_regclass($1)::text",
+                    [PostgresLayout.qualified(layout.schema, Self.changeIndex(of: layout))]) == nil
+            }
+        }
+        guard !missing.isEmpty else { return }
+        try write { _ in
+            for layout in missing {
+                try connection.execute(
+                    "CREATE INDEX IF NOT EXISTS \(PostgresLayout.quoted(Self.changeIndex(of: layout))) ON \(layout.qualifiedTable) (\"___zone\", length(\"___etag\"), \"___etag\")"
+                )
+            }
+        }
+    }
+
+    private static func changeIndex(of layout: TypeLayout) -> String {
+        PostgresLayout.indexName(table: layout.table, kind: "changes", column: "")
+    }
+
     /// Deletes a zone's records, its deletions and the zone itself.
     func deleteZone(_ scope: StoreScope) throws -> Bool {
         try flushPendingRows()

@@ -57,6 +57,9 @@ package final class PostgresContainerStore: StoreBackend {
         let selectAll: String
         /// The record of a zone named `$2` and up to `$3` rows stored after it (``PostgresReadAhead``).
         let selectFollowing: String
+        /// The records of a zone saved after a change tag (`$3`, of length `$2`), in change tag
+        /// order, at most `$4`: a change tag is a counter in base 36, so its length orders first.
+        let selectChangedAfter: String
         /// The written columns, quoted: the system columns, then the fields.
         let quotedColumns: [String]
         /// `schema.table`, both quoted.
@@ -79,6 +82,17 @@ package final class PostgresContainerStore: StoreBackend {
             selectFollowing =
                 select
                 + " AND ctid >= (SELECT ctid FROM \(qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2) LIMIT $3"
+            // The changes of the same length after $3, then the longer ones: each a range of the
+            // change index (PostgresContainerStore.indexChanges).
+            let table = qualifiedTable
+            func changes(_ condition: String, by order: String, as name: String) -> String {
+                "SELECT * FROM (SELECT \(read.joined(separator: ", ")), length(\"___etag\") AS \"___length\" FROM \(table) WHERE \"___zone\" = $1 AND \(condition) ORDER BY \(order) LIMIT $4) AS \(name)"
+            }
+            selectChangedAfter =
+                changes("length(\"___etag\") = $2 AND \"___etag\" > $3", by: "\"___etag\"", as: "same_length")
+                + " UNION ALL "
+                + changes("length(\"___etag\") > $2", by: "length(\"___etag\"), \"___etag\"", as: "longer")
+                + " ORDER BY \"___length\", \"___etag\" LIMIT $4"
             quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(
                 PostgresLayout.quoted)
         }

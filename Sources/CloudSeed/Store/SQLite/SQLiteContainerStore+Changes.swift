@@ -21,6 +21,29 @@ extension SQLiteContainerStore {
         }
     }
 
+    package func records(ofType recordType: String, in scope: StoreScope, changedAfter counter: Int64, limit: Int)
+        throws -> [CloudRecord]
+    {
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return [] }
+        let tag = ChangeTag.text(of: counter)
+        return try database.rows(
+            layout.selectChangedAfter,
+            [.integer(zone), .integer(Int64(tag.utf8.count)), .text(tag), .integer(Int64(limit))]
+        ).map { try record(from: $0, type: recordType, layout: layout, zoneID: scope.zoneID) }
+    }
+
+    package func indexChanges(in scope: SchemaScope) throws {
+        let missing = try typeLayouts(scope).values.map(\.table).sorted().filter { table in
+            try database.rows(
+                "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
+                [.text(SQLiteLayout.changeIndex(of: table))]
+            ).isEmpty
+        }
+        guard !missing.isEmpty else { return }
+        try write { _ in for table in missing { try database.execute(SQLiteLayout.createChangeIndex(table)) } }
+    }
+
     /// Deletes a zone's records, its deletions and the zone itself.
     func deleteZone(_ scope: StoreScope) throws -> Bool {
         guard let zone = try zoneKey(scope, create: false) else { return false }

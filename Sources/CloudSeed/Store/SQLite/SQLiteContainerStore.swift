@@ -71,6 +71,9 @@ package final class SQLiteContainerStore: StoreBackend {
         let selectByName: String
         /// The records of a zone whose names are in a JSON array of names.
         let selectByNames: String
+        /// The records of a zone saved after a change tag (`?3`, of length `?2`), in change tag
+        /// order, at most `?4`: a change tag is a counter in base 36, so its length orders first.
+        let selectChangedAfter: String
         /// The record name and the fields (no other system columns) of every record of a zone, by record name.
         let selectNamesAndFields: String
         /// Inserts or replaces a row: the system columns, then the fields.
@@ -91,6 +94,15 @@ package final class SQLiteContainerStore: StoreBackend {
             selectAll = select + " ORDER BY \"___recordID\""
             selectByName = select + " AND \"___recordID\" = ?"
             selectByNames = select + " AND \"___recordID\" IN (SELECT value FROM json_each(?))"
+            // The changes of the same length after ?3, then the longer ones: each a range of the
+            // change index (SQLiteLayout.createChangeIndex).
+            func changes(_ condition: String, by order: String) -> String {
+                "SELECT * FROM (SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")), length(\"___etag\") AS \"___length\" FROM \(quotedTable) WHERE \"___zone\" = ?1 AND \(condition) ORDER BY \(order) LIMIT ?4)"
+            }
+            selectChangedAfter =
+                changes("length(\"___etag\") = ?2 AND \"___etag\" > ?3", by: "\"___etag\"") + " UNION ALL "
+                + changes("length(\"___etag\") > ?2", by: "length(\"___etag\"), \"___etag\"")
+                + " ORDER BY \"___length\", \"___etag\" LIMIT ?4"
             let namesAndFields = ["___recordID"] + sortedFieldNames.map { fields[$0]!.column }
             selectNamesAndFields =
                 "SELECT \(namesAndFields.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""

@@ -97,6 +97,17 @@ enum SQLiteLayout {
         "CREATE UNIQUE INDEX \(quoted(nameIndex(of: table))) ON \(quoted(table)) (\"___recordID\", \"___zone\")"
     }
 
+    /// The index that reads a record table's changes a page at a time (``ZoneChanges``): by zone
+    /// and change tag, a counter in base 36 that orders as a number by its length first. Made
+    /// where a zone's changes are first read, not with the table, which imports then keep up.
+    static func createChangeIndex(_ table: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(quoted(changeIndex(of: table))) ON \(quoted(table)) (\"___zone\", length(\"___etag\"), \"___etag\")"
+    }
+
+    static func changeIndex(of table: String) -> String {
+        "___changes_" + table
+    }
+
     /// The name of a record table's name index; it starts with `_`, which no record type does.
     static func nameIndex(of table: String) -> String {
         "___names_" + table
