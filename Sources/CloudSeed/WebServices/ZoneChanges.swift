@@ -22,7 +22,9 @@ package struct ZoneChanges {
     ) throws {
         let since = try Self.counter(of: syncToken)
         let (page, more) = try store.exclusively {
-            try store.backend.indexChanges(in: scope.schemaScope)
+            // Where the index cannot be made (a store file that is read-only, or a writer that
+            // holds it too long), the page is read without it, only more slowly.
+            try? store.backend.indexChanges(in: scope.schemaScope)
             return try store.backend.read {
                 try Self.page(in: scope, since: since, limit: limit, user: user, store: store.backend)
             }

@@ -163,4 +163,26 @@ import Testing
         #expect(names(last).isEmpty && !last.moreComing)
         #expect(try ZoneChanges(in: scope, since: nil, limit: 2, user: "_bob", store: store).changes.count == 2)
     }
+
+    @Test(.timeLimit(.minutes(1))) func readsChangesWithoutWaitingForAnotherRunToMakeTheIndex() throws {
+        let testStore = try TestStore(.sqlite)
+        let backend = try SQLiteContainerStore(path: testStore.location)
+        try Self.change(["a", "b:Tag"], in: backend)
+        let store = ContainerStore(backend: backend)
+        func indexes() throws -> Int {
+            try backend.database.rows(
+                "SELECT name FROM sqlite_master WHERE name LIKE '\\_\\_\\_changes\\_%' ESCAPE '\\'"
+            )
+            .count
+        }
+        // Another run holds the write lock: the page is read at once, without the index.
+        let writer = try SQLiteDatabase(path: testStore.location)
+        try writer.execute("BEGIN IMMEDIATE")
+        let page = try ZoneChanges(in: Self.scope, since: nil, limit: 10, user: "_alice", store: store)
+        #expect(page.changes.count == 2)
+        #expect(try indexes() == 0)
+        try writer.execute("ROLLBACK")
+        _ = try ZoneChanges(in: Self.scope, since: nil, limit: 10, user: "_alice", store: store)
+        #expect(try indexes() == 2)
+    }
 }

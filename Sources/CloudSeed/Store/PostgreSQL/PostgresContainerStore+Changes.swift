@@ -52,6 +52,8 @@ extension PostgresContainerStore {
         }
         guard !missing.isEmpty else { return }
         try write { _ in
+            // Not made while another run writes the table: the changes are then read without it.
+            try connection.execute("SET LOCAL lock_timeout = '100ms'")
             for layout in missing {
                 try connection.execute(
                     "CREATE INDEX IF NOT EXISTS \(PostgresLayout.quoted(Self.changeIndex(of: layout))) ON \(layout.qualifiedTable) (\"___zone\", length(\"___etag\"), \"___etag\")"

@@ -41,7 +41,10 @@ extension SQLiteContainerStore {
             ).isEmpty
         }
         guard !missing.isEmpty else { return }
-        try write { _ in for table in missing { try database.execute(SQLiteLayout.createChangeIndex(table)) } }
+        // Not made while another run writes: the changes are then read without it this time.
+        try database.withoutWaiting {
+            try write { _ in for table in missing { try database.execute(SQLiteLayout.createChangeIndex(table)) } }
+        }
     }
 
     /// Deletes a zone's records, its deletions and the zone itself.

@@ -69,10 +69,9 @@ final class SQLiteDatabase {
     /// so that no run can commit between them. `nil` where the lock cannot be had at once (a run is
     /// writing) or the database has no file: the caller then reads on this connection alone.
     func snapshotReaders(_ count: Int) -> [SQLiteDatabase]? {
-        guard path != ":memory:", !path.isEmpty else { return nil }
-        sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
-        guard (try? execute("BEGIN IMMEDIATE")) != nil else { return nil }
+        guard path != ":memory:", !path.isEmpty,
+            (try? withoutWaiting({ try execute("BEGIN IMMEDIATE") })) != nil
+        else { return nil }
         defer { try? execute("ROLLBACK") }
         return try? (0..<count).map { _ in
             let reader = try SQLiteDatabase(path: path, readOnly: true)
@@ -146,14 +145,20 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body` without waiting for another connection's lock: what it needs of the file that
+    /// another run holds fails at once, as busy.
+    func withoutWaiting<T>(_ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        return try body()
+    }
+
     /// Switches the file from its write-ahead log to a rollback journal, where no other
     /// connection has it open (SQLite leaves WAL mode only then); whether it did. Every connection
     /// that opens the file switches it back (``SQLiteContainerStore``), so a run killed meanwhile
     /// leaves the journal that the next one rolls back, and the file in WAL mode again.
     func leaveWriteAheadLog() -> Bool {
-        sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
-        let left = (try? rows("PRAGMA journal_mode = DELETE"))?.first?.first == .text("delete")
+        let left = withoutWaiting { (try? rows("PRAGMA journal_mode = DELETE"))?.first?.first == .text("delete") }
         if left { syncEveryCommit(true) }
         return left
     }
@@ -162,9 +167,7 @@ final class SQLiteDatabase {
     /// waiting: where another connection is writing through a rollback journal, this one goes on in
     /// that mode, and the connection that comes next switches the file back.
     func returnToWriteAheadLog() {
-        sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
-        let mode = (try? rows("PRAGMA journal_mode = WAL"))?.first?.first
+        let mode = withoutWaiting { (try? rows("PRAGMA journal_mode = WAL"))?.first?.first }
         syncEveryCommit(mode != .text("wal"))
     }
 
