@@ -15,10 +15,13 @@ import Testing
             [("_defaultZone\u{1F}__defaultOwner__\u{1F}Mei Chen", "1 1"), ("b", "2 2")], of: push)
         try store.saveJournalEntries([("b", "5 3")], of: "pull elsewhere")
         try store.saveJournalEntries([("b", "4 3")], of: push)
+        // A key given twice in one call keeps its last value; keys hold any text.
+        try store.saveJournalEntries([("c", "1 1"), ("d \"quoted\"\n\\", "2 2"), ("c", "3 3")], of: push)
         let reopened = try test.open()
         #expect(
             try reopened.journalEntries(of: push) == [
-                "_defaultZone\u{1F}__defaultOwner__\u{1F}Mei Chen": "1 1", "b": "4 3",
+                "_defaultZone\u{1F}__defaultOwner__\u{1F}Mei Chen": "1 1", "b": "4 3", "c": "3 3",
+                "d \"quoted\"\n\\": "2 2",
             ])
         #expect(try reopened.journalEntries(of: "pull elsewhere") == ["b": "5 3"])
     }

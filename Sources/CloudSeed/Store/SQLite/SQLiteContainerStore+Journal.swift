@@ -53,20 +53,9 @@ extension SQLiteContainerStore {
                 "SELECT coalesce(max(rowid), 0) + 1 FROM _cloudseed_journal"
             ).first?.first
         else { throw database.storeError("the journal has no row number") }
-        // A key given twice is written once, with its last value: a JSON object repeats no key.
-        var last: [String: Int] = [:]
-        for (offset, entry) in entries.enumerated() { last[entry.key] = offset }
-        var object: [UInt8] = [UInt8(ascii: "{")]
-        for (offset, entry) in entries.enumerated() where last[entry.key] == offset {
-            if object.count > 1 { object.append(UInt8(ascii: ",")) }
-            JSONText.appendQuoted(entry.key.utf8, to: &object)
-            object.append(UInt8(ascii: ":"))
-            JSONText.appendQuoted(entry.value.utf8, to: &object)
-        }
-        object.append(UInt8(ascii: "}"))
         try database.rows(
             "INSERT OR REPLACE INTO _cloudseed_journal (target, key, value) VALUES (?, ?, ?)",
-            [.text(target), .text("\(Self.journalRowMark)\(number)"), .text(String(decoding: object, as: UTF8.self))])
+            [.text(target), .text("\(Self.journalRowMark)\(number)"), .text(JournalEntries.jsonObject(entries))])
     }
 
     /// What starts the key of a row of entries.
