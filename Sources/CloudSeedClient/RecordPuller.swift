@@ -23,6 +23,8 @@ package struct RecordPuller {
     package var recordTypes: [String] = []
     /// Called with what the user should know of a pull that goes on: a zone left out.
     package var warning: @Sendable (String) -> Void = { _ in }
+    /// Called as pages are saved: how many records were saved and deleted so far.
+    package var progress: @Sendable (Int) -> Void = { _ in }
 
     package init(client: WebServicesClient, store openStore: @escaping () throws -> ContainerStore) {
         self.openStore = openStore
@@ -214,6 +216,7 @@ package struct RecordPuller {
         }
         summary.saved += records.count
         summary.deleted += deletions.count
+        progress(summary.saved + summary.deleted)
     }
 
     /// The `downloadURL` of each asset a record dictionary holds, by checksum.

@@ -42,6 +42,9 @@ struct PullCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
+    @Flag(help: "No progress count.")
+    var quiet = false
+
     func run() async throws {
         try await reportingCloudKitErrors {
             var puller = RecordPuller(client: try cloudKit.client()) {
@@ -49,8 +52,14 @@ struct PullCommand: AsyncParsableCommand {
             }
             puller.zoneName = zone
             puller.recordTypes = types
-            puller.warning = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+            let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil
+            puller.progress = { progress?.update(records: $0) }
+            puller.warning = { warning in
+                progress?.finish()
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
             let summary = try await puller.run()
+            progress?.finish()
             print(json ? summary.json : summary.text, terminator: "")
         }
     }

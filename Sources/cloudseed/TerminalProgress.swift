@@ -2,7 +2,8 @@ import CloudSeed
 import Foundation
 
 /// A progress bar on standard error, only when it is a terminal and the run lasts over a second:
-/// `[#########.........]  45%  120.5 MB of 268.0 MB  31.2 MB/s  5 s left`.
+/// `[#########.........]  45%  120.5 MB of 268.0 MB  31.2 MB/s  5 s left`, or a count of records
+/// where their total is not known.
 final class TerminalProgress: @unchecked Sendable {
     private let start = Date()
     private var lastDraw = Date.distantPast
@@ -20,21 +21,38 @@ final class TerminalProgress: @unchecked Sendable {
         draw(done: done, total: total) { String($0) }
     }
 
+    /// Draws a count where the total is not known: `120400 records  3100/s`.
+    func update(records done: Int) {
+        guard let elapsed = elapsedIfDue() else { return }
+        show("\(done) records  \(Int(Double(done) / elapsed))/s")
+    }
+
     private func draw(done: Int, total: Int, amount: (Int) -> String) {
-        let now = Date()
-        let elapsed = now.timeIntervalSince(start)
-        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = now
-        drawn = true
+        guard let elapsed = elapsedIfDue() else { return }
         let fraction = min(1, Double(done) / Double(max(total, 1)))
         let width = 24
         let filled = Int(fraction * Double(width))
         let rate = Double(done) / elapsed
         let left = rate > 0 ? Double(total - done) / rate : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let line = String(
-            format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100, amount(done),
-            amount(total), amount(Int(rate)), left)
+        show(
+            String(
+                format: "[%@] %3.0f%%  %@ of %@  %@/s  %.0f s left", bar, fraction * 100, amount(done),
+                amount(total), amount(Int(rate)), left))
+    }
+
+    /// The seconds since the start, where the run has lasted over a second and the last drawing
+    /// is a tenth of a second old; `nil` when it is not time to draw.
+    private func elapsedIfDue() -> TimeInterval? {
+        let now = Date()
+        let elapsed = now.timeIntervalSince(start)
+        guard elapsed > 1, now.timeIntervalSince(lastDraw) > 0.1 else { return nil }
+        lastDraw = now
+        return elapsed
+    }
+
+    private func show(_ line: String) {
+        drawn = true
         FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
     }
 
