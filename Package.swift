@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -62,7 +63,10 @@ let package = Package(
         // A CloudKit Web Services client (push, pull); its own target so the library does no networking.
         .target(
             name: "CloudSeedClient",
-            dependencies: ["CloudSeed", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CloudSeed", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

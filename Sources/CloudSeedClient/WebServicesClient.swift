@@ -1,9 +1,8 @@
+import AsyncHTTPClient
 package import CloudSeed
 package import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// Sends requests to a CloudKit database's Web Services: JSON bodies signed or tokened as
 /// CloudKit requires, tried again after `THROTTLED`, `TRY_AGAIN_LATER`, `ZONE_BUSY`, HTTP 429
@@ -21,16 +20,17 @@ package final class WebServicesClient: @unchecked Sendable {
     private let lock = NSLock()
     private var sent = 0
     private var triedAgain = 0
-    private let session: URLSession
 
     package init(database: CloudKitDatabase, credentials: CloudKitCredentials, retry: RetryPolicy = RetryPolicy()) {
         self.database = database
         self.credentials = credentials
         self.retry = retry
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 300
-        session = URLSession(configuration: configuration)
     }
+
+    /// The longest an answer may be: an asset's bytes, at most.
+    private static let maximumAnswerBytes = 1 << 40
+    /// How long a request may wait for its answer: a large asset may take that long.
+    private static let timeout = TimeAmount.seconds(300)
 
     /// POSTs `body` to `operation` (`zones/list`) and returns the answer's JSON.
     package func post(_ operation: String, _ body: String) async throws -> WebServicesJSON {
@@ -59,12 +59,12 @@ package final class WebServicesClient: @unchecked Sendable {
                 resolvingAgainstBaseURL: false)!
             let items = self.credentials.queryItems
             if !items.isEmpty { components.queryItems = items }
-            var request = URLRequest(url: components.url!)
-            request.httpMethod = "POST"
-            request.httpBody = bytes
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            var request = HTTPClientRequest(url: components.url!.absoluteString)
+            request.method = .POST
+            request.body = .bytes(ByteBuffer(bytes: bytes))
+            request.headers.add(name: "Content-Type", value: "application/json")
             for (name, value) in try self.credentials.headers(body: bytes, subpath: subpath, date: Date()) {
-                request.setValue(value, forHTTPHeaderField: name)
+                request.headers.replaceOrAdd(name: name, value: value)
             }
             return request
         }
@@ -73,10 +73,10 @@ package final class WebServicesClient: @unchecked Sendable {
     /// POSTs an asset's bytes to the URL `assets/upload` gave; returns the answer's JSON.
     package func upload(_ content: Data, to url: URL) async throws -> WebServicesJSON {
         let data = try await sending("the asset upload URL") {
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.httpBody = content
-            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .POST
+            request.body = .bytes(ByteBuffer(bytes: content))
+            request.headers.add(name: "Content-Type", value: "application/octet-stream")
             return request
         }
         return try answer(data, "the asset upload URL", reading: WebServicesJSON.init(parsing:))
@@ -84,22 +84,23 @@ package final class WebServicesClient: @unchecked Sendable {
 
     /// GETs an asset's bytes from its `downloadURL`.
     package func download(_ url: URL) async throws -> Data {
-        try await sending("an asset's download URL") { URLRequest(url: url) }
+        try await sending("an asset's download URL") { HTTPClientRequest(url: url.absoluteString) }
     }
 
     /// Sends the request `make` builds until it is answered with 200, trying again what CloudKit
     /// says may be tried again; `what` names the request in errors.
-    private func sending(_ what: String, _ make: () throws -> URLRequest) async throws -> Data {
+    private func sending(_ what: String, _ make: () throws -> HTTPClientRequest) async throws -> Data {
         var attempt = 0
         while true {
             let request = try make()
             lock.withLock { sent += 1 }
             let refusal: Refusal
             do {
-                let (data, response) = try await session.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                if status == 200 { return data }
-                refusal = Refusal(status: status, body: data, redacting: redacted)
+                let client = HTTPClient.forURL(URL(string: request.url)!)
+                let response = try await client.execute(request, timeout: Self.timeout)
+                let data = Data(try await response.body.collect(upTo: Self.maximumAnswerBytes).readableBytesView)
+                if response.status == .ok { return data }
+                refusal = Refusal(status: Int(response.status.code), body: data, redacting: redacted)
             } catch let error as ClientError {
                 throw error
             } catch {
@@ -155,8 +156,9 @@ package final class WebServicesClient: @unchecked Sendable {
         }
 
         init(connectionError error: any Error) {
-            let code = (error as? URLError)?.code.rawValue ?? (error as NSError).code
-            connectionFailure = "the connection failed (error \(code))"
+            // The system's words for a socket's error ("Connection refused"), else the client's.
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+            connectionFailure = "the connection failed (\(reason))"
         }
 
         var isRetryable: Bool {
