@@ -115,8 +115,9 @@ package protocol StoreTransaction {
     func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws
     /// The stored record with this ID, if any.
     func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord?
-    /// The stored records of a type that have one of these names, in no order.
-    func records(named recordNames: [String], ofType recordType: String, in scope: StoreScope) throws -> [CloudRecord]
+    /// The stored records of any type that have one of these names, by type in byte order: a
+    /// record name is unique in its zone, whatever its type.
+    func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord]
     /// Inserts or replaces a record, all its fields.
     func save(_ record: CloudRecord, in scope: StoreScope) throws
     /// Deletes a record, noting the deletion for ``StoreBackend/deletedRecords(in:)``; `false`
@@ -171,13 +172,6 @@ extension StoreTransaction {
     /// 8,192 rows (``BackgroundProducer/defaultItemsAhead``): a store written on the run's own
     /// thread (SQLite) takes rows as fast as they come.
     package var rowsReadAhead: Int { BackgroundProducer.defaultItemsAhead }
-    /// One ``record(_:ofType:in:)`` after the other.
-    package func records(named recordNames: [String], ofType recordType: String, in scope: StoreScope) throws
-        -> [CloudRecord]
-    {
-        try recordNames.compactMap { try record($0, ofType: recordType, in: scope) }
-    }
-
     package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool { false }
     package func buildDeferredNameIndexes() throws {}
     package func startBuildingDeferredNameIndexes() throws {}

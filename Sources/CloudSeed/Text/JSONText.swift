@@ -124,4 +124,15 @@ package struct JSONText {
     package static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ",") + "]"
     }
+
+    /// A JSON array of `strings`, each quoted: `["Mei Chen","Rodin"]`.
+    static func array(quoting strings: [String]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (offset, string) in strings.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendQuoted(string.utf8, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -128,11 +128,8 @@ package struct RecordModification: Sendable {
             permissions =
                 modification.scope.database == .public
                 ? try Permissions(store: store, scope: modification.scope, user: modification.user) : nil
-            let names = Array(Set(names))
-            for type in typeNames {
-                for record in try transaction.records(named: names, ofType: type, in: modification.scope) {
-                    storedByName[record.recordID.recordName, default: []].append(record)
-                }
+            for record in try transaction.records(named: Array(Set(names)), in: modification.scope) {
+                storedByName[record.recordID.recordName, default: []].append(record)
             }
         }
 

@@ -74,6 +74,30 @@ extension PostgresContainerStore {
         changeTagCounter = nil
     }
 
+    /// The stored records of any type with one of `recordNames`: which types hold which names,
+    /// joined with every type's name index in one statement, then the records of each type that
+    /// holds some, by another; rows still buffered are sent first.
+    func fetch(_ recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+        if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
+        try flushPendingRows()
+        let layouts = try typeLayouts(scope.schemaScope)
+        guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
+        let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let probe = types.enumerated().map { offset, type in
+            "SELECT \(offset), n.name FROM json_array_elements_text($2::json) AS n(name) JOIN \(layouts[type]!.qualifiedTable) AS t ON t.\"___recordID\" = n.name AND t.\"___zone\" = $1"
+        }.joined(separator: " UNION ALL ")
+        var held: [Int: [String]] = [:]
+        for row in try connection.rows(probe, [String(zone), JSONText.array(quoting: recordNames)]) {
+            guard let offset = row[0].flatMap({ Int($0) }), let name = row[1] else { continue }
+            held[offset, default: []].append(name)
+        }
+        return try held.keys.sorted().flatMap { offset in
+            let layout = layouts[types[offset]]!
+            return try connection.rows(layout.selectByNames, [String(zone), JSONText.array(quoting: held[offset]!)])
+                .map { try record(from: $0, type: types[offset], layout: layout, zoneID: scope.zoneID) }
+        }
+    }
+
     func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
@@ -153,6 +177,10 @@ struct PostgresStoreTransaction: StoreTransaction {
 
     func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
         try store.fetch(recordName, ofType: recordType, in: scope)
+    }
+
+    func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+        try store.fetch(recordNames, in: scope)
     }
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }

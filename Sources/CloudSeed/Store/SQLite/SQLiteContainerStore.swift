@@ -474,20 +474,28 @@ package final class SQLiteContainerStore: StoreBackend {
         return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
     }
 
-    /// The stored records of a type with one of `recordNames`, read in one statement.
-    func fetch(_ recordNames: [String], ofType recordType: String, in scope: StoreScope) throws -> [CloudRecord] {
+    /// The stored records of any type with one of `recordNames`: which types hold which names,
+    /// joined with every type's name index in one statement, then the records of each type that
+    /// holds some, by another. A request's names are read once, not once per type.
+    func fetch(_ recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
         if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
-        guard !recordNames.isEmpty, let layout = try typeLayouts(scope.schemaScope)[recordType],
-            let zone = try zoneKey(scope, create: false)
-        else { return [] }
-        var names: [UInt8] = [UInt8(ascii: "[")]
-        for (offset, name) in recordNames.enumerated() {
-            if offset > 0 { names.append(UInt8(ascii: ",")) }
-            JSONText.appendQuoted(name.utf8, to: &names)
+        let layouts = try typeLayouts(scope.schemaScope)
+        guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
+        let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let probe = types.enumerated().map { offset, type in
+            "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLiteLayout.quoted(layouts[type]!.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
+        }.joined(separator: " UNION ALL ")
+        var held: [Int: [String]] = [:]
+        for row in try database.rows(probe, [.integer(zone), .text(JSONText.array(quoting: recordNames))]) {
+            guard case .integer(let offset) = row[0], case .text(let name) = row[1] else { continue }
+            held[Int(offset), default: []].append(name)
         }
-        names.append(UInt8(ascii: "]"))
-        return try database.rows(layout.selectByNames, [.integer(zone), .text(String(decoding: names, as: UTF8.self))])
-            .map { try record(from: $0, type: recordType, layout: layout, zoneID: scope.zoneID) }
+        return try held.keys.sorted().flatMap { offset in
+            let layout = layouts[types[offset]]!
+            return try database.rows(
+                layout.selectByNames, [.integer(zone), .text(JSONText.array(quoting: held[offset]!))]
+            ).map { try record(from: $0, type: types[offset], layout: layout, zoneID: scope.zoneID) }
+        }
     }
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws {
@@ -677,8 +685,8 @@ struct SQLiteStoreTransaction: StoreTransaction {
         try store.fetch(recordName, ofType: recordType, in: scope)
     }
 
-    func records(named recordNames: [String], ofType recordType: String, in scope: StoreScope) throws -> [CloudRecord] {
-        try store.fetch(recordNames, ofType: recordType, in: scope)
+    func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+        try store.fetch(recordNames, in: scope)
     }
 
     func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
