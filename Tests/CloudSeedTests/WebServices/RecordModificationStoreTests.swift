@@ -47,4 +47,22 @@ import Testing
                     #"saved Artist Rodin ["born"]"#,
                 ])
     }
+
+    @Test func anotherConnectionsSchemaAndZoneChangesAreSeenByTheNextRequest() throws {
+        let folder = try TemporaryFolder()
+        let first = try ContainerStore(folder.path("store.sqlite"))
+        let notes = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Notes"))
+        #expect(try apply(create("a", "Note", #"{"title":{"value":"A"}}"#), to: first, in: notes).count == 1)
+        let second = try ContainerStore(folder.path("store.sqlite"))
+        #expect(
+            try apply(create("b", "Note", #"{"body":{"value":"B"}}"#), to: second, in: notes)
+                == [#"saved Note b ["body"]"#])
+        _ = try second.backend.write { try $0.deleteZone(notes) }
+        // The first connection read the type and zone before: it finds the field and the zone anew.
+        #expect(
+            try apply(create("c", "Note", #"{"body":{"value":"C"},"title":{"value":"C"}}"#), to: first, in: notes)
+                == [#"saved Note c ["body", "title"]"#])
+        let zone = try #require(try second.backend.inventory().zones.first { $0.zoneID.zoneName == "Notes" })
+        #expect(zone.recordCounts == ["Note": 1])
+    }
 }

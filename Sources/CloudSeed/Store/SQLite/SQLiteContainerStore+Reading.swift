@@ -3,12 +3,8 @@
 /// process may have changed them since.
 extension SQLiteContainerStore {
     package func read<T>(_ body: () throws -> T) throws -> T {
-        forgetLayouts()
-        zoneKeys.removeAll()
-        defer {
-            forgetLayouts()
-            zoneKeys.removeAll()
-        }
+        forgetCaches()
+        defer { forgetCaches() }
         try database.execute("BEGIN DEFERRED")
         do {
             let result = try body()

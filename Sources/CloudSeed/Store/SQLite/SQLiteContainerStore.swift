@@ -12,10 +12,13 @@ package final class SQLiteContainerStore: StoreBackend {
     private var creationFailed = false
     /// The schema definitions parsed last, kept while their text stays the same.
     let parsedSchemas = ParsedSchemas()
-    /// Tables and columns of each record type, by container environment; reloaded after each transaction.
+    /// Tables and columns of each record type, by container environment; read again once another
+    /// connection has written the file (``forgetCachesIfOthersWrote()``).
     private var layouts: [SchemaScope: [String: TypeLayout]] = [:] {
         didSet { forgetTargets() }
     }
+    /// `PRAGMA data_version` when ``layouts`` and ``zoneKeys`` were last found current.
+    private var cachedDataVersion: Int64?
     /// Where the last record saved went: a run saves its records a type at a time into one zone,
     /// so the layout, zone and insert statement are looked up once, not for every record.
     private var lastSaveTarget: SaveTarget?
@@ -125,7 +128,7 @@ package final class SQLiteContainerStore: StoreBackend {
     static let pageSize = 16384
     static let indexingCacheSize = -8192
 
-    /// Zone row ids by scope, for the length of a transaction.
+    /// Zone row ids by scope, kept as ``layouts`` are.
     var zoneKeys: [StoreScope: Int64] = [:] {
         didSet { forgetTargets() }
     }
@@ -237,6 +240,22 @@ package final class SQLiteContainerStore: StoreBackend {
         layouts.removeAll()
     }
 
+    /// Drops the layouts and zone keys where another connection has committed since they were
+    /// read: `PRAGMA data_version` changes then, and only then. Called with the write lock held.
+    private func forgetCachesIfOthersWrote() throws {
+        guard case .integer(let version)? = try database.rows("PRAGMA data_version").first?.first else {
+            return forgetCaches()
+        }
+        if version != cachedDataVersion { forgetCaches() }
+        cachedDataVersion = version
+    }
+
+    /// Drops the layouts and zone keys.
+    func forgetCaches() {
+        forgetLayouts()
+        zoneKeys.removeAll()
+    }
+
     func typeLayouts(_ scope: SchemaScope) throws -> [String: TypeLayout] {
         if let cached = layouts[scope] { return cached }
         var tables: [String: String] = [:]
@@ -273,8 +292,8 @@ package final class SQLiteContainerStore: StoreBackend {
         let journaled = bulk && creation == nil && database.leaveWriteAheadLog()
         defer {
             if journaled { database.returnToWriteAheadLog() }
-            layouts.removeAll()
-            zoneKeys.removeAll()
+            // A save target may hold a transaction's own choices, such as a deferred name index.
+            forgetTargets()
             changeTagCounter = nil
             if !deferredNameIndexes.isEmpty { try? database.execute("PRAGMA cache_size = \(Self.cacheSize)") }
             deferredNameIndexes.removeAll()
@@ -283,12 +302,15 @@ package final class SQLiteContainerStore: StoreBackend {
         let result: T
         do {
             result = try database.transaction(exclusive: journaled) {
+                try forgetCachesIfOthersWrote()
                 let result = try body(SQLiteStoreTransaction(store: self, database: database))
                 try buildDeferredNameIndexes()
                 try flushChangeTagCounter()
                 return result
             }
         } catch {
+            // What the transaction cached of its own changes is undone with them.
+            forgetCaches()
             if creation != nil { creationFailed = true }
             throw error
         }
