@@ -128,7 +128,7 @@ package struct RecordModification: Sendable {
             permissions =
                 modification.scope.database == .public
                 ? try Permissions(store: store, scope: modification.scope, user: modification.user) : nil
-            for record in try transaction.records(named: Array(Set(names)), in: modification.scope) {
+            for record in try transaction.records(named: names, in: modification.scope) {
                 storedByName[record.recordID.recordName, default: []].append(record)
             }
         }

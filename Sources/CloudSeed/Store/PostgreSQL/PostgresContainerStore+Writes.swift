@@ -75,8 +75,9 @@ extension PostgresContainerStore {
     }
 
     /// The stored records of any type with one of `recordNames`: which types hold which names,
-    /// joined with every type's name index in one statement, then the records of each type that
-    /// holds some, by another; rows still buffered are sent first.
+    /// looked up in every type's name index in one statement, then the records of each type that
+    /// holds some, by another; rows still buffered are sent first. Each name is looked up on its
+    /// own (`LATERAL … LIMIT 1`): a join let the planner scan a table whose statistics lag a push.
     func fetch(_ recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         try flushPendingRows()
@@ -84,10 +85,10 @@ extension PostgresContainerStore {
         guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
         let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let probe = types.enumerated().map { offset, type in
-            "SELECT \(offset), n.name FROM json_array_elements_text($2::json) AS n(name) JOIN \(layouts[type]!.qualifiedTable) AS t ON t.\"___recordID\" = n.name AND t.\"___zone\" = $1"
+            "SELECT \(offset), n.name FROM json_array_elements_text($2::json) AS n(name) CROSS JOIN LATERAL (SELECT 1 FROM \(layouts[type]!.qualifiedTable) WHERE \"___recordID\" = n.name AND \"___zone\" = $1 LIMIT 1) AS t"
         }.joined(separator: " UNION ALL ")
         var held: [Int: [String]] = [:]
-        for row in try connection.rows(probe, [String(zone), JSONText.array(quoting: recordNames)]) {
+        for row in try connection.rows(probe, [String(zone), JSONText.array(quoting: Array(Set(recordNames)))]) {
             guard let offset = row[0].flatMap({ Int($0) }), let name = row[1] else { continue }
             held[offset, default: []].append(name)
         }

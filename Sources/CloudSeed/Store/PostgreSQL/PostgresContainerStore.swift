@@ -57,7 +57,8 @@ package final class PostgresContainerStore: StoreBackend {
         let selectAll: String
         /// The record of a zone named `$2` and up to `$3` rows stored after it (``PostgresReadAhead``).
         let selectFollowing: String
-        /// The records of a zone whose names are in the JSON array of names `$2`.
+        /// The records of a zone whose names are in the JSON array of names `$2`, each found by its
+        /// name in the name index.
         let selectByNames: String
         /// The records of a zone saved after a change tag (`$3`, of length `$2`), in change tag
         /// order, at most `$4`: a change tag is a counter in base 36, so its length orders first.
@@ -84,7 +85,8 @@ package final class PostgresContainerStore: StoreBackend {
             selectFollowing =
                 select
                 + " AND ctid >= (SELECT ctid FROM \(qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2) LIMIT $3"
-            selectByNames = select + " AND \"___recordID\" IN (SELECT json_array_elements_text($2::json))"
+            selectByNames =
+                "SELECT t.* FROM json_array_elements_text($2::json) AS n(name) CROSS JOIN LATERAL (\(select) AND \"___recordID\" = n.name LIMIT 1) AS t"
             // The changes of the same length after $3, then the longer ones: each a range of the
             // change index (PostgresContainerStore.indexChanges).
             let table = qualifiedTable

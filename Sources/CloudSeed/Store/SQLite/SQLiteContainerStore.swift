@@ -508,7 +508,7 @@ package final class SQLiteContainerStore: StoreBackend {
             "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLiteLayout.quoted(layouts[type]!.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
         }.joined(separator: " UNION ALL ")
         var held: [Int: [String]] = [:]
-        for row in try database.rows(probe, [.integer(zone), .text(JSONText.array(quoting: recordNames))]) {
+        for row in try database.rows(probe, [.integer(zone), .text(JSONText.array(quoting: Array(Set(recordNames))))]) {
             guard case .integer(let offset) = row[0], case .text(let name) = row[1] else { continue }
             held[Int(offset), default: []].append(name)
         }
