@@ -129,13 +129,9 @@ package struct RecordPusher: Sendable {
 
     /// The zones of the database the store holds, `--zone`'s only where it is given.
     private func zones() throws -> [StoreScope] {
-        let inventory = try store.exclusively { try store.backend.read { try store.backend.inventory() } }
-        let scopes = inventory.zones.filter {
+        let scopes = try store.exclusively { try store.backend.read { try store.backend.zones() } }.filter {
             $0.container == database.container && $0.environment == database.environment
                 && $0.database == database.database && (zoneName == nil || $0.zoneID.zoneName == zoneName)
-        }.map {
-            StoreScope(
-                container: $0.container, environment: $0.environment, database: $0.database, zoneID: $0.zoneID)
         }
         if scopes.isEmpty {
             let what = zoneName.map { "zone '\($0)' of " } ?? ""

@@ -58,7 +58,7 @@ enum Zones {
 
     static func zoneIDs(_ request: DatabaseRequest, store: ContainerStore) throws -> [RecordZoneID] {
         let defaultZone = request.scope(zoneID: nil).zoneID
-        let stored = try store.exclusively { try store.backend.read { try store.backend.inventory() } }.zones.filter {
+        let stored = try store.exclusively { try store.backend.read { try store.backend.zones() } }.filter {
             $0.container == request.container && $0.environment == request.environment
                 && $0.database == request.database
                 && (request.database == .public || $0.zoneID.ownerName == request.user)

@@ -39,7 +39,7 @@ struct ReferenceZones {
         if storedZones == nil {
             let scope = scope
             storedZones = Set(
-                try store.inventory().zones.filter {
+                try store.zones().filter {
                     $0.container == scope.container && $0.environment == scope.environment
                         && $0.database == scope.database && $0.zoneID.ownerName == scope.zoneID.ownerName
                 }.map(\.zoneID.zoneName))

@@ -50,8 +50,12 @@ package protocol StoreBackend: StoredRecords {
         line: (String, [UInt8]) throws -> Void, record: (CloudRecord) throws -> Void
     ) throws -> Int
 
-    /// What the store holds, for `inspect`.
+    /// What the store holds, for `inspect`: each zone's records counted by type, and the schemas.
     func inventory() throws -> StoreInventory
+
+    /// The zones the store holds, of every container environment and database, in the order of
+    /// their names; their records are not counted, as ``inventory()`` counts them.
+    func zones() throws -> [StoreScope]
 
     /// The custom roles `user` has been given in a container environment (`cloudseed role assign`).
     func roles(of user: String, in scope: SchemaScope) throws -> Set<String>

@@ -44,9 +44,7 @@ struct BackupFixture {
         -> [CloudRecord]
     {
         var records: [CloudRecord] = []
-        for zone in try store.inventory().zones where zone.container == container {
-            let scope = StoreScope(
-                container: container, environment: zone.environment, database: zone.database, zoneID: zone.zoneID)
+        for scope in try store.zones() where scope.container == container {
             try store.forEachRecord(in: scope, recordType: nil) { records.append($0) }
         }
         return records

@@ -36,6 +36,7 @@ import Testing
             try base.forEachRecord(in: scope, recordType: recordType, body)
         }
         func inventory() throws -> StoreInventory { try base.inventory() }
+        func zones() throws -> [StoreScope] { try base.zones() }
         func roles(of user: String, in scope: SchemaScope) throws -> Set<String> { try base.roles(of: user, in: scope) }
         func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
             try base.assignRole(role, to: user, in: scope)

@@ -151,6 +151,25 @@ import Testing
         #expect(changed.system.createdTimestamp == 0 && changed.system.modifiedTimestamp == 1)
     }
 
+    @Test(arguments: BackendKind.testable) func zonesAreListedInNameOrderAsTheInventoryListsThem(
+        _ backend: BackendKind
+    ) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        try BackupFixture.fill(store)
+        let zones = try store.zones()
+        #expect(
+            zones.map { "\($0.environment) \($0.database) \($0.zoneID.ownerName) \($0.zoneID.zoneName)" } == [
+                "development private _alice Work", "development public __defaultOwner__ _defaultZone",
+                "development shared _bob Family", "production public __defaultOwner__ _defaultZone",
+            ])
+        #expect(
+            try store.inventory().zones.map {
+                StoreScope(
+                    container: $0.container, environment: $0.environment, database: $0.database, zoneID: $0.zoneID)
+            } == zones)
+    }
+
     @Test(arguments: BackendKind.testable) func readsInsideARunSeeItsOwnWrites(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()

@@ -317,28 +317,44 @@ package final class PostgresContainerStore: StoreBackend {
         }
     }
 
+    package func zones() throws -> [StoreScope] {
+        try reading { try zoneRows().map(\.scope) }
+    }
+
+    /// Each zone's row id and scope, in the order of their names.
+    private func zoneRows() throws -> [(id: Int64, scope: StoreScope)] {
+        try connection.rows(
+            "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\""
+        ).compactMap { row in
+            guard let id = row[0].flatMap({ Int64($0) }), let container = row[1], let environmentName = row[2],
+                let databaseName = row[3], let owner = row[4], let zoneName = row[5],
+                let environment = ContainerEnvironment(rawValue: environmentName),
+                let database = DatabaseScope(rawValue: databaseName)
+            else { return nil }
+            return (
+                id,
+                StoreScope(
+                    container: container, environment: environment, database: database,
+                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner))
+            )
+        }
+    }
+
     package func inventory() throws -> StoreInventory {
         try reading {
             var zones: [StoreInventory.Zone] = []
             var schemas: [SchemaScope: Schema] = [:]
-            for row in try connection.rows(
-                "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\""
-            ) {
-                guard let id = row[0], let container = row[1], let environmentName = row[2], let databaseName = row[3],
-                    let owner = row[4], let zoneName = row[5],
-                    let environment = ContainerEnvironment(rawValue: environmentName),
-                    let database = DatabaseScope(rawValue: databaseName)
-                else { continue }
+            for (id, scope) in try zoneRows() {
                 var counts: [String: Int] = [:]
-                for (name, layout) in try typeLayouts(SchemaScope(container: container, environment: environment)) {
+                for (name, layout) in try typeLayouts(scope.schemaScope) {
                     let count = try connection.value(
-                        "SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [id])
+                        "SELECT count(*) FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1", [String(id)])
                     counts[name] = count.flatMap { Int($0) } ?? 0
                 }
                 zones.append(
                     .init(
-                        container: container, environment: environment, database: database,
-                        zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
+                        container: scope.container, environment: scope.environment, database: scope.database,
+                        zoneID: scope.zoneID, recordCounts: counts))
             }
             for row in try connection.rows("SELECT DISTINCT container, environment FROM cloudseed.record_types") {
                 guard let container = row[0], let name = row[1], let environment = ContainerEnvironment(rawValue: name)

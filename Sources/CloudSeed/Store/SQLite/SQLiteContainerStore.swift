@@ -392,19 +392,9 @@ package final class SQLiteContainerStore: StoreBackend {
     package func inventory() throws -> StoreInventory {
         var zones: [StoreInventory.Zone] = []
         var schemas: [SchemaScope: Schema] = [:]
-        for row in try database.rows(
-            "SELECT id, container, environment, database, owner, zone FROM _cloudseed_zones ORDER BY container, environment, database, owner, zone"
-        ) {
-            guard case .integer(let id) = row[0], case .text(let container) = row[1],
-                case .text(let environmentName) = row[2],
-                case .text(let databaseName) = row[3], case .text(let owner) = row[4],
-                case .text(let zoneName) = row[5],
-                let environment = ContainerEnvironment(rawValue: environmentName),
-                let scope = DatabaseScope(rawValue: databaseName)
-            else { continue }
-            let schemaScope = SchemaScope(container: container, environment: environment)
+        for (id, scope) in try zoneRows() {
             var counts: [String: Int] = [:]
-            for (name, layout) in try typeLayouts(schemaScope) {
+            for (name, layout) in try typeLayouts(scope.schemaScope) {
                 if case .integer(let count)? = try database.rows(
                     "SELECT count(*) FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(id)]
                 ).first?.first {
@@ -413,8 +403,8 @@ package final class SQLiteContainerStore: StoreBackend {
             }
             zones.append(
                 .init(
-                    container: container, environment: environment, database: scope,
-                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner), recordCounts: counts))
+                    container: scope.container, environment: scope.environment, database: scope.database,
+                    zoneID: scope.zoneID, recordCounts: counts))
         }
         for row in try database.rows("SELECT DISTINCT container, environment FROM _cloudseed_record_types") {
             guard case .text(let container) = row[0], case .text(let name) = row[1],
@@ -424,6 +414,30 @@ package final class SQLiteContainerStore: StoreBackend {
             schemas[scope] = try schema(of: scope)
         }
         return StoreInventory(zones: zones, schemas: schemas)
+    }
+
+    package func zones() throws -> [StoreScope] {
+        try zoneRows().map(\.scope)
+    }
+
+    /// Each zone's row id and scope, in the order of their names.
+    private func zoneRows() throws -> [(id: Int64, scope: StoreScope)] {
+        try database.rows(
+            "SELECT id, container, environment, database, owner, zone FROM _cloudseed_zones ORDER BY container, environment, database, owner, zone"
+        ).compactMap { row in
+            guard case .integer(let id) = row[0], case .text(let container) = row[1],
+                case .text(let environmentName) = row[2], case .text(let databaseName) = row[3],
+                case .text(let owner) = row[4], case .text(let zoneName) = row[5],
+                let environment = ContainerEnvironment(rawValue: environmentName),
+                let database = DatabaseScope(rawValue: databaseName)
+            else { return nil }
+            return (
+                id,
+                StoreScope(
+                    container: container, environment: environment, database: database,
+                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner))
+            )
+        }
     }
 
     /// Registers a record type, creating its table if no container environment has made it yet.
