@@ -77,6 +77,10 @@ package protocol StoreBackend: StoredRecords {
     /// ``records(ofType:in:changedAfter:limit:)``.
     func indexChanges(in scope: SchemaScope) throws
 
+    /// The counter of the latest change tag a record of `scope` holds, of any type; `nil` for a
+    /// zone without records. Read from the end of ``indexChanges(in:)``'s index where it is made.
+    func latestChangeTag(in scope: StoreScope) throws -> Int64?
+
     /// The records of `recordType` in `scope` saved after the change tag counter `counter`, in
     /// change tag order, at most `limit`: a page of the zone's changes, read without the rest.
     func records(ofType recordType: String, in scope: StoreScope, changedAfter counter: Int64, limit: Int) throws

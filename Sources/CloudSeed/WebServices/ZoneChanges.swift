@@ -85,12 +85,10 @@ package struct ZoneChanges {
     /// The change tag of the latest change in `scope`, as a sync token; `nil` for a zone with none.
     package static func latestToken(in scope: StoreScope, store: ContainerStore) throws -> String? {
         try store.exclusively {
-            try store.backend.read {
-                var latest: Int64 = 0
-                try store.backend.forEachRecord(in: scope, recordType: nil) { record in
-                    latest = max(latest, Int64(record.system.changeTag, radix: 36) ?? 0)
-                }
-                latest = try store.backend.deletedRecords(in: scope).map(\.changeTag).reduce(latest, max)
+            try? store.backend.indexChanges(in: scope.schemaScope)
+            return try store.backend.read {
+                let saved = try store.backend.latestChangeTag(in: scope) ?? 0
+                let latest = try store.backend.deletedRecords(in: scope).map(\.changeTag).reduce(saved, max)
                 return latest > 0 ? ChangeTag.text(of: latest) : nil
             }
         }

@@ -170,6 +170,34 @@ import Testing
             } == zones)
     }
 
+    @Test(arguments: BackendKind.testable) func theLatestChangeTagIsTheHighestCounterOfAnyType(_ backend: BackendKind)
+        throws
+    {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let scope = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Notes"))
+        #expect(try store.latestChangeTag(in: scope) == nil)
+        try store.write { transaction in
+            for type in ["Note", "Task"] { try transaction.createRecordType(type, in: scope.schemaScope) }
+            // Past 35 ("z"), change tags take two digits: "z" is the greater text, not the later tag.
+            for index in 0..<40 {
+                var record = CloudRecord(
+                    recordType: index == 30 ? "Task" : "Note",
+                    recordID: RecordID(recordName: "n\(index)", zoneID: scope.zoneID), fields: [:])
+                record.system.changeTag = try transaction.nextChangeTag()
+                try transaction.save(record, in: scope)
+            }
+        }
+        var latest: Int64 = 0
+        try store.forEachRecord(in: scope, recordType: nil) {
+            latest = max(latest, Int64($0.system.changeTag, radix: 36)!)
+        }
+        #expect(latest >= 40)
+        #expect(try store.latestChangeTag(in: scope) == latest)
+        try store.indexChanges(in: scope.schemaScope)
+        #expect(try store.latestChangeTag(in: scope) == latest)
+    }
+
     @Test(arguments: BackendKind.testable) func readsInsideARunSeeItsOwnWrites(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()

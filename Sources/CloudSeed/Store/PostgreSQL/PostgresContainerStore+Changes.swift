@@ -39,6 +39,18 @@ extension PostgresContainerStore {
         }
     }
 
+    package func latestChangeTag(in scope: StoreScope) throws -> Int64? {
+        try reading {
+            guard let zone = try zoneKey(scope, create: false) else { return nil }
+            return try typeLayouts(scope.schemaScope).values.compactMap { layout -> Int64? in
+                try connection.value(
+                    "SELECT \"___etag\" FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1 ORDER BY length(\"___etag\") DESC, \"___etag\" DESC LIMIT 1",
+                    [String(zone)]
+                ).flatMap { Int64($0, radix: 36) }
+            }.max()
+        }
+    }
+
     /// Indexes each record table by zone and change tag, a counter in base 36 that orders as a
     /// number by its length first, where it is not yet: made where a zone's changes are first
     /// read, not with the table, which imports then keep up.

@@ -33,6 +33,19 @@ extension SQLiteContainerStore {
         ).map { try record(from: $0, type: recordType, layout: layout, zoneID: scope.zoneID) }
     }
 
+    package func latestChangeTag(in scope: StoreScope) throws -> Int64? {
+        guard let zone = try zoneKey(scope, create: false) else { return nil }
+        return try typeLayouts(scope.schemaScope).values.compactMap { layout -> Int64? in
+            guard
+                case .text(let tag)? = try database.rows(
+                    "SELECT \"___etag\" FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? ORDER BY length(\"___etag\") DESC, \"___etag\" DESC LIMIT 1",
+                    [.integer(zone)]
+                ).first?.first
+            else { return nil }
+            return Int64(tag, radix: 36)
+        }.max()
+    }
+
     package func indexChanges(in scope: SchemaScope) throws {
         let missing = try typeLayouts(scope).values.map(\.table).sorted().filter { table in
             try database.rows(
