@@ -59,6 +59,17 @@ public struct StoreScope: Hashable, Sendable {
 
     /// The container environment, which owns one schema shared by all its databases.
     package var schemaScope: SchemaScope { SchemaScope(container: container, environment: environment) }
+
+    /// A zone as a store's zone table keeps it, each name as text; `nil` for an environment or a
+    /// database no store holds.
+    package init?(container: String, environment: String, database: String, owner: String, zone: String) {
+        guard let environment = ContainerEnvironment(rawValue: environment),
+            let database = DatabaseScope(rawValue: database)
+        else { return nil }
+        self.init(
+            container: container, environment: environment, database: database,
+            zoneID: RecordZoneID(zoneName: zone, ownerName: owner))
+    }
 }
 
 /// A container environment: the unit that owns a schema.

@@ -326,17 +326,12 @@ package final class PostgresContainerStore: StoreBackend {
         try connection.rows(
             "SELECT id, container, environment, database, owner, zone FROM cloudseed.zones ORDER BY container COLLATE \"C\", environment COLLATE \"C\", database COLLATE \"C\", owner COLLATE \"C\", zone COLLATE \"C\""
         ).compactMap { row in
-            guard let id = row[0].flatMap({ Int64($0) }), let container = row[1], let environmentName = row[2],
-                let databaseName = row[3], let owner = row[4], let zoneName = row[5],
-                let environment = ContainerEnvironment(rawValue: environmentName),
-                let database = DatabaseScope(rawValue: databaseName)
+            guard let id = row[0].flatMap({ Int64($0) }), let container = row[1], let environment = row[2],
+                let database = row[3], let owner = row[4], let zone = row[5],
+                let scope = StoreScope(
+                    container: container, environment: environment, database: database, owner: owner, zone: zone)
             else { return nil }
-            return (
-                id,
-                StoreScope(
-                    container: container, environment: environment, database: database,
-                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner))
-            )
+            return (id, scope)
         }
     }
 

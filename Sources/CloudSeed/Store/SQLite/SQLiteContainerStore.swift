@@ -426,17 +426,12 @@ package final class SQLiteContainerStore: StoreBackend {
             "SELECT id, container, environment, database, owner, zone FROM _cloudseed_zones ORDER BY container, environment, database, owner, zone"
         ).compactMap { row in
             guard case .integer(let id) = row[0], case .text(let container) = row[1],
-                case .text(let environmentName) = row[2], case .text(let databaseName) = row[3],
-                case .text(let owner) = row[4], case .text(let zoneName) = row[5],
-                let environment = ContainerEnvironment(rawValue: environmentName),
-                let database = DatabaseScope(rawValue: databaseName)
+                case .text(let environment) = row[2], case .text(let database) = row[3],
+                case .text(let owner) = row[4], case .text(let zone) = row[5],
+                let scope = StoreScope(
+                    container: container, environment: environment, database: database, owner: owner, zone: zone)
             else { return nil }
-            return (
-                id,
-                StoreScope(
-                    container: container, environment: environment, database: database,
-                    zoneID: RecordZoneID(zoneName: zoneName, ownerName: owner))
-            )
+            return (id, scope)
         }
     }
 
