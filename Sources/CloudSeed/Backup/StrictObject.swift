@@ -3,7 +3,9 @@
 /// what to do about a damaged bundle.
 struct StrictObject {
     let position: SourcePosition
-    private let members: [String: DocumentNode]
+    /// The members in order: an object has a dozen keys at most, found faster by a look along
+    /// them than by hashing each into a dictionary.
+    private let members: [(key: String, node: DocumentNode)]
 
     /// What every error of a damaged bundle tells the user to do.
     static let advice = "restore from an intact backup"
@@ -11,25 +13,26 @@ struct StrictObject {
     /// Reads `node`, `what` naming it in errors (`the record`, `the location`); `lenient` lets keys
     /// it does not know go by, as a server's answers carry (`deviceID`, `downloadURL`).
     init(
-        _ node: DocumentNode, _ what: String, required: [String], optional: [String] = [], lenient: Bool = false
+        _ node: DocumentNode, _ what: @autoclosure () -> String, required: [String], optional: [String] = [],
+        lenient: Bool = false
     ) throws {
         guard let list = node.members else {
-            throw Self.error("\(what) must be a JSON object, not \(Self.kind(of: node))", at: node.position)
+            throw Self.error("\(what()) must be a JSON object, not \(Self.kind(of: node))", at: node.position)
         }
         position = node.position
-        members = Dictionary(list.map { ($0.key, $0.node) }, uniquingKeysWith: { first, _ in first })
+        members = list
         for member in list where !lenient && !required.contains(member.key) && !optional.contains(member.key) {
             throw Self.error(
-                "\(what) has the unknown key \"\(member.key)\", which cloudseed cannot restore",
+                "\(what()) has the unknown key \"\(member.key)\", which cloudseed cannot restore",
                 at: member.node.position)
         }
-        for key in required where members[key] == nil {
-            throw Self.error("\(what) has no \"\(key)\"", at: node.position)
+        for key in required where self[key] == nil {
+            throw Self.error("\(what()) has no \"\(key)\"", at: node.position)
         }
     }
 
-    /// The value of `key`, if present.
-    subscript(key: String) -> DocumentNode? { members[key] }
+    /// The value of `key`, if present; the first, where the object gives it twice.
+    subscript(key: String) -> DocumentNode? { members.first { $0.key == key }?.node }
 
     func string(_ key: String) throws -> String {
         let node = try required(key)
@@ -52,7 +55,7 @@ struct StrictObject {
     }
 
     private func required(_ key: String) throws -> DocumentNode {
-        guard let node = members[key] else { throw Self.error("no \"\(key)\"", at: position) }
+        guard let node = self[key] else { throw Self.error("no \"\(key)\"", at: position) }
         return node
     }
 

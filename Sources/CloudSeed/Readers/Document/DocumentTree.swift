@@ -1,5 +1,5 @@
 /// A parsed document (JSON or property list) with the position of every value.
-indirect enum DocumentNode {
+indirect enum DocumentNode: Sendable {
     case scalar(PlainValue, SourcePosition)
     case array([DocumentNode], SourcePosition)
     case object([(key: String, node: DocumentNode)], SourcePosition)
