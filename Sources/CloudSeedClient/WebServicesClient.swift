@@ -51,7 +51,7 @@ package final class WebServicesClient: @unchecked Sendable {
     }
 
     /// POSTs the JSON `bytes` to `operation`; returns the answer's bytes.
-    private func send(_ operation: String, body bytes: Data) async throws -> Data {
+    private func send(_ operation: String, body bytes: Data) async throws -> [UInt8] {
         let subpath = database.subpath(operation)
         return try await sending(subpath) {
             var components = URLComponents(
@@ -84,12 +84,12 @@ package final class WebServicesClient: @unchecked Sendable {
 
     /// GETs an asset's bytes from its `downloadURL`.
     package func download(_ url: URL) async throws -> Data {
-        try await sending("an asset's download URL") { HTTPClientRequest(url: url.absoluteString) }
+        Data(try await sending("an asset's download URL") { HTTPClientRequest(url: url.absoluteString) })
     }
 
     /// Sends the request `make` builds until it is answered with 200, trying again what CloudKit
     /// says may be tried again; `what` names the request in errors.
-    private func sending(_ what: String, _ make: () throws -> HTTPClientRequest) async throws -> Data {
+    private func sending(_ what: String, _ make: () throws -> HTTPClientRequest) async throws -> [UInt8] {
         var attempt = 0
         while true {
             let request = try make()
@@ -98,7 +98,7 @@ package final class WebServicesClient: @unchecked Sendable {
             do {
                 let client = HTTPClient.forURL(URL(string: request.url)!)
                 let response = try await client.execute(request, timeout: Self.timeout)
-                let data = Data(try await response.body.collect(upTo: Self.maximumAnswerBytes).readableBytesView)
+                let data = Array(try await response.body.collect(upTo: Self.maximumAnswerBytes).readableBytesView)
                 if response.status == .ok { return data }
                 refusal = Refusal(status: Int(response.status.code), body: data, redacting: redacted)
             } catch let error as ClientError {
@@ -117,10 +117,10 @@ package final class WebServicesClient: @unchecked Sendable {
     }
 
     private func answer<Answer>(
-        _ data: Data, _ what: String, reading read: ([UInt8]) throws -> Answer
+        _ data: [UInt8], _ what: String, reading read: ([UInt8]) throws -> Answer
     ) throws -> Answer {
         do {
-            return try read(Array(data))
+            return try read(data)
         } catch {
             throw ClientError("\(what) answered with something that is not JSON; check --endpoint")
         }
@@ -147,9 +147,9 @@ package final class WebServicesClient: @unchecked Sendable {
         var retryAfter: Double?
         var connectionFailure: String?
 
-        init(status: Int, body: Data, redacting redacted: (String) -> String) {
+        init(status: Int, body: [UInt8], redacting redacted: (String) -> String) {
             self.status = status
-            let json = try? WebServicesJSON(parsing: Array(body))
+            let json = try? WebServicesJSON(parsing: body)
             code = json?["serverErrorCode"]?.string.map(redacted)
             reason = json?["reason"]?.string.map(redacted)
             retryAfter = json?["retryAfter"]?.number
