@@ -60,10 +60,12 @@ package struct RecordPuller {
             guard let name = zone["zoneID"]?["zoneName"]?.string, zoneName == nil || name == zoneName else {
                 return nil
             }
+            // The private database's zones are the caller's own, which a store names
+            // `__defaultOwner__` whoever the server says the caller is; a shared zone keeps its owner.
             let owner =
-                client.database.database == .public
-                ? RecordZoneID.defaultOwnerName
-                : zone["zoneID"]?["ownerRecordName"]?.string ?? RecordZoneID.defaultOwnerName
+                client.database.database == .shared
+                ? zone["zoneID"]?["ownerRecordName"]?.string ?? RecordZoneID.defaultOwnerName
+                : RecordZoneID.defaultOwnerName
             return RecordZoneID(zoneName: name, ownerName: owner)
         }
         if let zoneName, zoneIDs.isEmpty {
@@ -82,7 +84,7 @@ package struct RecordPuller {
             summary.zones += 1
             var moreComing = true
             while moreComing {
-                var members = [("zoneID", RecordPusher.zoneIDJSON(zoneID.zoneName)), ("resultsLimit", "200")]
+                var members = [("zoneID", RecordPusher.zoneIDJSON(zoneID)), ("resultsLimit", "200")]
                 if let token = tokens[zoneID.zoneName] { members.append(("syncToken", JSONText.quoted(token))) }
                 let answer = try await client.post("records/changes", JSONText.object(members))
                 try await save(
@@ -136,7 +138,7 @@ package struct RecordPuller {
             var marker: String?
             repeat {
                 var members = [
-                    ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID.zoneName)), ("resultsLimit", "200"),
+                    ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID)), ("resultsLimit", "200"),
                     ("query", JSONText.object([("recordType", JSONText.quoted(type))])),
                 ]
                 if let marker { members.append(("continuationMarker", JSONText.quoted(marker))) }

@@ -193,7 +193,7 @@ package struct RecordPusher: Sendable {
         let operations = missing.map { name in
             JSONText.object([
                 ("operationType", JSONText.quoted("create")),
-                ("zone", JSONText.object([("zoneID", Self.zoneIDJSON(name))])),
+                ("zone", JSONText.object([("zoneID", Self.zoneIDJSON(RecordZoneID(zoneName: name)))])),
             ])
         }
         let answer = try await client.post(
@@ -213,8 +213,13 @@ package struct RecordPusher: Sendable {
         "\(zoneID.zoneName)\u{1F}\(zoneID.ownerName)\u{1F}\(recordName)"
     }
 
-    static func zoneIDJSON(_ zoneName: String) -> String {
-        JSONText.object([("zoneName", JSONText.quoted(zoneName))])
+    /// A zone ID as requests give it: its owner only where it is not the caller.
+    static func zoneIDJSON(_ zoneID: RecordZoneID) -> String {
+        var members = [("zoneName", JSONText.quoted(zoneID.zoneName))]
+        if zoneID.ownerName != RecordZoneID.defaultOwnerName {
+            members.append(("ownerRecordName", JSONText.quoted(zoneID.ownerName)))
+        }
+        return JSONText.object(members)
     }
 }
 

@@ -214,6 +214,35 @@ import Testing
         #expect(try export("served.sqlite").split(separator: "\n").count == 3)
     }
 
+    @Test func aPrivateZonePulledWithAWebAuthTokenIsTheCallersOwnZone() throws {
+        let imported = try run([
+            "import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite", "--database", "private",
+            "--zone", "Notes",
+        ])
+        #expect(imported.status == 0)
+        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "zone-token"], in: folder.url)
+        let remote = [
+            "--endpoint", server.baseURL, "--api-token", "zone-token", "--web-auth-token", "user-token", "--database",
+            "private",
+        ]
+        #expect(try run(["push", "--store", "local.sqlite"] + remote).status == 0)
+        // The server keeps the zone under the token's user; the stores pulled into keep it as their own.
+        #expect(try run(["pull", "--store", "pulled.sqlite"] + remote).status == 0)
+        #expect(try run(["pull", "--store", "local.sqlite"] + remote).status == 0)
+        func zones(_ store: String) throws -> [String] {
+            let inventory = try run(["inspect", "--store", store, "--json"]).standardOutput
+            return inventory.matches(of: /"zoneName":"([^"]*)","ownerRecordName":"([^"]*)"/).map {
+                "\($0.output.2)/\($0.output.1)"
+            }
+        }
+        #expect(try zones("pulled.sqlite") == ["__defaultOwner__/Notes"])
+        #expect(try zones("local.sqlite") == ["__defaultOwner__/Notes"])
+        let pulled = try run([
+            "export", "--store", "pulled.sqlite", "--database", "private", "--zone", "Notes", "--format", "jsonl",
+        ])
+        #expect(pulled.standardOutput.split(separator: "\n").count == 3)
+    }
+
     @Test func aPullOfThePublicDatabasePagesThroughEachTypeAndSavesOnlyWhatChanged() throws {
         let rows = (0..<450).map { "Item \($0),\($0 % 7)" }.joined(separator: "\n")
         try folder.write("items.csv", "title,priority\n" + rows + "\n")
