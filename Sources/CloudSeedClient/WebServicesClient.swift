@@ -3,6 +3,8 @@ package import CloudSeed
 package import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 
 /// Sends requests to a CloudKit database's Web Services: JSON bodies signed or tokened as
 /// CloudKit requires, tried again after `THROTTLED`, `TRY_AGAIN_LATER`, `ZONE_BUSY`, HTTP 429
@@ -156,13 +158,29 @@ package final class WebServicesClient: @unchecked Sendable {
         }
 
         init(connectionError error: any Error) {
-            // The system's words for a socket's error ("Connection refused"), else the client's.
-            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-            connectionFailure = "the connection failed (\(reason))"
+            if let connection = error as? NIOConnectionError,
+                let unknown = (connection.dnsAError ?? connection.dnsAAAAError) as? SocketAddressError.UnknownHost,
+                unknown.errorCode == Int(EAI_NONAME)
+            {
+                connectionFailure = "the host name \(unknown.host) is not known (\(unknown.errorDescription))"
+                cannotSucceed = true
+            } else if let tls = error as? NIOSSLError, case .handshakeFailed(let reason) = tls {
+                connectionFailure = "the TLS handshake failed (\(reason))"
+                cannotSucceed = true
+            } else {
+                // The system's words for a socket's error ("Connection refused"), else the client's.
+                let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+                connectionFailure = "the connection failed (\(reason))"
+            }
         }
 
+        /// Whether the connection failed in a way trying again cannot mend: a host name no
+        /// server knows, or a server whose certificate is not trusted; a name server that does
+        /// not answer for the moment is tried again.
+        private var cannotSucceed = false
+
         var isRetryable: Bool {
-            connectionFailure != nil || status == 429 || status == 503
+            (connectionFailure != nil && !cannotSucceed) || status == 429 || status == 503
                 || code.map(RetryPolicy.retryableCodes.contains) == true
         }
 

@@ -293,6 +293,49 @@ import Testing
         #expect(result.standardError.components(separatedBy: "secret").count == 1)
     }
 
+    @Test func aServerWhoseCertificateIsNotTrustedIsRefusedWithoutTryingAgain() throws {
+        #expect(
+            try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
+        try Self.openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+            folder.path("tls-key.pem"), "-out", folder.path("tls-cert.pem"), "-days", "2", "-subj", "/CN=localhost",
+        ])
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = [
+            "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", folder.path("tls-cert.pem"), "-key",
+            folder.path("tls-key.pem"), "-www",
+        ]
+        try folder.write("s_server.out", "")
+        server.standardInput = FileHandle.nullDevice
+        server.standardOutput = try FileHandle(forWritingTo: folder.url.appendingPathComponent("s_server.out"))
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            // SIGKILL: the process inherits the test runner's blocked signals, SIGTERM among them.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        // It prints "ACCEPT 127.0.0.1:PORT" once it listens.
+        var port: Substring?
+        for _ in 0..<500 where port == nil {
+            let text = try String(contentsOf: folder.url.appendingPathComponent("s_server.out"), encoding: .utf8)
+            port = text.firstMatch(of: /ACCEPT 127\.0\.0\.1:([0-9]+)\n/)?.output.1
+            if port == nil { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        let listening = try #require(port, "openssl s_server did not say where it listens")
+        let push = try run([
+            "push", "--store", "local.sqlite", "--endpoint", "https://127.0.0.1:\(listening)", "--api-token", "token",
+        ])
+        #expect(push.status == 1)
+        #expect(
+            push.standardError.hasPrefix(
+                "error: /database/1/iCloud.com.example.cloudseed/development/public/records/modify: the TLS handshake failed ("
+            ))
+        #expect(push.standardError.contains("CERTIFICATE_VERIFY_FAILED"))
+        #expect(!push.standardError.contains("tries"))
+    }
+
     @Test func aDryRunPrintsWhatWouldBeSentAndSendsNothing() throws {
         #expect(
             try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
