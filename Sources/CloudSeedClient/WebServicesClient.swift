@@ -165,7 +165,10 @@ package final class WebServicesClient: @unchecked Sendable {
                 connectionFailure = "the host name \(unknown.host) is not known (\(unknown.errorDescription))"
                 cannotSucceed = true
             } else if let tls = error as? NIOSSLError, case .handshakeFailed(let reason) = tls {
-                connectionFailure = "the TLS handshake failed (\(reason))"
+                // BoringSSL's reason ("CERTIFICATE_VERIFY_FAILED"), without where in its sources it arose.
+                let names = "\(reason)".matches(of: /OPENSSL_internal:([A-Z0-9_]+)/).map { String($0.output.1) }
+                connectionFailure =
+                    "the TLS handshake failed (\(names.isEmpty ? "\(reason)" : names.joined(separator: ", ")))"
                 cannotSucceed = true
             } else {
                 // The system's words for a socket's error ("Connection refused"), else the client's.
