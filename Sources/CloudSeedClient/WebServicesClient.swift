@@ -134,11 +134,29 @@ package final class WebServicesClient: @unchecked Sendable {
         switch credentials {
         case .apiToken(let token, let webAuthToken):
             for secret in [token, webAuthToken].compactMap({ $0 }) where !secret.isEmpty {
-                message = message.replacingOccurrences(of: secret, with: "***")
+                message = Self.redacting(secret, in: message)
             }
         case .serverKey: break
         }
         return message
+    }
+
+    /// `message` with `secret` replaced by `***` wherever it stands as a word of its own, not
+    /// inside a longer one: a short token (`--api-token t`) leaves the server's words whole.
+    package static func redacting(_ secret: String, in message: String) -> String {
+        func isWordCharacter(_ character: Character?) -> Bool {
+            character.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } ?? false
+        }
+        var result = ""
+        var rest = message[...]
+        while let found = rest.range(of: secret) {
+            let before = found.lowerBound > message.startIndex ? message[message.index(before: found.lowerBound)] : nil
+            let after = found.upperBound < message.endIndex ? message[found.upperBound] : nil
+            result += rest[..<found.lowerBound]
+            result += isWordCharacter(before) || isWordCharacter(after) ? secret : "***"
+            rest = message[found.upperBound...]
+        }
+        return result + rest
     }
 
     /// Why a request was not answered with 200.

@@ -123,6 +123,16 @@ import Testing
         }
     }
 
+    @Test func aTokenIsTakenOutOfAServersMessageOnlyWhereItStandsAlone() {
+        #expect(
+            WebServicesClient.redacting("s3cret", in: "the token 's3cret' is not valid: ckAPIToken=s3cret&x=1")
+                == "the token '***' is not valid: ckAPIToken=***&x=1")
+        #expect(
+            WebServicesClient.redacting("t", in: "Field 'title' is not marked queryable; add QUERYABLE to it")
+                == "Field 'title' is not marked queryable; add QUERYABLE to it")
+        #expect(WebServicesClient.redacting("t", in: "token t") == "token ***")
+    }
+
     @Test func aSignedRequestVerifiesWithOpenSSLOnTheDocumentedMessage() async throws {
         let store = try localStore(count: 2)
         let server = try CloudKitServer(store: ContainerStore.inMemory(), serverKey: key.publicKey.pemRepresentation)
