@@ -127,7 +127,8 @@ package struct RecordPusher: Sendable {
     /// What the journal notes this database under.
     var target: String { database.journalTarget("push") }
 
-    /// The zones of the database the store holds, `--zone`'s only where it is given.
+    /// The zones of the database the store holds, `--zone`'s only where it is given; a `--type`
+    /// the store's schema lacks is refused, not taken for a type with no records.
     private func zones() throws -> [StoreScope] {
         let scopes = try store.exclusively { try store.backend.read { try store.backend.zones() } }.filter {
             $0.container == database.container && $0.environment == database.environment
@@ -138,6 +139,15 @@ package struct RecordPusher: Sendable {
             throw ClientError(
                 "the store has no \(what)\(database.container) \(database.environment.rawValue) \(database.database.rawValue) database; check --container, --environment, --database and --zone"
             )
+        }
+        if let recordType {
+            let types = try store.exclusively { try store.backend.schema(of: scopes[0].schemaScope) }
+                .sortedRecordTypes.map(\.name)
+            guard types.contains(recordType) else {
+                throw ClientError(
+                    "the store has no record type \(recordType) in \(database.container) \(database.environment.rawValue)\(types.isEmpty ? "" : "; its types are \(types.joined(separator: ", "))"); check --type"
+                )
+            }
         }
         return scopes.sorted { $0.zoneID.zoneName.utf8.lexicographicallyPrecedes($1.zoneID.zoneName.utf8) }
     }

@@ -283,6 +283,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("new.sqlite")))
     }
 
+    @Test func aTypeTheStoreLacksIsRefusedBeforeAnythingIsSent() throws {
+        #expect(
+            try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
+        let result = try run([
+            "push", "--store", "local.sqlite", "--endpoint", "http://127.0.0.1:1", "--api-token", "token", "--type",
+            "ToDoItems",
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError
+                == "error: the store has no record type ToDoItems in iCloud.com.example.cloudseed development; its types are ToDoItem; check --type\n"
+        )
+    }
+
     @Test func refusesATokenInTheEndpointURL() throws {
         let result = try run(["push", "--endpoint", "https://example.com/?ckAPIToken=secret", "--api-token", "secret"])
         #expect(result.status == 64)
