@@ -31,23 +31,47 @@ package struct RecordPusher: Sendable {
         self.database = database
     }
 
-    /// What a push would send, one line per record (`forceUpdate Artwork Thinker in _defaultZone`),
-    /// and how many records the journal shows need not be sent.
-    package func plan() throws -> (lines: [String], unchanged: Int) {
-        var lines: [String] = []
+    /// A record a push would send, as `--dry-run` prints it.
+    package struct PlannedRecord: Sendable {
+        package var operationType: String
+        package var recordType: String
+        package var recordName: String
+        package var zoneName: String
+        package var assets: Int
+
+        /// `forceUpdate Artwork Thinker in _defaultZone with 1 asset`.
+        package var line: String {
+            "\(operationType) \(recordType) \(recordName) in \(zoneName)"
+                + (assets > 0 ? " with \(assets) asset\(assets == 1 ? "" : "s")" : "")
+        }
+
+        /// `{"operationType": …, "recordType": …, "recordName": …, "zoneName": …, "assets": 1}`.
+        package var json: String {
+            JSONText.object([
+                ("operationType", JSONText.quoted(operationType)), ("recordType", JSONText.quoted(recordType)),
+                ("recordName", JSONText.quoted(recordName)), ("zoneName", JSONText.quoted(zoneName)),
+                ("assets", String(assets)),
+            ])
+        }
+    }
+
+    /// What a push would send, in the order it would send it, and how many records the journal
+    /// shows need not be sent.
+    package func plan() throws -> (records: [PlannedRecord], unchanged: Int) {
+        var planned: [PlannedRecord] = []
         var unchanged = 0
         let journal = try store.backend.journalEntries(of: target)
         for scope in try zones() {
             let (zone, skipped) = try pending(in: scope, journal: journal)
             unchanged += skipped
             for record in zone.records {
-                let assets = record.assetCount
-                lines.append(
-                    "\(operationType(for: record, journal: journal)) \(record.recordType) \(record.recordName) in \(scope.zoneID.zoneName)"
-                        + (assets > 0 ? " with \(assets) asset\(assets == 1 ? "" : "s")" : ""))
+                planned.append(
+                    PlannedRecord(
+                        operationType: operationType(for: record, journal: journal), recordType: record.recordType,
+                        recordName: record.recordName, zoneName: scope.zoneID.zoneName, assets: record.assetCount))
             }
         }
-        return (lines, unchanged)
+        return (planned, unchanged)
     }
 
     /// Pushes through `client`; returns what was done. Records the server refuses are in the

@@ -83,11 +83,18 @@ struct CloudKitOptions: ParsableArguments {
         } else if let apiToken {
             credentials = .apiToken(apiToken, webAuthToken: webAuthToken)
         } else {
-            throw ValidationError(
-                "give a server-to-server key with --key-id and --key-file, or an API token with --api-token")
+            throw Self.noCredentials
         }
         return WebServicesClient(database: cloudKitDatabase, credentials: credentials)
     }
+
+    /// Refuses a command that sends requests without a key or a token, before it does anything.
+    func validateCredentialsGiven() throws {
+        if keyID == nil && apiToken == nil { throw Self.noCredentials }
+    }
+
+    private static let noCredentials = ValidationError(
+        "give a server-to-server key with --key-id and --key-file, or an API token with --api-token")
 }
 
 /// Runs `body`, printing what the server, the network or the store refused as errors, and

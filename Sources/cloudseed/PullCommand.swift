@@ -45,6 +45,10 @@ struct PullCommand: AsyncParsableCommand {
     @Flag(help: "No progress count.")
     var quiet = false
 
+    func validate() throws {
+        try cloudKit.validateCredentialsGiven()
+    }
+
     func run() async throws {
         try await reportingCloudKitErrors {
             var puller = RecordPuller(client: try cloudKit.client()) {

@@ -42,11 +42,15 @@ struct PushCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what would be sent; send nothing.")
     var dryRun = false
 
-    @Flag(help: "Print the summary as JSON.")
+    @Flag(help: "Print the summary, or with --dry-run what would be sent, as JSON.")
     var json = false
 
     @Flag(help: "No progress bar.")
     var quiet = false
+
+    func validate() throws {
+        if !dryRun { try cloudKit.validateCredentialsGiven() }
+    }
 
     func run() async throws {
         try await reportingCloudKitErrors {
@@ -56,9 +60,16 @@ struct PushCommand: AsyncParsableCommand {
             pusher.recordType = type
             pusher.mode = mode
             if dryRun {
-                let (lines, unchanged) = try pusher.plan()
-                for line in lines { print(line) }
-                print("Would send \(lines.count) records; \(unchanged) unchanged since the last push")
+                let (records, unchanged) = try pusher.plan()
+                if json {
+                    print(
+                        JSONText.object([
+                            ("wouldSend", JSONText.array(records.map(\.json))), ("unchanged", String(unchanged)),
+                        ]))
+                } else {
+                    for record in records { print(record.line) }
+                    print("Would send \(records.count) records; \(unchanged) unchanged since the last push")
+                }
                 return
             }
             let client = try cloudKit.client()

@@ -363,6 +363,20 @@ import Testing
                 Would send 3 records; 0 unchanged since the last push
 
                 """)
+        let json = try run(["push", "--store", "local.sqlite", "--dry-run", "--json"])
+        #expect(json.status == 0)
+        #expect(
+            json.standardOutput
+                == #"{"wouldSend":[{"operationType":"forceUpdate","recordType":"ToDoItem","recordName":"Get apples","zoneName":"_defaultZone","assets":0},{"operationType":"forceUpdate","recordType":"ToDoItem","recordName":"Water the plants","zoneName":"_defaultZone","assets":0},{"operationType":"forceUpdate","recordType":"ToDoItem","recordName":"Call Zoe about the gallery","zoneName":"_defaultZone","assets":0}],"unchanged":0}"#
+                + "\n")
+        let withoutCredentials = try run(["push", "--store", "local.sqlite"])
+        #expect(withoutCredentials.status == 64)
+        #expect(
+            withoutCredentials.standardError.hasPrefix(
+                """
+                Error: give a server-to-server key with --key-id and --key-file, or an API token with --api-token
+                Usage: cloudseed push <options>
+                """))
     }
 }
 
