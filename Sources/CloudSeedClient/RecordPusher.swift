@@ -165,13 +165,7 @@ package struct RecordPusher: Sendable {
             )
         }
         if let recordType {
-            let types = try store.exclusively { try store.backend.schema(of: scopes[0].schemaScope) }
-                .sortedRecordTypes.map(\.name)
-            guard types.contains(recordType) else {
-                throw ClientError(
-                    "the store has no record type \(recordType) in \(database.container) \(database.environment.rawValue)\(types.isEmpty ? "" : "; its types are \(types.joined(separator: ", "))"); check --type"
-                )
-            }
+            try store.exclusively { try store.backend.checkRecordType(recordType, in: scopes[0].schemaScope) }
         }
         return scopes.sorted { $0.zoneID.zoneName.utf8.lexicographicallyPrecedes($1.zoneID.zoneName.utf8) }
     }

@@ -33,6 +33,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors(writes: false) {
             let store = try storeOptions.openStore(mustExist: true)
+            if let type { try store.checkRecordType(type, in: storeOptions.scope.schemaScope) }
             let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }
             if format == .csv {
                 let standardOutput = BufferedOutput(try OutputSink(path: nil))

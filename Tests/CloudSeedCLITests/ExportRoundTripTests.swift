@@ -42,4 +42,17 @@ import Testing
             #expect(NSDictionary(dictionary: before[key]!) == NSDictionary(dictionary: after[key] ?? [:]), "\(key)")
         }
     }
+
+    @Test func aTypeTheStoreLacksIsRefusedNotExportedAsNothing() throws {
+        let folder = try TemporaryFolder()
+        let imported = try CommandRunner.run(["import", Repository.sample("ToDoItems/ToDoItems.csv")], in: folder.url)
+        #expect(imported.status == 0)
+        let result = try CommandRunner.run(["export", "--type", "ToDoItems"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "")
+        #expect(
+            result.standardError
+                == "error: the store has no record type ToDoItems in iCloud.com.example.cloudseed development; its types are ToDoItem; check --type\n"
+        )
+    }
 }

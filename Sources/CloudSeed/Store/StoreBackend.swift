@@ -113,6 +113,17 @@ extension StoreBackend {
     package func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try write(bulk: false, body)
     }
+
+    /// Refuses a record type a command names (`--type`) that the container environment's schema
+    /// lacks, naming the types it has, rather than letting it select no records.
+    package func checkRecordType(_ recordType: String, in scope: SchemaScope) throws {
+        let types = try schema(of: scope).sortedRecordTypes.map(\.name)
+        guard !types.contains(recordType) else { return }
+        throw CloudSeedError(
+            .unknownRecordType,
+            "the store has no record type \(recordType) in \(scope.container) \(scope.environment.rawValue)\(types.isEmpty ? "" : "; its types are \(types.joined(separator: ", "))"); check --type"
+        )
+    }
 }
 
 /// The writes of one run, inside its transaction.
