@@ -43,13 +43,20 @@ package struct JSONText {
             case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
             case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
             default:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [
-                    UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ]
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(hexDigit(byte >> 4))
+                bytes.append(hexDigit(byte & 0xF))
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The lowercase hexadecimal digit of `value` (0–15).
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// Whether a byte of UTF-8 must be escaped inside a JSON string: a quote, a backslash, a control character.
