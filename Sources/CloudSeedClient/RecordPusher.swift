@@ -16,6 +16,9 @@ package struct RecordPusher: Sendable {
     package var recordType: String?
     /// How a record already on the server is written, as `import --mode`.
     package var mode: SaveMode = .changedKeys
+    /// Whether every record is sent, also those earlier pushes sent as they are: for a server that
+    /// lost them, as a development container does when it is reset.
+    package var resendsAll = false
     /// Called as records are confirmed or refused: how many of how many.
     package var progress: @Sendable (Int, Int) -> Void = { _, _ in }
     /// Called with each record the server refuses, as it is refused.
@@ -60,7 +63,7 @@ package struct RecordPusher: Sendable {
     package func plan() throws -> (records: [PlannedRecord], unchanged: Int) {
         var planned: [PlannedRecord] = []
         var unchanged = 0
-        let journal = try store.backend.journalEntries(of: target)
+        let journal = try sentBefore()
         for scope in try zones() {
             let (zone, skipped) = try pending(in: scope, journal: journal)
             unchanged += skipped
@@ -78,7 +81,7 @@ package struct RecordPusher: Sendable {
     /// summary, not thrown.
     package func run(through client: WebServicesClient) async throws -> PushSummary {
         var summary = PushSummary()
-        let journal = try store.backend.journalEntries(of: target)
+        let journal = try sentBefore()
         var work: [(StoreScope, ZoneRecords)] = []
         for scope in try zones() {
             let (zone, skipped) = try pending(in: scope, journal: journal)
@@ -150,6 +153,11 @@ package struct RecordPusher: Sendable {
 
     /// What the journal notes this database under.
     var target: String { database.journalTarget("push") }
+
+    /// What the journal notes of the records earlier pushes sent; nothing with ``resendsAll``.
+    private func sentBefore() throws -> [String: String] {
+        resendsAll ? [:] : try store.backend.journalEntries(of: target)
+    }
 
     /// The zones of the database the store holds, `--zone`'s only where it is given; a `--type`
     /// the store's schema lacks is refused, not taken for a type with no records.

@@ -13,7 +13,8 @@ struct PushCommand: AsyncParsableCommand {
             created where missing; in development the server's just-in-time schema makes the types. \
             THROTTLED, TRY_AGAIN_LATER, ZONE_BUSY, HTTP 429 and 503 and lost connections are tried \
             again after the server's retryAfter. Each confirmed record is noted in the store, so a \
-            push that stops goes on where it stopped and records sent as they are are not sent again.
+            push that stops goes on where it stopped and records sent as they are are not sent again \
+            (--resend sends them all, as a container that was reset needs).
 
             Examples:
               cloudseed push --container iCloud.com.example.Gallery --key-id KEY_ID --key-file eckey.pem
@@ -39,6 +40,12 @@ struct PushCommand: AsyncParsableCommand {
     )
     var mode: SaveMode = .changedKeys
 
+    @Flag(
+        help:
+            "Send every record, also those sent as they are since the last push: after the container was reset, say."
+    )
+    var resend = false
+
     @Flag(name: .customLong("dry-run"), help: "Print what would be sent; send nothing.")
     var dryRun = false
 
@@ -59,6 +66,7 @@ struct PushCommand: AsyncParsableCommand {
             pusher.zoneName = zone
             pusher.recordType = type
             pusher.mode = mode
+            pusher.resendsAll = resend
             if dryRun {
                 let (records, unchanged) = try pusher.plan()
                 if json {

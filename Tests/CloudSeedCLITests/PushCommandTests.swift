@@ -283,6 +283,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("new.sqlite")))
     }
 
+    @Test func resendSendsAgainWhatAServerThatWasResetLost() throws {
+        #expect(
+            try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
+        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "token"], in: folder.url)
+        let push = ["push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "token"]
+        #expect(try run(push).status == 0)
+        // The server loses the records, as a development container does when it is reset.
+        let names = ["Get apples", "Water the plants", "Call Zoe about the gallery"]
+        #expect(try run(["delete", "ToDoItem"] + names + ["--store", "served.sqlite"]).status == 0)
+        #expect(
+            try run(push).standardOutput
+                == "Pushed 0 records (0 assets, 0 zones created) in 0 requests, 0 tried again; 3 unchanged since the last push; 0 refused\n"
+        )
+        #expect(
+            try run(push + ["--resend"]).standardOutput
+                == "Pushed 3 records (0 assets, 0 zones created) in 1 requests, 0 tried again; 0 unchanged since the last push; 0 refused\n"
+        )
+        let served = try run(["export", "--store", "served.sqlite", "--format", "jsonl"]).standardOutput
+        #expect(served.split(separator: "\n").count == 3)
+        #expect(
+            try run(push).standardOutput
+                == "Pushed 0 records (0 assets, 0 zones created) in 0 requests, 0 tried again; 3 unchanged since the last push; 0 refused\n"
+        )
+    }
+
     @Test func aTypeTheStoreLacksIsRefusedBeforeAnythingIsSent() throws {
         #expect(
             try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
