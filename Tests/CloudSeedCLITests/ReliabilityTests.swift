@@ -91,10 +91,21 @@ import Testing
 
                 """)
         #expect(!FileManager.default.fileExists(atPath: folder.path("cloudseed.sqlite")))
-        let zone = try CommandRunner.run(
-            ["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--database", "private", "--zone", "x\"; --"],
+    }
+
+    /// A zone name may hold any ASCII, as CloudKit's may: it is stored as a value, never as SQL.
+    @Test func anInjectionShapedZoneNameIsKeptAsItIs() throws {
+        let folder = try TemporaryFolder()
+        let zone = "x'); DROP TABLE _cloudseed_zones; --\""
+        let imported = try CommandRunner.run(
+            ["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--database", "private", "--zone", zone],
             in: folder.url)
-        #expect(zone.standardError.hasPrefix("error: zone name 'x\"; --' is not valid"))
-        #expect(!FileManager.default.fileExists(atPath: folder.path("cloudseed.sqlite")))
+        #expect(imported.status == 0)
+        let exported = try CommandRunner.run(
+            ["export", "--database", "private", "--zone", zone, "--format", "jsonl"], in: folder.url)
+        #expect(exported.standardOutput.split(separator: "\n").count == 3)
+        let inventory = try CommandRunner.run(["inspect"], in: folder.url).standardOutput
+        #expect(
+            inventory.contains("  private database, zone \(zone) (owner __defaultOwner__):\n    ToDoItem: 3 records\n"))
     }
 }

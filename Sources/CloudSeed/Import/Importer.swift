@@ -399,6 +399,13 @@ package struct SchemaChanges: Sendable {
 
 /// Checks a scope against CloudKit's rules before anything is read or written.
 enum ScopeValidation {
+    /// CloudKit's rule for a custom zone's name: 1 to 255 printable ASCII characters, the first not
+    /// `_`, as `com.apple.coredata.cloudkit.zone` (Core Data's) or a UUID.
+    static func isValidZoneName(_ name: String) -> Bool {
+        (1...255).contains(name.utf8.count) && name.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+            && !name.hasPrefix("_")
+    }
+
     static func validate(_ scope: StoreScope) throws {
         if scope.database == .public && scope.zoneID.zoneName != RecordZoneID.defaultZoneName {
             throw CloudSeedError(
@@ -407,10 +414,11 @@ enum ScopeValidation {
             )
         }
         let zone = scope.zoneID.zoneName
-        guard zone == RecordZoneID.defaultZoneName || IdentifierMapping.isValid(zone) else {
+        guard zone == RecordZoneID.defaultZoneName || isValidZoneName(zone) else {
             throw CloudSeedError(
                 .invalidOption,
-                "zone name '\(zone)' is not valid: zone names start with a letter and hold letters, digits and '_'")
+                "zone name '\(zone)' is not valid: a zone name is 1 to 255 ASCII characters and does not start with '_'"
+            )
         }
         guard scope.container.hasPrefix("iCloud."), scope.container.count > 7,
             scope.container.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x20 })

@@ -171,4 +171,25 @@ import Testing
             _ = try Importer(store: store, scope: scope).run([])
         }
     }
+
+    @Test func takesZoneNamesAsCloudKitDoes() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        let source = try SourceFile(path: Repository.sample("ToDoItems/ToDoItems.json"))
+        for zone in ["com.apple.coredata.cloudkit.zone", "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "My Notes"] {
+            let scope = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: zone))
+            #expect(try Importer(store: store, scope: scope, now: 0).run([source]).counts.map(\.created) == [3])
+        }
+        for zone in ["_Work", "", "Zoë", String(repeating: "z", count: 256)] {
+            let scope = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: zone))
+            #expect(
+                throws: CloudSeedError(
+                    .invalidOption,
+                    "zone name '\(zone)' is not valid: a zone name is 1 to 255 ASCII characters and does not start with '_'"
+                )
+            ) {
+                _ = try Importer(store: store, scope: scope).run([source])
+            }
+        }
+    }
 }
