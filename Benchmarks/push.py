@@ -23,12 +23,19 @@ import argparse
 import csv
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
+
+
+def children_cpu():
+    """CPU seconds (user and system) of the child processes waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed(arguments, folder):
@@ -41,7 +48,9 @@ def timed(arguments, folder):
 
 
 def pushed(binary, local, served, rows, folder):
-    """Seconds `cloudseed push` takes to send the store `local` to a `cloudseed serve` of `served`."""
+    """Seconds `cloudseed push` takes to send the store `local` to a `cloudseed serve` of `served`,
+    and the CPU seconds of both."""
+    cpu = children_cpu()
     server = subprocess.Popen(
         [binary, "serve", "--port", "0", "--store", served, "--api-token", "bench"],
         cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -54,10 +63,11 @@ def pushed(binary, local, served, rows, folder):
     finally:
         server.terminate()
         server.wait()
+    cpu = children_cpu() - cpu
     if f'"sent":{rows}' not in summary:
         sys.exit(f"the push did not send every record: {summary}")
     check_holds(binary, served, rows, folder)
-    return seconds
+    return seconds, cpu
 
 
 def with_other_types(binary, store, folder, count=20):
@@ -71,7 +81,8 @@ def with_other_types(binary, store, folder, count=20):
 
 
 def pushed_to_postgres(binary, url, rows, folder):
-    """Seconds the push takes to a `cloudseed serve` kept in a new database of the server at `url`."""
+    """Seconds the push takes to a `cloudseed serve` kept in a new database of the server at `url`,
+    and the CPU seconds of both (not of the PostgreSQL server)."""
     name = f"cloudseed_push_{os.getpid()}_{time.monotonic_ns()}"
     subprocess.run(["psql", "-X", "-q", url, "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True)
     try:
@@ -81,6 +92,39 @@ def pushed_to_postgres(binary, url, rows, folder):
         subprocess.run(["psql", "-X", "-q", url, "-c", f"DROP DATABASE {name} WITH (FORCE)"], capture_output=True)
 
 
+def sqlite_floor(rows, folder):
+    """Seconds and CPU seconds the `sqlite3` shell takes to write the push's rows alone: the served
+    records' and the journal's, each in a new file, 200 rows a transaction, the values made by SQL
+    itself."""
+    def tables(store, names):
+        return subprocess.run(["sqlite3", store] + [f".schema {name}" for name in names], cwd=folder,
+                              capture_output=True, text=True, check=True).stdout
+
+    def written(name, schema, insert):
+        batches = "".join(
+            f"BEGIN; WITH RECURSIVE n(i) AS (SELECT {first} UNION ALL SELECT i + 1 FROM n WHERE i < {first + 199}) "
+            f"{insert}; COMMIT;\n" for first in range(0, rows, 200))
+        script = os.path.join(folder, f"{name}.sql")
+        with open(script, "w") as file:
+            file.write("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;\n" + schema + batches)
+        start, cpu = time.monotonic(), children_cpu()
+        with open(script) as file:
+            subprocess.run(["sqlite3", f"{name}.sqlite"], stdin=file, cwd=folder, check=True, capture_output=True)
+        return time.monotonic() - start, children_cpu() - cpu
+
+    served = written("floor-served", tables("served.sqlite", ["_cloudseed_zones", "Item"]),
+                     "INSERT INTO \"Item\" SELECT 1, 'Item ' || i, '2026-11-28T21:00:00.000Z', '__defaultOwner__', "
+                     "'2026-11-28T21:00:00.000Z', '__defaultOwner__', printf('%x', i), i % 2, "
+                     "'note number ' || i || ' for the push figure', i % 5, 'Item ' || i FROM n WHERE true "
+                     "ON CONFLICT (\"___recordID\", \"___zone\") DO UPDATE SET \"done\" = excluded.\"done\", "
+                     "\"note\" = excluded.\"note\", \"priority\" = excluded.\"priority\", \"title\" = excluded.\"title\"")
+    journal = written("floor-journal", tables("local.sqlite", ["_cloudseed_journal"]),
+                      "INSERT INTO _cloudseed_journal SELECT 'push iCloud.com.example.cloudseed development public', "
+                      "'_defaultZone' || char(31) || '__defaultOwner__' || char(31) || 'Item ' || i, "
+                      "printf('%x %x', i, i) FROM n WHERE true ON CONFLICT DO UPDATE SET value = excluded.value")
+    return served, journal
+
+
 def one_run(binary, rows, folder, postgres):
     items = os.path.join(folder, "items.csv")
     with open(items, "w", newline="") as file:
@@ -88,16 +132,18 @@ def one_run(binary, rows, folder, postgres):
         writer.writerow(["title", "priority", "done", "note"])
         for index in range(rows):
             writer.writerow([f"Item {index}", index % 5, index % 2, f"note number {index} for the push figure"])
+    cpu = children_cpu()
     import_seconds, _ = timed(
         [binary, "import", items, "--type", "Item", "--store", "local.sqlite", "--quiet"], folder)
     times = {
-        "import": import_seconds,
+        "import": (import_seconds, children_cpu() - cpu),
         "push": pushed(binary, "local.sqlite", "served.sqlite", rows, folder),
-        "alone": serve_alone(binary, rows, folder),
         "types": pushed(binary, "local.sqlite", with_other_types(binary, "typed.sqlite", folder), rows, folder),
     }
+    times["alone"], times["curl"] = serve_alone(binary, rows, folder)
     if postgres:
         times["postgres"] = pushed_to_postgres(binary, postgres, rows, folder)
+    times["floor served"], times["floor journal"] = sqlite_floor(rows, folder)
     return times
 
 
@@ -108,7 +154,8 @@ def check_holds(binary, store, rows, folder):
 
 
 def serve_alone(binary, rows, folder):
-    """Seconds `curl` takes to send the push's requests to a new `cloudseed serve`, eight at a time."""
+    """Seconds `curl` takes to send the push's requests to a new `cloudseed serve`, eight at a time,
+    with the CPU seconds of both, and of curl alone."""
     config = []
     for first in range(0, rows, 200):
         operations = ",".join(
@@ -121,6 +168,7 @@ def serve_alone(binary, rows, folder):
             file.write('{"zoneID":{"zoneName":"_defaultZone"},"atomic":false,"desiredKeys":[],"operations":['
                        + operations + "]}")
         config.append(body)
+    cpu = children_cpu()
     server = subprocess.Popen(
         [binary, "serve", "--port", "0", "--store", "alone.sqlite", "--api-token", "bench"],
         cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -132,13 +180,16 @@ def serve_alone(binary, rows, folder):
                 if index > 0:
                     file.write("next\n")
                 file.write(f'url = "{url}"\ndata-binary = "@{body}"\noutput = "/dev/null"\nfail\n')
+        curl_cpu = children_cpu()
         seconds, _ = timed(["curl", "--silent", "--show-error", "--parallel", "--parallel-max", "8",
                             "--config", "curl.config"], folder)
+        curl_cpu = children_cpu() - curl_cpu
     finally:
         server.terminate()
         server.wait()
+    cpu = children_cpu() - cpu
     check_holds(binary, "alone.sqlite", rows, folder)
-    return seconds
+    return (seconds, cpu), (seconds, curl_cpu)
 
 
 def main():
@@ -154,19 +205,29 @@ def main():
         with tempfile.TemporaryDirectory(prefix="cloudseed-push-") as folder:
             runs.append(one_run(binary, options.rows, folder, options.postgres))
 
-    def median(key):
-        return statistics.median(run[key] for run in runs)
+    def median(key, part=0):
+        return statistics.median(run[key][part] for run in runs)
 
-    print(f"| {options.rows:,} records, median of {options.runs} | seconds |")
-    print("| --- | --- |")
-    print(f"| `cloudseed import` | {median('import'):.2f} |")
-    print(f"| `cloudseed push` to `cloudseed serve` over loopback | {median('push'):.2f} |")
-    print(f"| the same requests from `curl`, eight at a time: `serve` alone | {median('alone'):.2f} |")
-    print(f"| push to a served store of 20 other record types | {median('types'):.2f} |")
-    if options.postgres:
-        print(f"| push to a `serve` kept in PostgreSQL | {median('postgres'):.2f} |")
-    ratios = [run["push"] / run["import"] for run in runs]
-    print(f"| push / import (median of the runs' ratios) | {statistics.median(ratios):.1f}x |")
+    def ratio(key, part=0):
+        return statistics.median(run[key][part] / run["import"][part] for run in runs)
+
+    rows = [
+        ("import", "`cloudseed import`"),
+        ("push", "`cloudseed push` to `cloudseed serve` over loopback"),
+        ("alone", "the same requests from `curl`, eight at a time: `serve` alone"),
+        ("curl", "of which `curl` alone"),
+        ("types", "push to a served store of 20 other record types"),
+        ("postgres", "push to a `serve` kept in PostgreSQL (not counting PostgreSQL's CPU)"),
+        ("floor served", "floor: `sqlite3` alone writing the served rows, 200 a transaction"),
+        ("floor journal", "floor: `sqlite3` alone writing the journal's rows, 200 a transaction"),
+    ]
+    print(f"| {options.rows:,} records, median of {options.runs} | seconds | CPU seconds | CPU / import's |")
+    print("| --- | --- | --- | --- |")
+    for key, label in rows:
+        if key in runs[0]:
+            seconds = "" if key == "curl" else f"{median(key):.2f}"
+            print(f"| {label} | {seconds} | {median(key, 1):.2f} | {ratio(key, 1):.1f}x |")
+    print(f"| push / import (median of the runs' ratios) | {ratio('push'):.1f}x | | |")
 
 
 if __name__ == "__main__":
