@@ -156,18 +156,21 @@ public struct CloudKitServer: Sendable {
         -> Response
     {
         await answering {
-            let (user, body) = try await authenticated(request)
+            let database = context.parameters.get("database") ?? ""
+            let (user, body) = try await authenticated(request, database: DatabaseScope(rawValue: database))
             let databaseRequest = try DatabaseRequest(
                 container: context.parameters.get("container") ?? "",
-                environment: context.parameters.get("environment") ?? "",
-                database: context.parameters.get("database") ?? "", user: user, body: body,
+                environment: context.parameters.get("environment") ?? "", database: database, user: user, body: body,
                 baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
             return try await endpoint(databaseRequest, worker)
         }
     }
 
-    /// The user a request acts as, with its body, or AUTHENTICATION_FAILED.
-    private func authenticated(_ request: Request) async throws -> (user: String, body: [UInt8]) {
+    /// The user a request acts as, with its body, or AUTHENTICATION_FAILED; for a request to a
+    /// private or shared `database`, AUTHENTICATION_REQUIRED without a signed-in user.
+    private func authenticated(_ request: Request, database: DatabaseScope? = nil) async throws -> (
+        user: String, body: [UInt8]
+    ) {
         var request = request
         let body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
         let query = request.uri.queryParameters
@@ -177,7 +180,9 @@ public struct CloudKitServer: Sendable {
             keyID: request.headers[HTTPField.Name(ServerToServerSignature.keyIDHeader)!],
             date: request.headers[HTTPField.Name(ServerToServerSignature.dateHeader)!],
             signature: request.headers[HTTPField.Name(ServerToServerSignature.signatureHeader)!])
-        return (try authentication.user(for: credentials, body: body, subpath: request.uri.path), body)
+        return (
+            try authentication.user(for: credentials, body: body, subpath: request.uri.path, database: database), body
+        )
     }
 
     /// The JSON `body` gives, or the error it throws in CloudKit's shape.

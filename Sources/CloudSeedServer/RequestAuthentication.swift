@@ -5,7 +5,9 @@ import Foundation
 /// Who may call the server, as CloudKit checks it: an API token (`ckAPIToken`, with
 /// `ckWebAuthToken` for a signed-in user) where the server has one, or a server-to-server key's
 /// signature where the server has its public half. Without either configured, every request is
-/// taken as the store's default user, as a local development server may.
+/// taken as the store's default user, as a local development server may. With either, the private
+/// and shared databases need a signed-in user (a web auth token), as on CloudKit, where
+/// server-to-server keys reach the public database only.
 struct RequestAuthentication: Sendable {
     var apiToken: String?
     /// The server-to-server public key, as its X9.63 bytes (the key type is not `Sendable`).
@@ -24,10 +26,20 @@ struct RequestAuthentication: Sendable {
         var signature: String?
     }
 
-    /// The user the request acts as, or AUTHENTICATION_FAILED.
-    func user(for credentials: Credentials, body: [UInt8], subpath: String) throws -> String {
+    /// The user the request acts as, or AUTHENTICATION_FAILED; AUTHENTICATION_REQUIRED where it
+    /// asks the private or shared `database` without a signed-in user.
+    func user(for credentials: Credentials, body: [UInt8], subpath: String, database: DatabaseScope? = nil) throws
+        -> String
+    {
+        let needsUser = database.map { $0 != .public } ?? false
         if credentials.keyID != nil || credentials.signature != nil {
             try verifySignature(credentials, body: body, subpath: subpath)
+            if needsUser, let database {
+                throw ServerError(
+                    .authenticationRequired,
+                    "server-to-server keys reach the public database only; the \(database.rawValue) database needs a signed-in user: ckAPIToken with ckWebAuthToken"
+                )
+            }
             return defaultUser
         }
         if let given = credentials.apiToken {
@@ -36,7 +48,16 @@ struct RequestAuthentication: Sendable {
                     .authenticationFailed, "this server takes no API token; start it with --api-token to accept one")
             }
             guard given == apiToken else { throw ServerError(.authenticationFailed, "the API token is not valid") }
-            return credentials.webAuthToken.map { Self.userRecordName(forWebAuthToken: $0) } ?? defaultUser
+            guard let webAuthToken = credentials.webAuthToken else {
+                if needsUser, let database {
+                    throw ServerError(
+                        .authenticationRequired,
+                        "the \(database.rawValue) database needs a signed-in user: add ckWebAuthToken beside ckAPIToken"
+                    )
+                }
+                return defaultUser
+            }
+            return Self.userRecordName(forWebAuthToken: webAuthToken)
         }
         guard apiToken == nil, serverKey == nil else {
             throw ServerError(

@@ -55,6 +55,16 @@ struct CloudKitOptions: ParsableArguments {
         if webAuthToken != nil && apiToken == nil {
             throw ValidationError("--web-auth-token goes with --api-token")
         }
+        // As on CloudKit: a user's own databases need the user signed in.
+        if database != .public && keyID != nil {
+            throw ValidationError(
+                "a server-to-server key reaches the public database only; for the \(database.rawValue) database give --api-token with --web-auth-token"
+            )
+        }
+        if database != .public && apiToken != nil && webAuthToken == nil {
+            throw ValidationError(
+                "the \(database.rawValue) database needs a signed-in user: give --web-auth-token with --api-token")
+        }
     }
 
     var cloudKitDatabase: CloudKitDatabase {

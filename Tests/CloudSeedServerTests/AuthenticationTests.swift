@@ -82,6 +82,45 @@ import Testing
         }
     }
 
+    @Test func asksForASignedInUserInThePrivateAndSharedDatabases() async throws {
+        let key = P256.Signing.PrivateKey()
+        let server = try CloudKitServer(
+            store: ContainerStore.inMemory(), apiToken: "secret", serverKey: key.publicKey.pemRepresentation)
+        try await RunningServer.with(server) { server in
+            for database in ["private", "shared"] {
+                let subpath = "/database/1/iCloud.com.example.Notes/development/\(database)/zones/list"
+                let anonymous = try await server.post(subpath + "?ckAPIToken=secret", "{}")
+                #expect(anonymous.status == 421)
+                #expect(try anonymous.object()["serverErrorCode"] as? String == "AUTHENTICATION_REQUIRED")
+                #expect(
+                    try anonymous.object()["reason"] as? String
+                        == "the \(database) database needs a signed-in user: add ckWebAuthToken beside ckAPIToken")
+                let signed = try await server.post(
+                    subpath, "{}", headers: try Self.signedHeaders(key, body: "{}", subpath: subpath))
+                #expect(signed.status == 421)
+                #expect(
+                    try signed.object()["reason"] as? String
+                        == "server-to-server keys reach the public database only; the \(database) database needs a signed-in user: ckAPIToken with ckWebAuthToken"
+                )
+                let user = try await server.post(subpath + "?ckAPIToken=secret&ckWebAuthToken=alice", "{}")
+                #expect(user.status == 200)
+            }
+            // A wrong signature is refused as such, whatever the database.
+            let subpath = "/database/1/iCloud.com.example.Notes/development/private/zones/list"
+            let wrong = try await server.post(
+                subpath, "{}", headers: try Self.signedHeaders(P256.Signing.PrivateKey(), body: "{}", subpath: subpath))
+            #expect(wrong.status == 401)
+            let publicDatabase = "/database/1/iCloud.com.example.Notes/development/public/zones/list"
+            #expect(try await server.post(publicDatabase + "?ckAPIToken=secret", "{}").status == 200)
+        }
+        // A server that asks for no credentials takes every request as its user, as before.
+        try await RunningServer.with(try CloudKitServer(store: ContainerStore.inMemory())) { server in
+            let open = try await server.post(
+                "/database/1/iCloud.com.example.Notes/development/private/zones/list", "{}")
+            #expect(open.status == 200)
+        }
+    }
+
     @Test func refusesAnAPITokenWhenItHasNone() async throws {
         try await RunningServer.with(try CloudKitServer(store: ContainerStore.inMemory())) { server in
             let answer = try await server.post(Self.subpath + "?ckAPIToken=secret", "")
