@@ -41,12 +41,15 @@ enum RecordsQuery {
         for filter in query["filterBy"]?.items ?? [] {
             try add(filter, to: &recordQuery)
         }
-        let sorts = query["sortBy"]?.items ?? []
-        guard sorts.count <= 1 else {
-            throw ServerError(.badRequest, "cloudseed serve sorts by one field; give sortBy a single entry")
-        }
-        if let sort = sorts.first {
-            recordQuery.sort = (try fieldName(of: sort), sort["ascending"]?.bool ?? true)
+        for sort in query["sortBy"]?.items ?? [] {
+            let field = try fieldName(of: sort)
+            guard sort["relativeLocation"] == nil else {
+                throw ServerError(
+                    .badRequest,
+                    "cloudseed serve does not sort by distance (relativeLocation) yet; filter on '\(field)' with NEAR instead"
+                )
+            }
+            recordQuery.sort.append((field, sort["ascending"]?.bool ?? true))
         }
         let limit = Int(body["resultsLimit"]?.integer ?? Int64(maximumResults))
         guard (1...maximumResults).contains(limit) else {
@@ -67,7 +70,7 @@ enum RecordsQuery {
         if found.count > offset + limit, let last = page.last {
             // In record-name order the next page starts after the last name; a sorted one by counting.
             let next: Continuation =
-                recordQuery.sort == nil ? .after(last.recordID.recordName) : .offset(offset + limit)
+                recordQuery.sort.isEmpty ? .after(last.recordID.recordName) : .offset(offset + limit)
             members.append(("continuationMarker", JSONText.quoted(next.marker)))
         }
         return JSONText.object(members)

@@ -103,6 +103,44 @@ import Testing
         }
     }
 
+    @Test func sortsByEachEntryOfSortByInTurn() async throws {
+        let folder = try Self.seededGallery()
+        // An artwork at Night Harbor's price, so that the price leaves two tied.
+        try folder.write("study.csv", "title,price,catalogNumber\nHarbor Study,615.5,309\n")
+        let imported = try CommandRunner.run(
+            ["import", "study.csv", "--type", "Artwork", "--container", "iCloud.com.example.Gallery"], in: folder.url)
+        try #require(imported.status == 0, "\(imported.standardError)")
+        let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")))
+        try await RunningServer.with(server) { server in
+            func titles(_ sortBy: String) async throws -> [String] {
+                let answer = try await server.post(
+                    Self.path, #"{"query":{"recordType":"Artwork","sortBy":\#(sortBy)},"desiredKeys":["title"]}"#)
+                #expect(answer.status == 200)
+                let records = try #require(try answer.object()["records"] as? [[String: Any]])
+                return records.map { (($0["fields"] as! [String: Any])["title"] as! [String: Any])["value"] as! String }
+            }
+            #expect(
+                try await titles(#"[{"fieldName":"price"},{"fieldName":"title","ascending":false}]"#) == [
+                    "Night Harbor", "Harbor Study", "Rainy Day in Mendocino", "MacKerricher State Park",
+                    "Über den Dächern",
+                ])
+            #expect(
+                try await titles(#"[{"fieldName":"price","ascending":false},{"fieldName":"title"}]"#) == [
+                    "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino", "Harbor Study",
+                    "Night Harbor",
+                ])
+            let distance = try await server.post(
+                Self.path,
+                #"{"query":{"recordType":"Artwork","sortBy":[{"fieldName":"location","relativeLocation":{"latitude":39.3,"longitude":-123.8}}]}}"#
+            )
+            #expect(distance.status == 400)
+            #expect(
+                try distance.object()["reason"] as? String
+                    == "cloudseed serve does not sort by distance (relativeLocation) yet; filter on 'location' with NEAR instead"
+            )
+        }
+    }
+
     /// Sorted, a page starts after as many records as came before; in record-name order, after
     /// the last name, so that no page reads the records before it again.
     @Test(arguments: [true, false]) func pagesWithAContinuationMarker(sorted: Bool) async throws {

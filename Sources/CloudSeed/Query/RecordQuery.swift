@@ -1,10 +1,12 @@
 import Foundation
 
-/// A query of one record type, CloudKit style: filters on indexed fields, a sort, a text search.
+/// A query of one record type, CloudKit style: filters on indexed fields, sorts, a text search.
 public struct RecordQuery: Sendable {
     public var recordType: String
     public var filters: [QueryFilter]
-    public var sort: (field: String, ascending: Bool)?
+    /// The fields the records are ordered by, the first first; records they leave tied come in
+    /// record-name order.
+    public var sort: [(field: String, ascending: Bool)]
     /// Words that a SEARCHABLE field must contain.
     public var search: String?
     /// Whether a record needs only one of ``search``'s words rather than all of them (CloudKit's
@@ -18,7 +20,7 @@ public struct RecordQuery: Sendable {
     public var user = RecordZoneID.defaultOwnerName
 
     public init(
-        recordType: String, filters: [QueryFilter] = [], sort: (field: String, ascending: Bool)? = nil,
+        recordType: String, filters: [QueryFilter] = [], sort: [(field: String, ascending: Bool)] = [],
         search: String? = nil, limit: Int? = nil
     ) {
         self.recordType = recordType
@@ -130,7 +132,7 @@ enum QueryAuthorization {
                 throw CloudSeedError(.unsupportedQuery, "NEAR cannot be negated; filter on a smaller distance instead")
             }
         }
-        if let sort = query.sort { try require(.sortable, sort.field) }
+        for sort in query.sort { try require(.sortable, sort.field) }
         if query.search != nil, !recordType.fields.contains(where: { $0.options.contains(.searchable) }) {
             throw CloudSeedError(
                 .unsupportedQuery,

@@ -48,7 +48,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func refusesFieldsWithoutTheirIndex(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(
-            recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: ("title", true))
+            recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: [("title", true)])
         #expect(
             throws: CloudSeedError(
                 .unsupportedQuery,
@@ -74,7 +74,7 @@ import Testing
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")],
-                    sort: ("price", false))) == [
+                    sort: [("price", false)])) == [
                     "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino",
                 ])
         #expect(
@@ -86,7 +86,7 @@ import Testing
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "catalogNumber IN 115,308")],
-                    sort: ("title", true))) == [
+                    sort: [("title", true)])) == [
                     "MacKerricher State Park", "Night Harbor",
                 ])
         #expect(
@@ -97,14 +97,39 @@ import Testing
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "location NEAR 39.3,-123.8,2000")],
-                    sort: ("title", true))) == [
+                    sort: [("title", true)])) == [
                     "MacKerricher State Park", "Rainy Day in Mendocino",
                 ])
         #expect(
             try gallery.titles(
                 RecordQuery(
-                    recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")], sort: ("title", true),
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")],
+                    sort: [("title", true)],
                     limit: 1)) == ["MacKerricher State Park"])
+    }
+
+    @Test(arguments: BackendKind.testable) func sortsByEachFieldInTurn(_ backend: BackendKind) throws {
+        let gallery = try Gallery(backend)
+        try gallery.indexed(["artist": "SORTABLE", "price": "QUERYABLE SORTABLE"])
+        func titles(_ sort: [(field: String, ascending: Bool)]) throws -> [String] {
+            try gallery.titles(
+                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 0")], sort: sort))
+        }
+        // Mei Chen's two artworks tie on the artist; the price orders them.
+        #expect(
+            try titles([("artist", true), ("price", true)]) == [
+                "Rainy Day in Mendocino", "MacKerricher State Park", "Night Harbor", "Über den Dächern",
+            ])
+        #expect(
+            try titles([("artist", false), ("price", false)]) == [
+                "Über den Dächern", "Night Harbor", "MacKerricher State Park", "Rainy Day in Mendocino",
+            ])
+        #expect(
+            throws: CloudSeedError(
+                .unsupportedQuery,
+                "Field 'catalogNumber' is not marked sortable; add SORTABLE to Artwork.catalogNumber in the schema and run cloudseed schema import"
+            )
+        ) { try titles([("artist", true), ("catalogNumber", true)]) }
     }
 
     @Test(arguments: BackendKind.testable) func filtersListsAndNegates(_ backend: BackendKind) throws {
@@ -112,7 +137,8 @@ import Testing
         try gallery.indexed(["title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "catalogNumber": "QUERYABLE"])
         func titles(_ filter: String) throws -> [String] {
             try gallery.titles(
-                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: filter)], sort: ("title", true)))
+                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: filter)], sort: [("title", true)])
+            )
         }
         #expect(try titles("tags CONTAINSANY oil,night") == ["MacKerricher State Park", "Night Harbor"])
         #expect(try titles("tags CONTAINSALL rain,town") == ["Rainy Day in Mendocino"])
@@ -132,7 +158,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func searchesForAnyWord(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["title": "SEARCHABLE SORTABLE"])
-        var query = RecordQuery(recordType: "Artwork", sort: ("title", true), search: "harbor rainy")
+        var query = RecordQuery(recordType: "Artwork", sort: [("title", true)], search: "harbor rainy")
         #expect(try gallery.titles(query).isEmpty)
         query.searchesAnyWord = true
         #expect(try gallery.titles(query) == ["Night Harbor", "Rainy Day in Mendocino"])

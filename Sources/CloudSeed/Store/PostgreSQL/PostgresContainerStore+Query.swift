@@ -90,13 +90,11 @@ extension PostgresContainerStore {
                 + ")"
         }
         if let after = query.after { sql += " AND \"___recordID\" > \(parameter(after))" }
-        if let sort = query.sort {
-            // SQLite's order: NULL before every value ascending, after every value descending.
-            sql +=
-                " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"), \"___recordID\""
-        } else {
-            sql += " ORDER BY \"___recordID\""
+        // SQLite's order: NULL before every value ascending, after every value descending.
+        let order = try query.sort.map {
+            "\(try columnName($0.field, in: layout)) \($0.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")"
         }
+        sql += " ORDER BY " + (order + ["\"___recordID\""]).joined(separator: ", ")
         let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
         // Where every row found is a record returned, the database stops at the limit.
         if let limit = query.limit, nearFilters.isEmpty, readable?.canReadEvery(query.recordType) ?? true {

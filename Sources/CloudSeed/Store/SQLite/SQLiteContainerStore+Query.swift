@@ -78,11 +78,8 @@ extension SQLiteContainerStore {
             sql += " AND \"___recordID\" > ?"
             arguments.append(.text(after))
         }
-        if let sort = query.sort {
-            sql += " ORDER BY \(try columnName(sort.field, in: layout)) \(sort.ascending ? "ASC" : "DESC")"
-        } else {
-            sql += " ORDER BY \"___recordID\""
-        }
+        let order = try query.sort.map { "\(try columnName($0.field, in: layout)) \($0.ascending ? "ASC" : "DESC")" }
+        sql += " ORDER BY " + (order + ["\"___recordID\""]).joined(separator: ", ")
         let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
         // Where every row found is a record returned, the database stops at the limit.
         if let limit = query.limit, nearFilters.isEmpty, readable?.canReadEvery(query.recordType) ?? true {
