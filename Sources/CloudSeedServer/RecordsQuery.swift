@@ -43,13 +43,15 @@ enum RecordsQuery {
         }
         for sort in query["sortBy"]?.items ?? [] {
             let field = try fieldName(of: sort)
-            guard sort["relativeLocation"] == nil else {
-                throw ServerError(
-                    .badRequest,
-                    "cloudseed serve does not sort by distance (relativeLocation) yet; filter on '\(field)' with NEAR instead"
-                )
+            var place: Location?
+            if let relative = sort["relativeLocation"] {
+                guard let latitude = relative["latitude"]?.number, let longitude = relative["longitude"]?.number else {
+                    throw ServerError(
+                        .badRequest, "the sort by '\(field)' needs relativeLocation as {latitude, longitude}")
+                }
+                place = Location(latitude: latitude, longitude: longitude)
             }
-            recordQuery.sort.append((field, sort["ascending"]?.bool ?? true))
+            recordQuery.sort.append(QuerySort(field, ascending: sort["ascending"]?.bool ?? true, relativeTo: place))
         }
         let limit = Int(body["resultsLimit"]?.integer ?? Int64(maximumResults))
         guard (1...maximumResults).contains(limit) else {

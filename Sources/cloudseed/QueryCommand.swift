@@ -52,7 +52,7 @@ struct QueryCommand: ParsableCommand {
         try reportingErrors(writes: false) {
             var query = RecordQuery(
                 recordType: type, filters: try filters.map(QueryFilter.init(parsing:)),
-                sort: sort.map { [($0, !descending)] } ?? [], search: search, limit: limit)
+                sort: sort.map { [QuerySort($0, ascending: !descending)] } ?? [], search: search, limit: limit)
             query.user = storeOptions.user
             query.searchesAnyWord = anyWord
             let records = try storeOptions.openStore(mustExist: true).query(query, in: storeOptions.scope)

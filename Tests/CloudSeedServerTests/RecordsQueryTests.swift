@@ -129,15 +129,48 @@ import Testing
                     "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino", "Harbor Study",
                     "Night Harbor",
                 ])
-            let distance = try await server.post(
+            // The gallery's schema has no SORTABLE index on the location: CloudKit would refuse the sort.
+            let unindexed = try await server.post(
                 Self.path,
                 #"{"query":{"recordType":"Artwork","sortBy":[{"fieldName":"location","relativeLocation":{"latitude":39.3,"longitude":-123.8}}]}}"#
             )
-            #expect(distance.status == 400)
+            #expect(unindexed.status == 400)
             #expect(
-                try distance.object()["reason"] as? String
-                    == "cloudseed serve does not sort by distance (relativeLocation) yet; filter on 'location' with NEAR instead"
+                try unindexed.object()["reason"] as? String
+                    == "Field 'location' is not marked sortable; add SORTABLE to Artwork.location in the schema and run cloudseed schema import"
             )
+            let malformed = try await server.post(
+                Self.path,
+                #"{"query":{"recordType":"Artwork","sortBy":[{"fieldName":"location","relativeLocation":"Mendocino"}]}}"#
+            )
+            #expect(malformed.status == 400)
+            #expect(
+                try malformed.object()["reason"] as? String
+                    == "the sort by 'location' needs relativeLocation as {latitude, longitude}")
+        }
+    }
+
+    @Test func sortsByTheDistanceFromARelativeLocation() async throws {
+        let folder = try Self.seededGallery()
+        let schema = try String(contentsOfFile: Repository.sample("Gallery/schema.ckdb"), encoding: .utf8)
+        try folder.write(
+            "schema.ckdb", schema.replacingOccurrences(of: "LOCATION QUERYABLE,", with: "LOCATION QUERYABLE SORTABLE,"))
+        let imported = try CommandRunner.run(
+            ["schema", "import", "schema.ckdb", "--container", "iCloud.com.example.Gallery"], in: folder.url)
+        try #require(imported.status == 0, "\(imported.standardError)")
+        let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")))
+        try await RunningServer.with(server) { server in
+            let answer = try await server.post(
+                Self.path,
+                #"{"query":{"recordType":"Artwork","filterBy":[{"comparator":"GREATER_THAN","fieldName":"price","fieldValue":{"value":0}}],"sortBy":[{"fieldName":"location","relativeLocation":{"latitude":-33.04,"longitude":-71.63}}]},"resultsLimit":2,"desiredKeys":["title"]}"#
+            )
+            #expect(answer.status == 200)
+            let records = try #require(try answer.object()["records"] as? [[String: Any]])
+            let titles = records.map {
+                (($0["fields"] as! [String: Any])["title"] as! [String: Any])["value"] as! String
+            }
+            // From Valparaíso: Night Harbor there, then Rainy Day in Mendocino, 80 m nearer than MacKerricher.
+            #expect(titles == ["Night Harbor", "Rainy Day in Mendocino"])
         }
     }
 

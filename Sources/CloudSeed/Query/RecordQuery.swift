@@ -4,9 +4,9 @@ import Foundation
 public struct RecordQuery: Sendable {
     public var recordType: String
     public var filters: [QueryFilter]
-    /// The fields the records are ordered by, the first first; records they leave tied come in
+    /// What the records are ordered by, the first first; records it leaves tied come in
     /// record-name order.
-    public var sort: [(field: String, ascending: Bool)]
+    public var sort: [QuerySort]
     /// Words that a SEARCHABLE field must contain.
     public var search: String?
     /// Whether a record needs only one of ``search``'s words rather than all of them (CloudKit's
@@ -20,7 +20,7 @@ public struct RecordQuery: Sendable {
     public var user = RecordZoneID.defaultOwnerName
 
     public init(
-        recordType: String, filters: [QueryFilter] = [], sort: [(field: String, ascending: Bool)] = [],
+        recordType: String, filters: [QueryFilter] = [], sort: [QuerySort] = [],
         search: String? = nil, limit: Int? = nil
     ) {
         self.recordType = recordType
@@ -28,6 +28,49 @@ public struct RecordQuery: Sendable {
         self.sort = sort
         self.search = search
         self.limit = limit
+    }
+}
+
+/// One key of a query's order: a field's values, or a LOCATION field's distance from a place.
+public struct QuerySort: Hashable, Sendable {
+    /// The field's name as the schema has it; `recordName` for the record name.
+    public var field: String
+    /// Smallest first; with ``relativeTo``, nearest first.
+    public var ascending: Bool
+    /// For a LOCATION field, the place distances are measured from (CloudKit's `relativeLocation`).
+    public var relativeTo: Location?
+
+    /// Orders by `field`, smallest first unless `ascending` is false; by its distance from
+    /// `relativeTo`, where given.
+    public init(_ field: String, ascending: Bool = true, relativeTo: Location? = nil) {
+        self.field = field
+        self.ascending = ascending
+        self.relativeTo = relativeTo
+    }
+}
+
+extension RecordQuery {
+    /// Whether the records are ordered by distance first, which the stores do once they have read
+    /// them (``orderedByDistance(_:)``); the keys after it they give to SQL.
+    var sortsByDistance: Bool { sort.first?.relativeTo != nil }
+
+    /// The keys of ``sort`` the store's SQL orders by.
+    var sortedInSQL: ArraySlice<QuerySort> { sort.dropFirst(sortsByDistance ? 1 : 0) }
+
+    /// `records`, read in the order of ``sortedInSQL``, ordered by distance where ``sortsByDistance``
+    /// (records the others leave tied keep their order; a record without a location comes as the
+    /// farthest) and cut to ``limit``.
+    func orderedByDistance(_ records: [CloudRecord]) -> [CloudRecord] {
+        guard let first = sort.first, let place = first.relativeTo else { return records }
+        let distances = records.map { record -> Double in
+            guard case .location(let location)? = record.fields[first.field] else { return .infinity }
+            return GreatCircle.meters(location.latitude, location.longitude, place.latitude, place.longitude)
+        }
+        let order = records.indices.sorted { a, b in
+            distances[a] == distances[b]
+                ? a < b : first.ascending ? distances[a] < distances[b] : distances[a] > distances[b]
+        }
+        return order.prefix(limit ?? order.count).map { records[$0] }
     }
 }
 
@@ -132,7 +175,18 @@ enum QueryAuthorization {
                 throw CloudSeedError(.unsupportedQuery, "NEAR cannot be negated; filter on a smaller distance instead")
             }
         }
-        for sort in query.sort { try require(.sortable, sort.field) }
+        for (offset, sort) in query.sort.enumerated() {
+            try require(.sortable, sort.field)
+            guard sort.relativeTo != nil else { continue }
+            guard recordType.field(named: sort.field)?.type == .location else {
+                throw CloudSeedError(
+                    .unsupportedQuery, "a sort by distance takes a LOCATION field; '\(sort.field)' is not one")
+            }
+            guard offset == 0 else {
+                throw CloudSeedError(
+                    .unsupportedQuery, "sort by the distance from '\(sort.field)' first, before the other fields")
+            }
+        }
         if query.search != nil, !recordType.fields.contains(where: { $0.options.contains(.searchable) }) {
             throw CloudSeedError(
                 .unsupportedQuery,

@@ -48,7 +48,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func refusesFieldsWithoutTheirIndex(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         let query = RecordQuery(
-            recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: [("title", true)])
+            recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 100")], sort: [QuerySort("title")])
         #expect(
             throws: CloudSeedError(
                 .unsupportedQuery,
@@ -74,7 +74,7 @@ import Testing
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "price >= 980.75")],
-                    sort: [("price", false)])) == [
+                    sort: [QuerySort("price", ascending: false)])) == [
                     "Über den Dächern", "MacKerricher State Park", "Rainy Day in Mendocino",
                 ])
         #expect(
@@ -86,7 +86,7 @@ import Testing
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "catalogNumber IN 115,308")],
-                    sort: [("title", true)])) == [
+                    sort: [QuerySort("title")])) == [
                     "MacKerricher State Park", "Night Harbor",
                 ])
         #expect(
@@ -97,31 +97,31 @@ import Testing
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "location NEAR 39.3,-123.8,2000")],
-                    sort: [("title", true)])) == [
+                    sort: [QuerySort("title")])) == [
                     "MacKerricher State Park", "Rainy Day in Mendocino",
                 ])
         #expect(
             try gallery.titles(
                 RecordQuery(
                     recordType: "Artwork", filters: [try QueryFilter(parsing: "price != 615.5")],
-                    sort: [("title", true)],
+                    sort: [QuerySort("title")],
                     limit: 1)) == ["MacKerricher State Park"])
     }
 
     @Test(arguments: BackendKind.testable) func sortsByEachFieldInTurn(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["artist": "SORTABLE", "price": "QUERYABLE SORTABLE"])
-        func titles(_ sort: [(field: String, ascending: Bool)]) throws -> [String] {
+        func titles(_ sort: [QuerySort]) throws -> [String] {
             try gallery.titles(
                 RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 0")], sort: sort))
         }
         // Mei Chen's two artworks tie on the artist; the price orders them.
         #expect(
-            try titles([("artist", true), ("price", true)]) == [
+            try titles([QuerySort("artist"), QuerySort("price")]) == [
                 "Rainy Day in Mendocino", "MacKerricher State Park", "Night Harbor", "Über den Dächern",
             ])
         #expect(
-            try titles([("artist", false), ("price", false)]) == [
+            try titles([QuerySort("artist", ascending: false), QuerySort("price", ascending: false)]) == [
                 "Über den Dächern", "Night Harbor", "MacKerricher State Park", "Rainy Day in Mendocino",
             ])
         #expect(
@@ -129,7 +129,33 @@ import Testing
                 .unsupportedQuery,
                 "Field 'catalogNumber' is not marked sortable; add SORTABLE to Artwork.catalogNumber in the schema and run cloudseed schema import"
             )
-        ) { try titles([("artist", true), ("catalogNumber", true)]) }
+        ) { try titles([QuerySort("artist"), QuerySort("catalogNumber")]) }
+    }
+
+    @Test(arguments: BackendKind.testable) func sortsByTheDistanceFromAPlace(_ backend: BackendKind) throws {
+        let gallery = try Gallery(backend)
+        try gallery.indexed(["location": "QUERYABLE SORTABLE", "price": "QUERYABLE SORTABLE"])
+        let mendocino = Location(latitude: 39.3071, longitude: -123.7991)
+        func titles(_ sort: [QuerySort], limit: Int? = nil) throws -> [String] {
+            try gallery.titles(
+                RecordQuery(
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: "price > 0")], sort: sort, limit: limit))
+        }
+        // Mendocino, then 480 m up the coast, then Munich (9,342 km), then Valparaíso (9,673 km).
+        #expect(
+            try titles([QuerySort("location", relativeTo: mendocino)]) == [
+                "Rainy Day in Mendocino", "MacKerricher State Park", "Über den Dächern", "Night Harbor",
+            ])
+        #expect(
+            try titles([QuerySort("location", ascending: false, relativeTo: mendocino), QuerySort("price")], limit: 2)
+                == ["Night Harbor", "Über den Dächern"])
+        #expect(
+            throws: CloudSeedError(
+                .unsupportedQuery, "sort by the distance from 'location' first, before the other fields")
+        ) { try titles([QuerySort("price"), QuerySort("location", relativeTo: mendocino)]) }
+        #expect(
+            throws: CloudSeedError(.unsupportedQuery, "a sort by distance takes a LOCATION field; 'price' is not one")
+        ) { try titles([QuerySort("price", relativeTo: mendocino)]) }
     }
 
     @Test(arguments: BackendKind.testable) func filtersListsAndNegates(_ backend: BackendKind) throws {
@@ -137,7 +163,8 @@ import Testing
         try gallery.indexed(["title": "QUERYABLE SORTABLE", "tags": "QUERYABLE", "catalogNumber": "QUERYABLE"])
         func titles(_ filter: String) throws -> [String] {
             try gallery.titles(
-                RecordQuery(recordType: "Artwork", filters: [try QueryFilter(parsing: filter)], sort: [("title", true)])
+                RecordQuery(
+                    recordType: "Artwork", filters: [try QueryFilter(parsing: filter)], sort: [QuerySort("title")])
             )
         }
         #expect(try titles("tags CONTAINSANY oil,night") == ["MacKerricher State Park", "Night Harbor"])
@@ -158,7 +185,7 @@ import Testing
     @Test(arguments: BackendKind.testable) func searchesForAnyWord(_ backend: BackendKind) throws {
         let gallery = try Gallery(backend)
         try gallery.indexed(["title": "SEARCHABLE SORTABLE"])
-        var query = RecordQuery(recordType: "Artwork", sort: [("title", true)], search: "harbor rainy")
+        var query = RecordQuery(recordType: "Artwork", sort: [QuerySort("title")], search: "harbor rainy")
         #expect(try gallery.titles(query).isEmpty)
         query.searchesAnyWord = true
         #expect(try gallery.titles(query) == ["Night Harbor", "Rainy Day in Mendocino"])

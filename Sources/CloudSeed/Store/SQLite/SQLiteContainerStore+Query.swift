@@ -78,11 +78,14 @@ extension SQLiteContainerStore {
             sql += " AND \"___recordID\" > ?"
             arguments.append(.text(after))
         }
-        let order = try query.sort.map { "\(try columnName($0.field, in: layout)) \($0.ascending ? "ASC" : "DESC")" }
+        let order = try query.sortedInSQL.map {
+            "\(try columnName($0.field, in: layout)) \($0.ascending ? "ASC" : "DESC")"
+        }
         sql += " ORDER BY " + (order + ["\"___recordID\""]).joined(separator: ", ")
         let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
-        // Where every row found is a record returned, the database stops at the limit.
-        if let limit = query.limit, nearFilters.isEmpty, readable?.canReadEvery(query.recordType) ?? true {
+        // Where every row found is a record returned in the order read, the database stops at the limit.
+        let isFinalOrder = nearFilters.isEmpty && !query.sortsByDistance
+        if let limit = query.limit, isFinalOrder, readable?.canReadEvery(query.recordType) ?? true {
             sql += " LIMIT \(max(0, limit))"
         }
         var records: [CloudRecord] = []
@@ -96,9 +99,9 @@ extension SQLiteContainerStore {
             }
             let found = try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)
             if isNear, readable?.canRead(found) ?? true { records.append(found) }
-            if let limit = query.limit, records.count >= limit { break }
+            if let limit = query.limit, !query.sortsByDistance, records.count >= limit { break }
         }
-        return records
+        return query.orderedByDistance(records)
     }
 
     private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
