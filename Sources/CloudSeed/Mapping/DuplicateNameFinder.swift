@@ -59,4 +59,22 @@ struct DuplicateNameFinder {
         }
         return pairs.sorted { $0.second < $1.second }
     }
+
+    /// The rows that get a name a row of `other` gets: (row here, row there), by row here. Both
+    /// finders' marks must be sorted, as ``duplicates()`` leaves them.
+    func rowsNamedAlike(in other: DuplicateNameFinder) -> [(row: Int, otherRow: Int)] {
+        var pairs: [(row: Int, otherRow: Int)] = []
+        for index in buckets.indices where !buckets[index].isEmpty && !other.buckets[index].isEmpty {
+            let mine = buckets[index]
+            let theirs = other.buckets[index]
+            var next = 0
+            for mark in mine {
+                while next < theirs.count && theirs[next].fingerprint < mark.fingerprint { next += 1 }
+                if next < theirs.count && theirs[next].fingerprint == mark.fingerprint {
+                    pairs.append((Int(mark.row), Int(theirs[next].row)))
+                }
+            }
+        }
+        return pairs.sorted { $0.row < $1.row }
+    }
 }

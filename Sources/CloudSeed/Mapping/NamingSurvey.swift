@@ -217,6 +217,16 @@ struct NamingSurvey {
         }
     }
 
+    /// The names `rule` gives, as marks sorted by ``duplicates(under:)``, which must come first;
+    /// `nil` where the rule's names are not kept (by position, by parent, UUIDs).
+    func marks(under rule: NamingRule) -> DuplicateNameFinder? {
+        switch rule {
+        case .uuid, .parent, .position: nil
+        case .naturalKey(let key): naturalKeys.first { $0.key == key }?.marks
+        default: candidates[rule]
+        }
+    }
+
     /// Frees the marks once the rule is chosen and its duplicates found.
     mutating func forgetCandidates() {
         candidates = [:]

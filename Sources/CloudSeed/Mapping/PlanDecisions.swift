@@ -23,6 +23,8 @@ struct PlanDecisions {
         case renamed(template: String, given: String, named: String, SourcePosition)
         /// The row gets the name of an earlier row.
         case sharesName(firstRow: Int)
+        /// The row gets the name of a row of another type, in the zone where a name is unique.
+        case sharesNameWithType(String, row: Int)
     }
 
     /// Decisions over `surveys`; `randomSeed` draws the names of `--uuid`.
@@ -40,9 +42,11 @@ struct PlanDecisions {
     /// Every record type a reference may point to: those of the run and those of the store.
     private var knownTypes: Set<String> { Set(surveys.keys).union(schema.recordTypes.keys) }
 
-    /// Decides each type's naming rule and finds the rows that cannot be named; frees what the
+    /// Decides each type's naming rule and finds the rows that cannot be named: a name a row of
+    /// the same type or of another has, as a record name is unique in its zone; frees what the
     /// first pass kept to decide.
     mutating func chooseNamingRules() {
+        var namesByType: [(type: String, marks: DuplicateNameFinder)] = []
         for type in sortedTypes {
             var survey = surveys.removeValue(forKey: type)!
             let rule = survey.naming.chooseRule()
@@ -59,6 +63,15 @@ struct PlanDecisions {
                 wantedRows[type, default: [:]][first] = .some(nil)
                 wantedRows[type, default: [:]][second] = .some(nil)
             }
+            for (earlier, marks) in namesByType {
+                guard let own = survey.naming.marks(under: rule) else { break }
+                for (row, otherRow) in own.rowsNamedAlike(in: marks) where problems[row] == nil {
+                    problems[row] = .sharesNameWithType(earlier, row: otherRow)
+                    wantedRows[earlier, default: [:]][otherRow] = .some(nil)
+                    wantedRows[type, default: [:]][row] = .some(nil)
+                }
+            }
+            if let marks = survey.naming.marks(under: rule) { namesByType.append((type, marks)) }
             survey.naming.forgetCandidates()
             surveys[type] = survey
             if !problems.isEmpty { namingProblems[type] = problems }
@@ -116,6 +129,14 @@ struct PlanDecisions {
                         .duplicateRecordName,
                         "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
                         at: second?.position)
+                case .sharesNameWithType(let otherType, let otherRow):
+                    let other = wantedRows[otherType]?[otherRow] ?? nil
+                    let this = wantedRows[type]?[row] ?? nil
+                    let template = naming.rules[type]?.pinningTemplate.map { " '\(type)=\(type) \($0)'" } ?? ""
+                    error = CloudSeedError(
+                        .duplicateRecordName,
+                        "record name '\(this?.name ?? "")' is this \(type)'s and the \(otherType)'s at \(other?.position.description ?? ""); a record name is unique in its zone, whatever the type: name one type's records apart, for example with --name-template\(template)",
+                        at: this?.position)
                 }
                 if options.skipBadRows {
                     rowErrors[type, default: [:]][row] = [error]

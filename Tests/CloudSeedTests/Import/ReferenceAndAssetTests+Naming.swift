@@ -37,6 +37,28 @@ extension ReferenceAndAssetTests {
         #expect(try records("Note").isEmpty)
     }
 
+    @Test func recordsOfTwoTypesThatGetOneNameAreRefused() throws {
+        // As json-server's db.json numbers each collection from 1.
+        let document = try folder.write(
+            "db.json",
+            """
+            {"posts": [{"id": 1, "title": "Hello"}, {"id": 2, "title": "Again"}],
+             "comments": [{"id": 2, "body": "Nice", "postId": 1}, {"id": 3, "body": "Sure", "postId": 2}]}
+            """)
+        #expect(
+            errorMessages { _ = try importFiles([document]) } == [
+                "\(document):1:41: record name '2' is this Post's and the Comment's at \(document):2:15; a record name is unique in its zone, whatever the type: name one type's records apart, for example with --name-template 'Post=Post {id}' (at posts[1])"
+            ])
+        #expect(try records("Post").isEmpty)
+        #expect(try records("Comment").isEmpty)
+        // Named apart, the comments still point to their posts by id.
+        var options = MappingOptions()
+        options.nameTemplates = [try NameTemplate(parsing: "Post=Post {id}")]
+        _ = try importFiles([document], options: options)
+        #expect(try records("Post").map(\.recordID.recordName) == ["Post 1", "Post 2"])
+        #expect(try records("Comment").map(\.recordID.recordName) == ["2", "3"])
+    }
+
     @Test func aNaturalKeyWhoseValuesShareANameOnceTransliteratedDoesNotNameTheRecords() throws {
         let notes = try folder.write("notes.csv", "title,body\nZoë,x\nZoe,y\nAnna,z\n")
         let summary = try importFiles([notes])

@@ -124,8 +124,25 @@ struct SharedExamplesTests {
     }
 
     @Test func jsonServerDatabase() throws {
-        let result = try importing("json/01-DC_confusion-coursera-reactjs_db.json")
+        // Every collection numbers its records from 0: as record names, they clash across types.
+        let file = SharedExamples.path("json/01-DC_confusion-coursera-reactjs_db.json")
+        let error = try #require(throws: CloudSeedError.self) {
+            try importing("json/01-DC_confusion-coursera-reactjs_db.json")
+        }
+        #expect(error.allErrors.count == 10)
+        #expect(error.allErrors.allSatisfy { $0.code == .duplicateRecordName })
+        #expect(
+            error.allErrors.first?.description
+                == "\(file):3:5: record name '0' is this Dish's and the Comment's at \(file):45:5; a record name is unique in its zone, whatever the type: name one type's records apart, for example with --name-template 'Dish=Dish {id}' (at dishes[0])"
+        )
+        let templates = try ["Dish", "Feedback", "Leader", "Promotion"].map {
+            try NameTemplate(parsing: "\($0)=\($0) {id}")
+        }
+        let result = try importing(
+            "json/01-DC_confusion-coursera-reactjs_db.json", options: MappingOptions(nameTemplates: templates))
         #expect(result.summary.counts.map(\.created).reduce(0, +) == 31)
+        #expect(result.records("Dish").map(\.recordID.recordName).sorted() == ["Dish 0", "Dish 1", "Dish 2", "Dish 3"])
+        #expect(result.records("Comment").contains { $0.recordID.recordName == "0" })
         #expect(result.count("Comment") == 21)
         #expect(result.type("price", of: "Dish") == .string)
         #expect(result.type("date", of: "Comment") == .timestamp)
