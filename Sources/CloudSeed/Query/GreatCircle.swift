@@ -1,6 +1,6 @@
 import Foundation
 
-/// Distances on the Earth's surface, for `NEAR` filters.
+/// Distances on the Earth's surface, for `NEAR` filters and sorts by distance.
 enum GreatCircle {
     /// The great-circle distance in meters between two points given in degrees.
     static func meters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
