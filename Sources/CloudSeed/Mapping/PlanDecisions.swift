@@ -63,15 +63,16 @@ struct PlanDecisions {
                 wantedRows[type, default: [:]][first] = .some(nil)
                 wantedRows[type, default: [:]][second] = .some(nil)
             }
-            for (earlier, marks) in namesByType {
-                guard let own = survey.naming.marks(under: rule) else { break }
-                for (row, otherRow) in own.rowsNamedAlike(in: marks) where problems[row] == nil {
-                    problems[row] = .sharesNameWithType(earlier, row: otherRow)
-                    wantedRows[earlier, default: [:]][otherRow] = .some(nil)
-                    wantedRows[type, default: [:]][row] = .some(nil)
+            if let names = survey.naming.marks(under: rule) {
+                for (earlier, earlierNames) in namesByType {
+                    for (row, otherRow) in names.rowsNamedAlike(in: earlierNames) where problems[row] == nil {
+                        problems[row] = .sharesNameWithType(earlier, row: otherRow)
+                        wantedRows[earlier, default: [:]][otherRow] = .some(nil)
+                        wantedRows[type, default: [:]][row] = .some(nil)
+                    }
                 }
+                namesByType.append((type, names))
             }
-            if let marks = survey.naming.marks(under: rule) { namesByType.append((type, marks)) }
             survey.naming.forgetCandidates()
             surveys[type] = survey
             if !problems.isEmpty { namingProblems[type] = problems }
