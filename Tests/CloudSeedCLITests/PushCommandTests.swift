@@ -176,17 +176,26 @@ import Testing
         #expect(try export("served.sqlite").contains(#""nationality":{"value":"French","type":"STRING"}"#))
     }
 
-    @Test func aPrivateZoneIsCreatedOnTheServerAndPulledBack() throws {
+    /// `local.sqlite` with the to-do items in the private zone Notes, and a serve of `served.sqlite`
+    /// with the options that reach it as a signed-in user.
+    func privateNotes() throws -> (server: ServeProcess, remote: [String]) {
         let imported = try run([
             "import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite", "--database", "private",
             "--zone", "Notes",
         ])
         #expect(imported.status == 0)
         let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "zone-token"], in: folder.url)
-        let remote = [
-            "--endpoint", server.baseURL, "--api-token", "zone-token", "--web-auth-token", "user-token", "--database",
-            "private",
-        ]
+        return (
+            server,
+            [
+                "--endpoint", server.baseURL, "--api-token", "zone-token", "--web-auth-token", "user-token",
+                "--database", "private",
+            ]
+        )
+    }
+
+    @Test func aPrivateZoneIsCreatedOnTheServerAndPulledBack() throws {
+        let (server, remote) = try privateNotes()
         let push = try run(["push", "--store", "local.sqlite"] + remote)
         #expect(
             push.standardOutput
@@ -222,19 +231,11 @@ import Testing
         #expect(served.split(separator: "\n").count == 3)
         #expect(try export("pulled.sqlite") == served)
         #expect(Self.maskingTimes(served) == Self.maskingTimes(try export("local.sqlite")))
+        withExtendedLifetime(server) {}
     }
 
     @Test func aPrivateZonePulledWithAWebAuthTokenIsTheCallersOwnZone() throws {
-        let imported = try run([
-            "import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite", "--database", "private",
-            "--zone", "Notes",
-        ])
-        #expect(imported.status == 0)
-        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "zone-token"], in: folder.url)
-        let remote = [
-            "--endpoint", server.baseURL, "--api-token", "zone-token", "--web-auth-token", "user-token", "--database",
-            "private",
-        ]
+        let (server, remote) = try privateNotes()
         #expect(try run(["push", "--store", "local.sqlite"] + remote).status == 0)
         // The server keeps the zone under the token's user; the stores pulled into keep it as their own.
         #expect(try run(["pull", "--store", "pulled.sqlite"] + remote).status == 0)
@@ -251,6 +252,7 @@ import Testing
             "export", "--store", "pulled.sqlite", "--database", "private", "--zone", "Notes", "--format", "jsonl",
         ])
         #expect(pulled.standardOutput.split(separator: "\n").count == 3)
+        withExtendedLifetime(server) {}
     }
 
     @Test func aPullOfThePublicDatabasePagesThroughEachTypeAndSavesOnlyWhatChanged() throws {
