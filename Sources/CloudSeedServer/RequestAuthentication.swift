@@ -31,13 +31,14 @@ struct RequestAuthentication: Sendable {
     func user(for credentials: Credentials, body: [UInt8], subpath: String, database: DatabaseScope? = nil) throws
         -> String
     {
-        let needsUser = database.map { $0 != .public } ?? false
+        // A user's own database, which needs the user signed in.
+        let userDatabase = database.flatMap { $0 == .public ? nil : $0 }
         if credentials.keyID != nil || credentials.signature != nil {
             try verifySignature(credentials, body: body, subpath: subpath)
-            if needsUser, let database {
+            if let userDatabase {
                 throw ServerError(
                     .authenticationRequired,
-                    "server-to-server keys reach the public database only; the \(database.rawValue) database needs a signed-in user: ckAPIToken with ckWebAuthToken"
+                    "server-to-server keys reach the public database only; the \(userDatabase.rawValue) database needs a signed-in user: ckAPIToken with ckWebAuthToken"
                 )
             }
             return defaultUser
@@ -49,10 +50,10 @@ struct RequestAuthentication: Sendable {
             }
             guard given == apiToken else { throw ServerError(.authenticationFailed, "the API token is not valid") }
             guard let webAuthToken = credentials.webAuthToken else {
-                if needsUser, let database {
+                if let userDatabase {
                     throw ServerError(
                         .authenticationRequired,
-                        "the \(database.rawValue) database needs a signed-in user: add ckWebAuthToken beside ckAPIToken"
+                        "the \(userDatabase.rawValue) database needs a signed-in user: add ckWebAuthToken beside ckAPIToken"
                     )
                 }
                 return defaultUser
