@@ -107,7 +107,7 @@ final class ColumnTyping {
         let facts = columns.facts
         let keyCells: KeyCells?
         switch rule {
-        case .position, .column, .uuid:
+        case .position, .column, .qualifiedColumn, .uuid:
             keyCells = nil
         case .template:
             guard columns.template != nil else { return nil }
@@ -176,7 +176,7 @@ final class ColumnTyping {
         let ownName = columns.nameColumn(of: cells)
         lastNameColumn = ownName?.column
         let pending = RowNaming.pendingName(
-            by: naming.rule, ownName: ownName?.value,
+            by: naming.rule, ownName: naming.rule.ownName(ownName?.value, of: recordType),
             naturalKey: { _ in
                 switch naming.keyCells {
                 case .column(let column)?: values.flatMap { typedText($0, column) } ?? cells.namingText(column)

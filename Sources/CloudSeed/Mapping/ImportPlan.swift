@@ -77,7 +77,7 @@ package struct PlannedRecordType: Sendable {
     /// sources give and the rule names the others, both.
     package var namingDescription: String {
         switch namingRule {
-        case .fromSource, .column, .parent, .template: return "\(namingRule)"
+        case .fromSource, .column, .qualifiedColumn, .parent, .template: return "\(namingRule)"
         case .naturalKey, .position, .uuid:
             guard rowsWithOwnName > 0 else { return "\(namingRule)" }
             let rows = rowsWithOwnName == 1 ? "1 row" : "\(rowsWithOwnName) rows"
@@ -90,6 +90,7 @@ package struct PlannedRecordType: Sendable {
     package var pinningTemplate: String? {
         switch namingRule {
         case .naturalKey, .position, .uuid: rowsWithOwnName > 0 ? nil : namingRule.pinningTemplate
+        case .qualifiedColumn(let column): "\(name)-{\(column)}"
         default: namingRule.pinningTemplate
         }
     }

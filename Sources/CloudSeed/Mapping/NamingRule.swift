@@ -7,6 +7,9 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     case fromSource
     /// A column named `recordName`, `___recordID`, `recordID`, `id` or `uuid`.
     case column(String)
+    /// A name column whose ids number each type's records on their own (json-server's `id`, a
+    /// relational CSV set's): `Type-id` (`Dish-0`), so that they do not collide with another type's.
+    case qualifiedColumn(String)
     /// `Type-N`: the record type and the row's position among its type's rows in its source.
     case position
     /// Child records from an array inside a parent: `parent name-key-N` (`Premier League-teams-3`).
@@ -27,11 +30,25 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the names are qualified by the record type (``qualifiedColumn(_:)``).
+    var isQualified: Bool {
+        if case .qualifiedColumn = self { return true }
+        return false
+    }
+
+    /// The name a row's own name (``PreparedRow/ownName``) gives a record of `type`.
+    func ownName(_ name: String?, of type: String) -> String? {
+        guard case .qualifiedColumn = self, let name else { return name }
+        return "\(type)-\(name)"
+    }
+
     package var description: String {
         switch self {
         case .template(let template): "the name template \"\(template)\""
         case .fromSource: "record names given by the source"
         case .column(let column): "the '\(column)' column"
+        case .qualifiedColumn(let column):
+            "the '\(column)' column, after the type (Type-\(column)), as other types' ids are alike"
         case .position: "record type and position in the source (Type-1, Type-2, …)"
         case .parent: "the parent record's name, the array's key and the position in it"
         case .naturalKey(let key): "the natural key \(key.hasPrefix("{") ? key : "{\(key)}"), unique in every row"

@@ -65,7 +65,13 @@ struct PlanDecisions {
             }
             if let names = survey.naming.marks(under: rule) {
                 for (earlier, earlierNames) in namesByType {
-                    for (row, otherRow) in names.rowsNamedAlike(in: earlierNames) where problems[row] == nil {
+                    let alike = names.rowsNamedAlike(in: earlierNames)
+                    guard !alike.isEmpty else { continue }
+                    // Ids that number each type's records on their own are qualified by their types,
+                    // which sets their names apart from every other type's.
+                    let earlierQualified = qualifyIDs(of: earlier)
+                    if qualifyIDs(of: type) || earlierQualified { continue }
+                    for (row, otherRow) in alike where problems[row] == nil {
                         problems[row] = .sharesNameWithType(earlier, row: otherRow)
                         wantedRows[earlier, default: [:]][otherRow] = .some(nil)
                         wantedRows[type, default: [:]][row] = .some(nil)
@@ -76,6 +82,18 @@ struct PlanDecisions {
             survey.naming.forgetCandidates()
             surveys[type] = survey
             if !problems.isEmpty { namingProblems[type] = problems }
+        }
+    }
+
+    /// Names the records of `type` by their id column after their type (`Dish-0`), where that
+    /// column names them; `true` where their names are so qualified.
+    private mutating func qualifyIDs(of type: String) -> Bool {
+        switch naming.rules[type] {
+        case .qualifiedColumn?: return true
+        case .column(let column)?:
+            naming.rules[type] = .qualifiedColumn(column)
+            return true
+        default: return false
         }
     }
 
@@ -97,6 +115,8 @@ struct PlanDecisions {
             let name = naming.name(of: row, rowNumber: rowNumber)
         else { return }
         var keys = row.naturalKeys.map(\.1)
+        // A foreign key holds the bare id (`dishId: 0` for `Dish-0`) or a Django pk.
+        if let id = row.nameColumn?.value ?? row.primaryKey, id != name { keys.append(id) }
         if let template = options.template(for: row.recordType),
             let text = TemplateNaming.text(of: row, template: template.template)
         {
@@ -275,7 +295,9 @@ struct PlanDecisions {
         if let (type, _, byShape) = survey.declared[name] {
             return PlannedField(type: type, rule: byShape ? .cloudKitValue : .declared)
         }
-        if let inferred = inferredReference(name, target: target, kind: kind, survey: survey) { return inferred }
+        if let inferred = inferredReference(name, in: recordType, target: target, kind: kind, survey: survey) {
+            return inferred
+        }
         if survey.assetPaths[name] == true, let kind, kind.isTextual {
             let type: FieldType = if case .list = kind { .list(.asset) } else { .asset }
             return PlannedField(
@@ -319,23 +341,28 @@ struct PlanDecisions {
         return nil
     }
 
-    /// A reference inferred from the field's name when its values name records of that type: all of
-    /// them, or at least half (the others then fail with the closest names, rather than the field
-    /// silently staying text).
-    private func inferredReference(_ name: String, target: String?, kind: InferredKind?, survey: TypeSurvey)
-        -> PlannedField?
-    {
+    /// A reference inferred from the field's name when every one of its values names a record of
+    /// that type: a field some of whose values name nothing holds something else, and stays as
+    /// typed, the plan saying which values name nothing.
+    private func inferredReference(
+        _ name: String, in recordType: String, target: String?, kind: InferredKind?, survey: TypeSurvey
+    ) -> PlannedField? {
         guard let target, let kind, kind.isTextual, let values = survey.distinctValues[name], !values.isEmpty,
             let index = indexes[target], !index.isEmpty
         else { return nil }
-        let resolved = values.filter { !index.matches($0).isEmpty }.count
-        guard resolved * 2 >= values.count, resolved > 0 else { return nil }
-        let type: FieldType = if case .list = kind { .list(.reference) } else { .reference }
-        let reason =
-            resolved == values.count
-            ? "its name and every value name \(target) records"
-            : "its name names \(target) and \(resolved) of \(values.count) values name \(target) records"
-        return PlannedField(type: type, rule: .inferred, target: target, reason: reason)
+        let unresolved = values.filter { index.matches($0).isEmpty }.sorted()
+        if unresolved.isEmpty {
+            let type: FieldType = if case .list = kind { .list(.reference) } else { .reference }
+            return PlannedField(
+                type: type, rule: .inferred, target: target, reason: "its name and every value name \(target) records")
+        }
+        guard unresolved.count < values.count else { return nil }
+        let examples = unresolved.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+        return PlannedField(
+            type: kind.fieldType, rule: .inferred,
+            reason:
+                "not a reference: \(unresolved.count) of \(values.count) values name no \(target) record (\(examples)); --reference \(recordType).\(name):\(target) makes it one"
+        )
     }
 }
 

@@ -8,6 +8,8 @@ struct PreparedRow {
     /// The name the row's source gives it, by a name of its own or a name column: kept whatever
     /// rule names the type's other rows.
     var ownName: String? { givenName ?? nameColumn?.value }
+    /// The text of a Django fixture entry's `pk`, its first field, which foreign keys to it hold.
+    var primaryKey: String? { fields.first?.key == "pk" ? fields.first?.value.namingText : nil }
     var fields: [SourceField]
     /// The natural-key texts of the fields, by key (``NaturalKeys``), worked out while preparing.
     var naturalKeys: [(String, String)] = []

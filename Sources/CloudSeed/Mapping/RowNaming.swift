@@ -18,7 +18,8 @@ struct RowNaming: Sendable {
 
     static func name(of row: PreparedRow, rule: NamingRule, rowNumber: Int, randomSeed: UInt64) -> String? {
         let pending = pendingName(
-            by: rule, ownName: row.ownName, naturalKey: { key in row.naturalKeys.first { $0.0 == key }?.1 },
+            by: rule, ownName: rule.ownName(row.ownName, of: row.recordType),
+            naturalKey: { key in row.naturalKeys.first { $0.0 == key }?.1 },
             template: { TemplateNaming.text(of: row, template: $0) })
         return switch pending {
         case .text(let text)?: RecordNaming.recordName(from: text)
@@ -49,7 +50,7 @@ struct RowNaming: Sendable {
         switch rule {
         case .uuid: return .random
         case .naturalKey(let key): return naturalKey(key).map(PendingName.text) ?? .position
-        case .template, .fromSource, .parent, .column, .position: return .position
+        case .template, .fromSource, .parent, .column, .qualifiedColumn, .position: return .position
         }
     }
 

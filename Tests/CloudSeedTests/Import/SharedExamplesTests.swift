@@ -124,29 +124,28 @@ struct SharedExamplesTests {
     }
 
     @Test func jsonServerDatabase() throws {
-        // Every collection numbers its records from 0: as record names, they clash across types.
-        let file = SharedExamples.path("json/01-DC_confusion-coursera-reactjs_db.json")
-        let error = try #require(throws: CloudSeedError.self) {
-            try importing("json/01-DC_confusion-coursera-reactjs_db.json")
-        }
-        #expect(error.allErrors.count == 10)
-        #expect(error.allErrors.allSatisfy { $0.code == .duplicateRecordName })
-        #expect(
-            error.allErrors.first?.description
-                == "\(file):3:5: record name '0' is this Dish's and the Comment's at \(file):45:5; a record name is unique in its zone, whatever the type: name one type's records apart, for example with --name-template 'Dish=Dish {id}' (at dishes[0])"
-        )
-        let templates = try ["Dish", "Feedback", "Leader", "Promotion"].map {
-            try NameTemplate(parsing: "\($0)=\($0) {id}")
-        }
-        let result = try importing(
-            "json/01-DC_confusion-coursera-reactjs_db.json", options: MappingOptions(nameTemplates: templates))
+        // Every collection numbers its records from 0: the ids are qualified by their types.
+        let result = try importing("json/01-DC_confusion-coursera-reactjs_db.json")
         #expect(result.summary.counts.map(\.created).reduce(0, +) == 31)
-        #expect(result.records("Dish").map(\.recordID.recordName).sorted() == ["Dish 0", "Dish 1", "Dish 2", "Dish 3"])
-        #expect(result.records("Comment").contains { $0.recordID.recordName == "0" })
+        #expect(result.records("Dish").map(\.recordID.recordName).sorted() == ["Dish-0", "Dish-1", "Dish-2", "Dish-3"])
+        #expect(result.summary.plan.recordType("Comment")?.namingRule == .qualifiedColumn("id"))
+        #expect(result.summary.plan.recordType("Comment")?.pinningTemplate == "Comment-{id}")
         #expect(result.count("Comment") == 21)
+        #expect(result.type("dishId", of: "Comment") == .reference)
+        #expect(
+            result.records("Comment").first { $0.recordID.recordName == "Comment-0" }?.fields["dishId"]
+                == .reference(Reference(recordName: "Dish-0")))
         #expect(result.type("price", of: "Dish") == .string)
         #expect(result.type("date", of: "Comment") == .timestamp)
         #expect(result.type("featured", of: "Dish") == .int64)
+
+        // Pinned by the templates the plan prints, the references still find their records.
+        let templates = try ["Dish", "Comment", "Feedback", "Leader", "Promotion"].map {
+            try NameTemplate(parsing: "\($0)=\($0)-{id}")
+        }
+        let pinned = try importing(
+            "json/01-DC_confusion-coursera-reactjs_db.json", options: MappingOptions(nameTemplates: templates))
+        #expect(pinned.records == result.records)
     }
 
     @Test func cars() throws {

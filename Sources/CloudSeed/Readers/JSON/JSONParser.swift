@@ -431,7 +431,7 @@ struct JSONParser: DocumentCursor {
             var keys = DistinctKeys()
             var entries: [PlainEntry] = []
             while let key = try nextMember(&keys) { entries.append(PlainEntry(key, try parsePlainValue())) }
-            return .dictionary(entries)
+            return ExtendedJSON.value(of: entries) ?? .dictionary(entries)
         case UInt8(ascii: "["):
             _ = try beginArray()
             var items: [PlainValue] = []
@@ -519,6 +519,11 @@ struct JSONParser: DocumentCursor {
         var members: [(key: String, node: DocumentNode)] = []
         var keys = DistinctKeys()
         while let key = try nextMember(&keys) { members.append((key, try parseValue())) }
+        if members.count <= 2, members.first?.key.utf8.first == UInt8(ascii: "$"),
+            let value = ExtendedJSON.value(of: members.map { PlainEntry($0.key, $0.node.plainValue) })
+        {
+            return .scalar(value, start)
+        }
         return .object(members, start)
     }
 
