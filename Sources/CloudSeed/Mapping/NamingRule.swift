@@ -5,7 +5,7 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     case template(String)
     /// Names the source itself gives: CloudKit's `recordName`, or the keys of a dictionary of records.
     case fromSource
-    /// A column named `recordName`, `___recordID`, `recordID`, `id` or `uuid`.
+    /// A column named `recordName`, `___recordID`, `recordID`, `id`, `_id` (MongoDB's) or `uuid`.
     case column(String)
     /// A name column whose ids number each type's records on their own (json-server's `id`, a
     /// relational CSV set's): `Type-id` (`Dish-0`), so that they do not collide with another type's.

@@ -4,7 +4,7 @@ import Foundation
 /// Builds record names that CloudKit accepts: 1–255 ASCII characters, not starting with `_`.
 enum RecordNaming {
     /// Column names that hold record names, in order of preference.
-    static let nameColumns = ["recordName", "___recordID", "recordID", "id", "uuid"]
+    static let nameColumns = ["recordName", "___recordID", "recordID", "id", "_id", "uuid"]
     private static let loweredNameColumns = nameColumns.map { $0.lowercased() }
     /// The position of `key` in ``nameColumns`` (case-insensitive), or `nil`.
     static func nameColumnRank(of key: String) -> Int? {

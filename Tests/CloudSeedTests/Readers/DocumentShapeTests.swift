@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CloudSeed
@@ -22,11 +23,32 @@ import Testing
 
     @Test func readsLibrariesWithRecordsKeyedByID() throws {
         let read = try rows(
-            #"{"Major Version": 1, "Tracks": {"58213": {"Track ID": 58213, "Name": "Song"}}, "Playlists": [{"Name": "Mix"}]}"#,
+            #"{"Major Version": 1, "Application Version": "12.1", "Tracks": {"58213": {"Track ID": 58213, "Name": "Song"}}, "Playlists": [{"Name": "Mix"}]}"#,
             format: .json)
         #expect(read.map(\.recordType) == ["Playlist", "Track", nil])
         #expect(read.map(\.recordName) == [nil, "58213", nil])
-        #expect(read[2].values == ["Major Version": .integer(1)])
+        #expect(read[2].values == ["Major Version": .integer(1), "Application Version": .string("12.1")])
+    }
+
+    @Test func readsFirebaseExportsAndLeavesJSONServersCounterOut() throws {
+        let firebase = try rows(
+            #"{"cards": {"0": {"term": "a", "show": true}, "-LC0PaUcLlSfubJjvyry": {"term": "b", "show": false}}}"#,
+            format: .json)
+        #expect(firebase.map(\.recordType) == ["Card", "Card"])
+        #expect(firebase.map(\.recordName) == ["0", "-LC0PaUcLlSfubJjvyry"])
+        let jsonServer = try rows(#"{"reviews": [{"id": 5, "title": "Dune"}], "nextId": 6}"#, format: .json)
+        #expect(jsonServer.map(\.recordType) == ["Review"])
+    }
+
+    @Test func readsMongoDBExtendedJSON() throws {
+        let read = try rows(
+            #"[{"_id": {"$oid": "63c54428f5c110fc697828db"}, "createdAt": {"$date": {"$numberLong": "1673872424560"}}, "price": {"$numberDecimal": "9.99"}, "stock": {"$numberInt": "3"}, "blob": {"$binary": {"base64": "AQI=", "subType": "00"}}}]"#,
+            format: .json)
+        #expect(
+            read[0].values == [
+                "_id": .string("63c54428f5c110fc697828db"), "createdAt": .date(1_673_872_424_560), "price": .real(9.99),
+                "stock": .integer(3), "blob": .data(Data([1, 2])),
+            ])
     }
 
     @Test func streamsRecordArraysOfEachType() throws {

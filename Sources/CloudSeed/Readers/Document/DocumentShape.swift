@@ -7,9 +7,11 @@
 ///   - a member whose value is an array of objects: records of the type the key names, singular and
 ///     capitalised (`{"Artist": [...], "dishes": [...]}` → `Artist`, `Dish`), streamed;
 ///   - a member whose value is an object of objects: records of the type the key names, each named by
-///     its key (iTunes' `Tracks`);
-///   - when every member is an object: records named by their keys (`{"Item 0": {...}}`);
-///   - what is left (scalars, plain values): one record of the source's own type (`Person.plist`).
+///     its key (iTunes' `Tracks`, a Firebase export's `{"cards": {"-LC0Pa…": {...}}}`);
+///   - when every member is an object and none is such a collection: records named by their keys
+///     (`{"Item 0": {...}}`);
+///   - what is left (scalars, plain values): one record of the source's own type (`Person.plist`),
+///     unless other members made records and these are integers alone: counters (json-server's `nextId`).
 /// - Elements: a CloudKit record dictionary (`recordType`, `fields`), a modify operation
 ///   (`operationType`, `record`), a Django fixture entry (`model`, `pk`, `fields`: one type per
 ///   model label, the pk as record name) or a plain object.
@@ -95,26 +97,40 @@ enum DocumentShape {
         _ members: [(key: String, node: DocumentNode)], at position: SourcePosition, streamedRecords: Bool,
         _ body: (SourceRow) throws -> Void
     ) throws {
-        if !streamedRecords, !members.isEmpty, members.allSatisfy({ isRecordLike($0.node) }) {
+        if !streamedRecords, !members.isEmpty, members.allSatisfy({ isRecordLike($0.node) }),
+            !members.contains(where: { isCollection($0.node) })
+        {
             for (name, node) in members {
                 try body(try row(from: node, recordType: nil, recordName: name, keyPath: name))
             }
             return
         }
         var singleton: [(key: String, node: DocumentNode)] = []
+        var madeRecords = streamedRecords
         for (key, node) in members {
-            if let inner = node.members, !inner.isEmpty, inner.allSatisfy({ isRecordLike($0.node) }) {
+            if isCollection(node), let inner = node.members {
                 let type = IdentifierMapping.recordType(forFileStem: key)
                 for (name, record) in inner {
                     try body(try row(from: record, recordType: type, recordName: name, keyPath: "\(key).\(name)"))
                 }
+                madeRecords = true
             } else if !(streamedRecords && node.items?.isEmpty == true) {
                 singleton.append((key, node))
             }
         }
+        // Beside collections, integers alone are the document's counters (json-server's `nextId`), not a record.
+        if madeRecords, singleton.allSatisfy({ if case .scalar(.integer, _) = $0.node { true } else { false } }) {
+            return
+        }
         if !singleton.isEmpty {
             try body(try row(from: .object(singleton, position), recordType: nil, recordName: nil, keyPath: ""))
         }
+    }
+
+    /// An object of records keyed by their names (iTunes' `Tracks`, a Firebase export's `cards`).
+    private static func isCollection(_ node: DocumentNode) -> Bool {
+        guard let inner = node.members, !inner.isEmpty else { return false }
+        return inner.allSatisfy { isRecordLike($0.node) }
     }
 
     /// An object that stands for a record rather than a location or a group of fields: it is an
