@@ -58,8 +58,12 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The CSV delimiter (default: sniffed among , ; tab |).", valueName: "char"))
     var delimiter: String?
 
-    @Flag(name: .customLong("no-header"), help: "The CSV files have no header row; name the columns with --columns.")
-    var noHeader = false
+    @Flag(
+        name: .customLong("header"), inversion: .prefixedNo,
+        help:
+            "Whether the CSV files' first row is a header (default: told from the row; without one, columns are column1, column2, …)."
+    )
+    var header: Bool?
 
     @Option(help: ArgumentHelp("Column names for CSV files without a header row, comma-separated.", valueName: "a,b,c"))
     var columns: String?
@@ -135,9 +139,8 @@ struct ImportCommand: ParsableCommand {
         if let delimiter, delimiter != "\\t", delimiter.utf8.count != 1 {
             throw ValidationError("--delimiter takes one character, or \\t for tab")
         }
-        if noHeader != (columns != nil) {
-            throw ValidationError(
-                "--no-header and --columns go together: name the columns of a file without a header row")
+        if header == true, columns != nil {
+            throw ValidationError("--columns names the columns of files without a header row; drop --header")
         }
     }
 
@@ -145,7 +148,8 @@ struct ImportCommand: ParsableCommand {
         try reportingErrors {
             let csv = CSVOptions(
                 delimiter: delimiter.map { $0 == "\\t" ? UInt8(9) : $0.utf8.first! },
-                columns: columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
+                columns: columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) },
+                hasHeader: columns != nil ? false : header)
             var options = MappingOptions(
                 recordType: type, nameTemplates: try nameTemplates.map(NameTemplate.init(parsing:)),
                 fieldTypes: try fields.map(FieldTypeOverride.init(parsing:))

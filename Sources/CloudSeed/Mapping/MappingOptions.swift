@@ -8,7 +8,7 @@ public struct MappingOptions: Sendable {
     public var fieldTypes: [FieldTypeOverride]
     /// Keep arrays of dictionaries as JSON text instead of child records (`--nested-as-json`).
     public var nestedAsJSON: Bool
-    /// How CSV sources are laid out (`--delimiter`, `--no-header --columns`).
+    /// How CSV sources are laid out (`--delimiter`, `--header`, `--columns`).
     package var csv = CSVOptions()
     /// Declared references (`--reference`).
     package var references: [ReferenceDeclaration] = []

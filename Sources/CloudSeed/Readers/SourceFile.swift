@@ -171,7 +171,8 @@ public final class SourceFile: Sendable {
         case .csv: return CSVReader(input: input, file: path, options: csv, badRow: badRow)
         case .tsv:
             return CSVReader(
-                input: input, file: path, options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns),
+                input: input, file: path,
+                options: CSVOptions(delimiter: csv.delimiter ?? 0x09, columns: csv.columns, hasHeader: csv.hasHeader),
                 badRow: badRow)
         case .json: return JSONReader(input: input, file: path, isLines: false)
         case .jsonLines: return JSONReader(input: input, file: path, isLines: true)

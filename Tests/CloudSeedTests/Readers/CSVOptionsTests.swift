@@ -17,6 +17,36 @@ import Testing
             ])
     }
 
+    func tsvRows(_ text: String, hasHeader: Bool? = nil) throws -> [[String: PlainValue]] {
+        let reader = CSVReader(
+            input: { ChunkedInput(bytes: Array(text.utf8)) }, file: "x.tsv",
+            options: CSVOptions(delimiter: 9, hasHeader: hasHeader))
+        var read: [SourceRow] = []
+        try reader.forEachRow { read.append($0) }
+        return read.map(\.values)
+    }
+
+    @Test func keepsAFirstRowOfDataAsARecord() throws {
+        let file = "Burma SuperStar\t(415) 387-2147\t94118\nNopa\t(415) 864-8643\t94117\n"
+        #expect(
+            try tsvRows(file) == [
+                ["column1": .text("Burma SuperStar"), "column2": .text("(415) 387-2147"), "column3": .text("94118")],
+                ["column1": .text("Nopa"), "column2": .text("(415) 864-8643"), "column3": .text("94117")],
+            ])
+        #expect(try tsvRows(file, hasHeader: true).count == 1)
+        #expect(try tsvRows("name\tphone\tzip\nNopa\t(415) 864-8643\t94117\n").count == 1)
+        #expect(try tsvRows("name\tphone\nNopa\tunknown\n", hasHeader: false).count == 2)
+    }
+
+    @Test(arguments: [
+        (["name", "phone", "zip"], false), (["Price (USD)", "e-mail", "Date Added"], false),
+        (["Nopa", "94117"], true), (["Nopa", "+1 415-864-8643"], true), (["mei@example.com"], true),
+        (["2021-05-05", "Talk"], true), (["https://example.com", "x"], true),
+    ])
+    func tellsDataFromColumnNames(cells: [String], isData: Bool) {
+        #expect(HeaderGuess.isData(cells) == isData)
+    }
+
     @Test func convertsUTF16WithAByteOrderMark() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("names.csv")

@@ -1,5 +1,6 @@
-/// Reads CSV and TSV (RFC 4180), streaming: a header row (or `--columns`), quoted fields holding
-/// delimiters, doubled quotes and line breaks, CRLF or LF, UTF-8 with or without a byte-order mark.
+/// Reads CSV and TSV (RFC 4180), streaming: a header row (or `--columns`, or `column1`… where the
+/// first row is data), quoted fields holding delimiters, doubled quotes and line breaks, CRLF or
+/// LF, UTF-8 with or without a byte-order mark.
 ///
 /// Every cell is untyped text (``PlainValue/text(_:)``); an empty cell leaves its field unset.
 struct CSVReader: SourceReader {
@@ -26,20 +27,33 @@ struct CSVReader: SourceReader {
         var cells: [CSVRecord.Cell] = []
         var unescaped: [UInt8] = []
         var headerCells: [CSVCell] = []
+        // Where the first row starts, where it is a record rather than the header.
+        var firstRecord: SourcePosition?
         if let columns = options.columns {
             headerCells = columns.enumerated().map {
                 CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1))
             }
         } else {
-            guard try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped) != nil else {
+            guard let position = try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped)
+            else {
                 throw CloudSeedError(
                     .malformedSource, "the file is empty; expected a header row",
                     at: SourcePosition(file: file, line: 1, column: 1))
             }
             headerCells = scanner.lend(cells, unescaped) { $0.textCells }
+            if !(options.hasHeader ?? !HeaderGuess.isData(headerCells.map(\.text))) {
+                headerCells = headerCells.indices.map {
+                    CSVCell(text: "column\($0 + 1)", position: SourcePosition(file: file, line: 1, column: $0 + 1))
+                }
+                firstRecord = position
+            }
         }
         try Self.checkHeader(headerCells)
         let header = CSVHeader(columns: headerCells.map(Self.column))
+        if let firstRecord {
+            try scanner.lend(cells, unescaped) { try body(header, $0, firstRecord) }
+            scanner.releaseConsumed()
+        }
         while let position = try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped) {
             if cells.count == 1, cells[0].range.isEmpty { continue }
             if cells.count > header.columns.count {
@@ -134,12 +148,16 @@ struct CSVHeader {
 package struct CSVOptions: Sendable {
     /// The delimiter; `nil` sniffs it from the first line among `,` `;` tab and `|`.
     package var delimiter: UInt8?
-    /// Column names for a file without a header row (`--no-header --columns a,b,c`).
+    /// Column names for a file without a header row (`--columns a,b,c`).
     package var columns: [String]?
+    /// Whether the first row is a header (`--header`, `--no-header`); `nil` tells from the row
+    /// itself (``HeaderGuess``). Without a header or ``columns``, columns are `column1`, `column2`, ….
+    package var hasHeader: Bool?
 
-    package init(delimiter: UInt8? = nil, columns: [String]? = nil) {
+    package init(delimiter: UInt8? = nil, columns: [String]? = nil, hasHeader: Bool? = nil) {
         self.delimiter = delimiter
         self.columns = columns
+        self.hasHeader = hasHeader
     }
 }
 
