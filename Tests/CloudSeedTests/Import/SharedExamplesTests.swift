@@ -162,10 +162,10 @@ struct SharedExamplesTests {
         let result = try importing("json/wagtail-8.0.1_test_testapp_fixtures_test.json")
         #expect(result.summary.counts.map(\.created).reduce(0, +) == 90)
         #expect(result.summary.plan.recordTypes.count == 31)
-        #expect(result.count("wagtailcore_page") == 21)
+        #expect(result.count("Page") == 21)
         #expect(
-            result.records("tests_advertwithcustomprimarykey").map(\.recordID.recordName) == [
-                "tests_advertwithcustomprimarykey-advert/01"
+            result.records("Advertwithcustomprimarykey").map(\.recordID.recordName) == [
+                "Advertwithcustomprimarykey-advert/01"
             ])
     }
 

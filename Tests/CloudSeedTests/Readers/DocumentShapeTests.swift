@@ -8,8 +8,8 @@ import Testing
         let read = try rows(
             #"[{"model": "app.Artist", "pk": 1, "fields": {"name": "Mei"}}, {"model": "app.artwork", "pk": "a/1", "fields": {"artist": 1}}]"#,
             format: .json)
-        #expect(read.map(\.recordType) == ["app_artist", "app_artwork"])
-        #expect(read.map(\.recordName) == ["app_artist-1", "app_artwork-a/1"])
+        #expect(read.map(\.recordType) == ["Artist", "Artwork"])
+        #expect(read.map(\.recordName) == ["Artist-1", "Artwork-a/1"])
         #expect(read[0].values == ["pk": .integer(1), "name": .string("Mei")])
     }
 

@@ -14,7 +14,7 @@
 ///     unless other members made records and these are integers alone: counters (json-server's `nextId`).
 /// - Elements: a CloudKit record dictionary (`recordType`, `fields`), a modify operation
 ///   (`operationType`, `record`), a Django fixture entry (`model`, `pk`, `fields`: one type per
-///   model label, the pk as record name) or a plain object.
+///   model, `books.book` → `Book`, named `Book-pk`) or a plain object.
 enum DocumentShape {
     static func rows<Cursor: DocumentCursor>(in cursor: inout Cursor, _ body: (SourceRow) throws -> Void) throws {
         switch try cursor.peekValue() {
@@ -160,7 +160,9 @@ enum DocumentShape {
                 changeTag: node.member("recordChangeTag")?.stringValue)
         }
         if let model = node.member("model")?.stringValue, let fields = node.member("fields")?.members {
-            let type = IdentifierMapping.identifier(for: model.lowercased())
+            // The model's name without its app's (`books.book` → `Book`), as people call it.
+            let modelName = model.split(separator: ".").last.map { $0.lowercased() } ?? model
+            let type = IdentifierMapping.identifier(for: modelName.prefix(1).uppercased() + modelName.dropFirst())
             var values = fields.map { SourceField(key: $0.key, value: $0.node.plainValue, position: $0.node.position) }
             var name = recordName
             if let pk = node.member("pk") {
