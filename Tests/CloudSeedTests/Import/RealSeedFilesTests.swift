@@ -1,0 +1,340 @@
+import CloudSeedTestSupport
+import Crypto
+import Foundation
+import Testing
+
+@testable import CloudSeed
+
+/// The real seed files of `../shared/examples/real` that import as their README rows say, with no
+/// options, under their original names (the files of a set in one run); skipped without them.
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: SharedExamples.path("real/README.md")),
+        "../shared/examples/real is not beside this checkout"))
+struct RealSeedFilesTests {
+    struct Imported {
+        let summary: ImportSummary
+        let records: [CloudRecord]
+        private let byName: [String: CloudRecord]
+
+        init(summary: ImportSummary, records: [CloudRecord]) {
+            self.summary = summary
+            self.records = records
+            byName = Dictionary(records.map { ($0.recordID.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        var total: Int { summary.counts.map(\.created).reduce(0, +) }
+        var typeNames: Set<String> { Set(summary.plan.recordTypes.map(\.name)) }
+        func count(_ type: String) -> Int { summary.counts.first { $0.recordType == type }?.created ?? 0 }
+        func type(_ field: String, of recordType: String) -> FieldType? {
+            summary.plan.recordType(recordType)?.fields[field]?.type
+        }
+        func fields(of recordType: String) -> Set<String> {
+            summary.plan.recordType(recordType).map { Set($0.fields.keys) } ?? []
+        }
+        func records(_ type: String) -> [CloudRecord] { records.filter { $0.recordType == type } }
+        func names(_ type: String) -> Set<String> { Set(records(type).map(\.recordID.recordName)) }
+        func record(named name: String) -> CloudRecord? { byName[name] }
+
+        /// The record that the REFERENCE `field` of `record` points at.
+        func target(of record: CloudRecord, _ field: String) -> CloudRecord? {
+            guard case .reference(let reference)? = record.fields[field] else { return nil }
+            return byName[reference.recordName]
+        }
+
+        /// Whether there are records of `type` and each has a REFERENCE `field` to a record of `targetType`.
+        func every(_ type: String, refersWith field: String, to targetType: String) -> Bool {
+            let referring = records(type)
+            return !referring.isEmpty && referring.allSatisfy { target(of: $0, field)?.recordType == targetType }
+        }
+
+        /// How many records of `type` point with `field` at each target, by the target's `label`.
+        func tally(
+            _ type: String, _ field: String, by label: (CloudRecord) -> String? = { $0.recordID.recordName }
+        ) -> [String: Int] {
+            var counts: [String: Int] = [:]
+            for record in records(type) {
+                counts[target(of: record, field).flatMap(label) ?? "(none)", default: 0] += 1
+            }
+            return counts
+        }
+    }
+
+    /// Each file's original name: the last component of the path in its README row's source column.
+    static let originalNames: [String: String] = {
+        let readme = (try? String(contentsOfFile: SharedExamples.path("real/README.md"), encoding: .utf8)) ?? ""
+        var names: [String: String] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|")
+            guard cells.count > 1, let source = cells[1].split(separator: "`").dropFirst().first else { continue }
+            let file = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "` "))
+            names[file] = String(source.split(separator: "/").last ?? source)
+        }
+        return names
+    }()
+
+    /// Imports `files` of `real/` in one run, each copied under its original name into a fresh folder.
+    func importing(_ files: String...) throws -> Imported {
+        let folder = try TemporaryFolder()
+        let copies = try files.map { file in
+            let copied = URL(fileURLWithPath: file).lastPathComponent
+            let name = try #require(Self.originalNames[copied], "no row of real/README.md names \(copied)")
+            try FileManager.default.copyItem(atPath: SharedExamples.path("real/\(file)"), toPath: folder.path(name))
+            return folder.path(name)
+        }
+        return try withExtendedLifetime(folder) { try run(copies) }
+    }
+
+    /// Imports `file` of the folder `folder` of `real/`, copied whole so that the files beside it come along.
+    func importing(_ file: String, withTheFilesOf folder: String) throws -> Imported {
+        let copy = try TemporaryFolder()
+        let destination = copy.path(URL(fileURLWithPath: folder).lastPathComponent)
+        try FileManager.default.copyItem(atPath: SharedExamples.path("real/\(folder)"), toPath: destination)
+        return try withExtendedLifetime(copy) { try run(["\(destination)/\(file)"]) }
+    }
+
+    private func run(_ paths: [String]) throws -> Imported {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
+        let summary = try Importer(store: store, scope: StoreScope(), options: MappingOptions(), now: 0)
+            .run(paths.map { try SourceFile(path: $0) })
+        var records: [CloudRecord] = []
+        try store.forEachRecord(in: StoreScope(), recordType: nil) { records.append($0) }
+        return Imported(summary: summary, records: records)
+    }
+
+    // MARK: - jsonserver/
+
+    @Test func confusionJSONServerDatabase() throws {
+        let (dish, comment, promotion, leader, feedback) = ("Dish", "Comment", "Promotion", "Leader", "Feedback")
+        let result = try importing("jsonserver/01-DC_confusion-coursera-reactjs_db.json")
+        #expect(result.total == 33)
+        #expect(result.typeNames == [dish, comment, promotion, leader, feedback])
+        let ids = [dish: 0...3, comment: 0...20, promotion: 0...0, leader: 0...3, feedback: 1...3]
+        for (type, range) in ids {
+            #expect(result.count(type) == range.count, "\(type)")
+            #expect(result.names(type) == Set(range.map { "\(type)-\($0)" }), "\(type)")
+        }
+        #expect(result.type("dishId", of: comment) == .reference)
+        #expect(result.every(comment, refersWith: "dishId", to: dish))
+        #expect(result.tally(comment, "dishId") == ["\(dish)-0": 6, "\(dish)-1": 5, "\(dish)-2": 5, "\(dish)-3": 5])
+        #expect(result.type("date", of: comment) == .timestamp)
+        #expect(result.type("date", of: feedback) == .timestamp)
+        #expect(
+            result.record(named: "\(comment)-0")?.fields["date"]
+                == .timestamp(Timestamp.parse("2012-10-16T17:57:28.556Z")!))
+        #expect(
+            result.record(named: "\(feedback)-1")?.fields["date"]
+                == .timestamp(Timestamp.parse("2017-12-04T09:41:49.890Z")!))
+        #expect(result.type("rating", of: comment) == .int64)
+        for type in [dish, promotion, leader] { #expect(result.type("featured", of: type) == .int64, "\(type)") }
+        #expect(result.type("agree", of: feedback) == .int64)
+        #expect(result.record(named: "\(dish)-0")?.fields["featured"] == .int64(1))
+        #expect(result.record(named: "\(dish)-1")?.fields["featured"] == .int64(0))
+        #expect(result.records(feedback).allSatisfy { $0.fields["agree"] == .int64(1) })
+        #expect(result.type("telnum", of: feedback) == .string)
+    }
+
+    @Test func bookReviewJSONServerDatabaseWithAnIDCounter() throws {
+        let review = "Review"
+        let result = try importing("jsonserver/00019132_book-review-app_db.json")
+        #expect(result.total == 2)
+        #expect(result.count(review) == 2)
+        #expect(result.typeNames == [review])
+        #expect(result.type("createdAt", of: review) == .timestamp)
+        #expect(result.type("updatedAt", of: review) == .timestamp)
+    }
+
+    @Test func burgersWithTheirAddressesAsChildRecords() throws {
+        let (burger, address) = ("Burger", "Address")
+        let result = try importing("jsonserver/005guy_burger-api_db.json")
+        #expect(result.total == 4)
+        #expect(result.count(burger) == 2)
+        #expect(result.count(address) == 2)
+        #expect(result.type("ingredients", of: burger) == .list(.string))
+        #expect(result.type("burger", of: address) == .reference)
+        #expect(result.every(address, refersWith: "burger", to: burger))
+        let moundRoad = try #require(result.records(address).first { $0.text("line1") == "Mound Road" })
+        #expect(result.target(of: moundRoad, "burger")?.text("name") == "Five Guy's Cheeseburger")
+        #expect(
+            result.tally(address, "burger", by: { $0.text("name") })
+                == ["Five Guy's Cheeseburger": 1, "Whiskey River BBQ": 1])
+    }
+
+    // MARK: - django/
+
+    @Test func bikeMarketplaceDjangoFixture() throws {
+        let (site, seller, bike) = ("Site", "Seller", "Bike")
+        let result = try importing("django/CalumJEadie_bike-marketplace-mvp_initial_data.json")
+        #expect(result.total == 23)
+        #expect(result.count(site) == 2)
+        #expect(result.count(seller) == 10)
+        #expect(result.count(bike) == 11)
+        #expect(result.type("seller", of: bike) == .reference)
+        #expect(result.every(bike, refersWith: "seller", to: seller))
+        #expect(
+            result.tally(bike, "seller", by: { $0.text("name") }) == [
+                "Calum": 4, "Michael": 1, "Nik": 1, "Alice": 1, "Andy": 1, "Tom": 1, "Jack": 1, "Jordan": 1,
+            ])
+        for field in ["price", "mileage", "model_year"] { #expect(result.type(field, of: bike) == .int64, "\(field)") }
+    }
+
+    // MARK: - plist/
+
+    @Test func thaiFoodFlashcardsWithoutTheirImages() throws {
+        let (section, entry) = ("Data", "Entry")
+        let result = try importing("plist/samlowry_Thai-Food-Flashcards_data.plist")
+        #expect(result.total == 37)
+        #expect(result.count(section) == 6)
+        #expect(result.count(entry) == 31)
+        #expect(result.type("data", of: entry) == .reference)
+        #expect(result.every(entry, refersWith: "data", to: section))
+        #expect(
+            result.tally(entry, "data", by: { $0.text("title") }) == [
+                "Rice and noodles": 5, "Soups": 5, "Salads": 6, "Main dishes": 10, "Drinks": 2, "Exceptions": 3,
+            ])
+        #expect(result.type("image", of: entry) == .string)
+        #expect(result.type("buttons", of: entry) == .list(.string))
+    }
+
+    @Test func memorialPlaquesWithALocation() throws {
+        let plaque = "Data"
+        let result = try importing("plist/mec_MRPlaqueApp_data.plist")
+        #expect(result.total == 32)
+        #expect(result.count(plaque) == 32)
+        #expect(result.type("location", of: plaque) == .location)
+        #expect(result.records(plaque).allSatisfy { $0.fields["location"]?.fieldType == .location })
+        #expect(result.fields(of: plaque).isDisjoint(with: ["Latitude", "Longitude"]))
+        let fabianSociety = try #require(result.records(plaque).first { $0.text("Title") == "Fabian Society" })
+        #expect(fabianSociety.fields["location"] == .location(Location(latitude: 51.525607, longitude: -0.143917)))
+        let hendrix = try #require(result.records(plaque).first { $0.text("Title") == "Jimi Hendrix" })
+        #expect(hendrix.fields["location"] == .location(Location(latitude: 51.512983, longitude: -0.145871)))
+        #expect(result.type("Favorite", of: plaque) == .int64)
+        #expect(result.type("Title", of: plaque) == .string)
+        #expect(result.type("Subtitle", of: plaque) == .string)
+        #expect(result.type("Wiki_String", of: plaque) == .string)
+        #expect(result.type("Life_Time", of: plaque) == .string)
+    }
+
+    @Test func countriesWithTheirRadiosAsChildRecords() throws {
+        let (country, radio) = ("Country", "Radio")
+        let result = try importing("plist/elenamoga1982_Online-radio-Europe_Countries.plist")
+        #expect(result.total == 262)
+        #expect(result.count(country) == 44)
+        #expect(result.count(radio) == 218)
+        #expect(result.type("country", of: radio) == .reference)
+        #expect(result.every(radio, refersWith: "country", to: country))
+        let radiosByCountry = result.tally(radio, "country", by: { $0.text("name") })
+        #expect(radiosByCountry.count == 44)
+        #expect(radiosByCountry["Albania"] == 6)
+    }
+
+    @Test func foodCategories() throws {
+        let food = "Food"
+        let result = try importing("plist/saurabhdutta_SingtelDining_Food.plist")
+        #expect(result.total == 24)
+        #expect(result.count(food) == 24)
+        let idType = result.type("ID", of: food)
+        #expect(idType == .string || idType == .int64)
+        #expect(result.type("Name", of: food) == .string)
+    }
+
+    // MARK: - jsonarray/
+
+    // MARK: - otherjson/
+
+    @Test func forumQuestionsAndAnswers() throws {
+        let (question, answer) = ("Question", "Answer")
+        let result = try importing("otherjson/Aaron3831_ember-tech-forum_seed.json")
+        #expect(result.total == 5)
+        #expect(result.count(question) == 3)
+        #expect(result.count(answer) == 2)
+        for type in [question, answer] {
+            #expect(!result.fields(of: type).isEmpty, "\(type)")
+            #expect(result.fields(of: type).allSatisfy { result.type($0, of: type) == .string }, "\(type)")
+        }
+    }
+
+    @Test func firebaseExportNamedByItsKeys() throws {
+        let card = "Card"
+        let result = try importing("otherjson/KChellis_flashcard-angular_firebase-export.json")
+        #expect(result.total == 4)
+        #expect(result.typeNames == [card])
+        #expect(result.names(card) == ["0", "1", "2", "-LC0PaUcLlSfubJjvyry"])
+        #expect(result.fields(of: card) == ["definition", "section", "show", "term"])
+        for field in ["definition", "section", "term"] { #expect(result.type(field, of: card) == .string, "\(field)") }
+        #expect(result.type("show", of: card) == .int64)
+    }
+
+    // MARK: - jsonl/
+
+    @Test func carRentalJSONLines() throws {
+        let car = "Seed"
+        let result = try importing("jsonl/Drew-space_car-rental_seed.jsonl")
+        #expect(result.total == 20)
+        #expect(result.count(car) == 20)
+        #expect(result.type("rating", of: car) == .double)
+        for field in ["price", "seats", "bags", "isPublished", "isFeatured"] {
+            #expect(result.type(field, of: car) == .int64, "\(field)")
+        }
+        #expect(result.records(car).allSatisfy { $0.fields["isPublished"] == .int64(1) })
+        #expect(result.records(car).filter { $0.fields["isFeatured"] == .int64(1) }.count == 7)
+        #expect(result.records(car).filter { $0.fields["isFeatured"] == .int64(0) }.count == 13)
+        #expect(result.type("slug", of: car) == .string)
+    }
+
+    // MARK: - mongo/
+
+    // MARK: - csv/
+
+    @Test func ordersAndTheirItems() throws {
+        let (order, orderItem) = ("Order", "Order_item")
+        let result = try importing(
+            "csv/Alex-Kopylov_sample_db_orders.csv", "csv/Alex-Kopylov_sample_db_order_items.csv")
+        #expect(result.total == 1500)
+        #expect(result.count(order) == 500)
+        #expect(result.count(orderItem) == 1000)
+        #expect(result.names(order).isDisjoint(with: result.names(orderItem)))
+        #expect(result.type("order_id", of: orderItem) == .reference)
+        #expect(result.every(orderItem, refersWith: "order_id", to: order))
+        let itemsPerOrder = result.tally(orderItem, "order_id")
+        #expect(itemsPerOrder.count == 500)
+        #expect(itemsPerOrder.values.allSatisfy { $0 == 2 })
+        #expect(result.type("created_at", of: order) == .timestamp)
+        #expect(result.type("customer_id", of: order) == .int64)
+        #expect(result.type("status", of: order) == .string)
+        for field in ["product_id", "quantity", "unit_price_cents"] {
+            #expect(result.type(field, of: orderItem) == .int64, "\(field)")
+        }
+    }
+
+    @Test func bakeryProducts() throws {
+        let product = "Product"
+        let result = try importing("csv/LetiTran_betsy_products.csv")
+        #expect(result.total == 10)
+        #expect(result.count(product) == 10)
+        #expect(result.type("price", of: product) == .double)
+        #expect(result.type("quantity", of: product) == .int64)
+        #expect(result.type("photo", of: product) == .string)
+    }
+
+    @Test func headerlessRestaurantTSV() throws {
+        let restaurant = "Seed"
+        let result = try importing("csv/farmcp_list_app_seed.tsv")
+        #expect(result.total == 106)
+        #expect(result.count(restaurant) == 106)
+        #expect(result.records(restaurant).contains { $0.fields.values.contains(.string("Burma SuperStar")) })
+        #expect(result.fields(of: restaurant) == Set((1...6).map { "column\($0)" }))
+    }
+
+    // MARK: - with-assets/
+
+    // MARK: - Coverage
+}
+
+extension CloudRecord {
+    fileprivate func text(_ field: String) -> String? {
+        guard case .string(let text)? = fields[field] else { return nil }
+        return text
+    }
+}
