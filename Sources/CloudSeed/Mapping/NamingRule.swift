@@ -30,12 +30,6 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the names are qualified by the record type (``qualifiedColumn(_:)``).
-    var isQualified: Bool {
-        if case .qualifiedColumn = self { return true }
-        return false
-    }
-
     /// The name a row's own name (``PreparedRow/ownName``) gives a record of `type`.
     func ownName(_ name: String?, of type: String) -> String? {
         guard case .qualifiedColumn = self, let name else { return name }
