@@ -303,7 +303,9 @@ struct PlanDecisions {
             return PlannedField(
                 type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
         }
-        if kind == .real, let decimals = survey.decimals[name], let reason = Self.keptAsText(name, decimals) {
+        if kind?.isDecimalText == true, let decimals = survey.decimals[name],
+            let reason = Self.keptAsText(name, decimals)
+        {
             return PlannedField(type: .string, rule: .inferred, reason: reason)
         }
         if case .numericDate(let forms)? = kind { return numericDates(name, in: recordType, forms) }

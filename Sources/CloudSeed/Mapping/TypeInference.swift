@@ -5,8 +5,10 @@
 /// BYTES; arrays, and CSV cells that hold a JSON array of scalars (``JSONListText``), → LIST of the
 /// element type; dictionaries with latitude and longitude → LOCATION; everything else → STRING.
 /// Text that looks numeric but is not a number to a person stays STRING: `007`, `1,000`, `+1 555`, `1.2.3`.
-/// A typed string that holds a number (`<string>18</string>`) stays STRING, unless the field's other
-/// values are numbers: then it is one of them, as in a plist whose author quoted a few integers.
+/// A typed string that holds an integer (`<string>18</string>`, a zip code) stays STRING, unless the
+/// field's other values are numbers: then it is one of them, as in a plist whose author quoted a few
+/// integers. One that holds a decimal (`"900.00"`, as Django writes a DecimalField) is a DOUBLE; one
+/// that holds a date as people write it (`"May 5th, 2021"`) a TIMESTAMP.
 indirect enum InferredKind: Hashable {
     case boolean, integer, real, timestamp, bytes, location, string
     /// A typed string holding an integer or a real.
@@ -48,12 +50,15 @@ indirect enum InferredKind: Hashable {
 
     /// The kind of a typed string's UTF-8 bytes (a JSON string's): a date, a number in a string, or text.
     static func classify(typedString bytes: UnsafeBufferPointer<UInt8>) -> InferredKind {
-        // Dates and numbers start with a digit or `-`: most text is told by its first byte.
-        if let first = bytes.first, !(first >= 48 && first <= 57), first != UInt8(ascii: "-") { return .string }
+        // Numbers start with a digit or `-`, dates with a name with a month's or weekday's first
+        // letters: most text is told by its first bytes.
+        if let first = bytes.first, !(first >= 48 && first <= 57), first != UInt8(ascii: "-") {
+            return WrittenDate.mayStartNamed(bytes) && WrittenDate.named(bytes) != nil ? .timestamp : .string
+        }
         if Timestamp.parse(utf8: bytes) != nil { return .timestamp }
         if NumberText.integer(bytes) != nil { return .integerString }
         if NumberText.real(bytes) != nil { return .realString }
-        return .string
+        return writtenDate(bytes)
     }
 
     /// The kind of a CSV cell's text.
@@ -132,6 +137,15 @@ indirect enum InferredKind: Hashable {
         if case .real = self { true } else { false }
     }
 
+    /// Whether the kind is a decimal written in text, in a typed string or not: one whose spelling
+    /// may matter (``DecimalSpellings``).
+    var isDecimalText: Bool {
+        switch self {
+        case .real, .realString: true
+        default: false
+        }
+    }
+
     /// Whether the kind is `string`, told by its case alone.
     var isString: Bool {
         if case .string = self { true } else { false }
@@ -165,11 +179,11 @@ indirect enum InferredKind: Hashable {
     var fieldType: FieldType {
         switch self {
         case .boolean, .integer: .int64
-        case .real: .double
+        case .real, .realString: .double
         case .timestamp: .timestamp
         case .bytes: .bytes
         case .location: .location
-        case .string, .integerString, .realString: .string
+        case .string, .integerString: .string
         case .list(let element): .list(element?.fieldType ?? .string)
         case .numericDate(let forms): forms.order == nil ? .string : .timestamp
         }

@@ -51,7 +51,7 @@ struct TypeSurvey {
             case .text(var text) where keepsTextsByBytes(text), .string(var text) where keepsTextsByBytes(text):
                 // A text kept before is found by its bytes, not hashed into the set again.
                 text.withUTF8 { add(kind, bytes: $0, assetFolder: assetFolder) }
-            case .text(var text) where kind.isReal:
+            case .text(var text) where kind.isDecimalText, .string(var text) where kind.isDecimalText:
                 // Its spelling is noted, as a CSV cell's is where it is read.
                 text.withUTF8 { add(kind, bytes: $0, assetFolder: assetFolder) }
             default:
@@ -92,7 +92,7 @@ struct TypeSurvey {
         /// `true` for good: kinds only widen, and values found no asset paths stay none.
         func absorbs(_ kind: InferredKind) -> Bool {
             guard assetPaths == false, !(kind.isTextual && keepsValues && !overflowing), let inferred,
-                !(kind.isReal && decimals.isChecking)
+                !(kind.isDecimalText && decimals.isChecking)
             else {
                 return false
             }
@@ -104,8 +104,7 @@ struct TypeSurvey {
         /// and no cell of the same bytes was kept before (its text is among the kept ones then).
         func add(_ kind: InferredKind, bytes: UnsafeBufferPointer<UInt8>, assetFolder: String) {
             if absorbs(kind) { return }
-            // Only an untyped text's bytes are told `real`: a JSON string's are `realString`.
-            if kind.isReal { decimals.note(bytes) }
+            if kind.isDecimalText { decimals.note(bytes) }
             guard kind.isTextual, keepsValues, !overflowing, assetPaths == false else {
                 return add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: kind, bytes: bytes) }
             }

@@ -4,8 +4,8 @@
 ///
 /// ```
 /// Tue, 03 Jun 2008 11:05:30 GMT    RFC 2822 / 1123 (weekday optional; GMT, UT, UTC, Z, ±hhmm, EST…PDT)
-/// Jan 1 2000, January 1, 2000      month first
-/// 1 January 2000, 1 Jan 2000       day first
+/// Jan 1 2000, January 1, 2000      month first; May 5th, 2021 with the day's ordinal
+/// 1 January 2000, 1 Jan 2000       day first; 1st of January 2000
 /// 11/26/2026, 26.11.2026 14:30     numbers, in the order given
 /// ```
 ///
@@ -33,10 +33,13 @@ enum WrittenDate {
             text.skipWord()
             _ = text.expect(UInt8(ascii: "."))
             guard text.skipSpaces(), let number = text.number(maxDigits: 2) else { return nil }
+            text.skipOrdinalSuffix(of: number)
             (month, day) = (index, number)
         } else {
             guard let number = text.number(maxDigits: 2) else { return nil }
+            text.skipOrdinalSuffix(of: number)
             _ = text.skipSpaces()
+            text.skip(word: "of")
             guard let word = text.peekWord(), let index = Months.index(of: word) else { return nil }
             text.skipWord()
             _ = text.expect(UInt8(ascii: "."))
@@ -263,6 +266,31 @@ private struct WordReader {
 
     mutating func skipWord() {
         while index < bytes.count, WrittenDate.isLetter(bytes[index]) { index += 1 }
+    }
+
+    /// Skips `word` (lowercase ASCII, in any case) and the spaces after it, where it is next.
+    mutating func skip(word: String) {
+        guard let next = peekWord(), next.count == word.utf8.count,
+            zip(next, word.utf8).allSatisfy({ $0 | 0x20 == $1 })
+        else { return }
+        skipWord()
+        _ = skipSpaces()
+    }
+
+    /// Skips the ordinal suffix a day's number may carry, where it is the right one: `1st`, `2nd`,
+    /// `3rd`, `5th`, `11th`, `22nd`.
+    mutating func skipOrdinalSuffix(of day: Int64) {
+        let suffix =
+            switch day % 100 / 10 == 1 ? 0 : day % 10 {
+            case 1: "st"
+            case 2: "nd"
+            case 3: "rd"
+            default: "th"
+            }
+        guard let word = peekWord(), word.count == 2, zip(word, suffix.utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
+            return
+        }
+        skipWord()
     }
 
     /// A number of one to `maxDigits` digits.

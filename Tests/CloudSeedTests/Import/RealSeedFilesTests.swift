@@ -243,6 +243,23 @@ struct RealSeedFilesTests {
 
     // MARK: - otherjson/
 
+    @Test func blogPostWithAnEnglishDate() throws {
+        let post = "Seed"
+        let result = try importing("jsonarray/LucasAho_blogServeAPI_seeds.json")
+        #expect(result.total == 1)
+        #expect(result.count(post) == 1)
+        #expect(result.type("dateWritten", of: post) == .timestamp)
+        #expect(result.records(post).first?.fields["dateWritten"] == .timestamp(Timestamp.parse("2021-05-05")!))
+        #expect(result.type("paragraphs", of: post) == .list(.string))
+        guard case .list(_, let paragraphs)? = result.records(post).first?.fields["paragraphs"] else {
+            Issue.record("no paragraphs")
+            return
+        }
+        #expect(paragraphs.count == 14)
+    }
+
+    // MARK: - otherjson/
+
     @Test func forumQuestionsAndAnswers() throws {
         let (question, answer) = ("Question", "Answer")
         let result = try importing("otherjson/Aaron3831_ember-tech-forum_seed.json")

@@ -135,7 +135,7 @@ struct SharedExamplesTests {
         #expect(
             result.records("Comment").first { $0.recordID.recordName == "Comment-0" }?.fields["dishId"]
                 == .reference(Reference(recordName: "Dish-0")))
-        #expect(result.type("price", of: "Dish") == .string)
+        #expect(result.type("price", of: "Dish") == .double)
         #expect(result.type("date", of: "Comment") == .timestamp)
         #expect(result.type("featured", of: "Dish") == .int64)
 

@@ -56,8 +56,13 @@ import Testing
         #expect(NumberText.integer("١٢") == nil)  // Arabic-Indic digits are not digits here
     }
 
-    @Test func typedStringsBecomeDatesButNotNumbers() {
+    @Test func typedStringsBecomeDatesAndDecimalsButNotIntegers() {
         #expect(InferredKind(of: .string("115"))?.fieldType == .string)
+        #expect(InferredKind(of: .string("02134"))?.fieldType == .string)
+        // A decimal in a string is a number, as Django writes a DecimalField.
+        #expect(InferredKind(of: .string("900.00"))?.fieldType == .double)
+        #expect(InferredKind(of: .string("900"))?.merged(with: InferredKind(of: .string("4.99"))!).fieldType == .double)
+        #expect(InferredKind(of: .string("1.2.3"))?.fieldType == .string)
         #expect(InferredKind(of: .string("2019-10-28T00:00:00Z"))?.fieldType == .timestamp)
         #expect(InferredKind(of: .null) == nil)
     }
