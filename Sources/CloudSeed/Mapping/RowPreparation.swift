@@ -169,7 +169,7 @@ struct RowPreparation {
 
         /// An array of dictionaries: child records of their own type, each with a reference back.
         private mutating func addChildren(of flat: SourceField, items: [PlainValue]) throws {
-            let childType = IdentifierMapping.recordType(forFileStem: flat.key)
+            let childType = RowPreparation.childType(of: flat.key, in: type, items: items)
             let parentField = type.prefix(1).lowercased() + type.dropFirst()
             for (index, item) in items.enumerated() {
                 guard case .dictionary(let entries) = item else { continue }
@@ -190,6 +190,19 @@ struct RowPreparation {
                 children.append(ChildRow(key: flat.key, index: index + 1, parentField: parentField, row: prepared))
             }
         }
+    }
+
+    /// The type of the child records an array of dictionaries under `key` makes in a record of
+    /// `parentType`: the key's singular (`teams` → `Team`), or, where its elements each hold one of
+    /// those (`products: [{product: {…}, quantity: 2}]`, a cart's line items), the parent's lines of
+    /// it (`Cart_product`), which are not the thing they hold.
+    static func childType(of key: String, in parentType: String, items: [PlainValue]) -> String {
+        let type = IdentifierMapping.recordType(forFileStem: key)
+        let holdsOne = items.contains { item in
+            guard case .dictionary(let entries) = item else { return false }
+            return entries.contains { IdentifierMapping.recordType(forFileStem: $0.key) == type }
+        }
+        return holdsOne ? IdentifierMapping.recordType(forFileStem: "\(parentType)_\(key)") : type
     }
 
     fileprivate func flatten(_ field: SourceField) -> [SourceField] {

@@ -304,6 +304,50 @@ struct RealSeedFilesTests {
 
     // MARK: - csv/
 
+    @Test func mongoExportSet() throws {
+        let (product, cart, user) = ("Product", "Cart", "User")
+        let result = try importing(
+            "mongo/benitodev_Ecommerce-MERN_products.json", "mongo/benitodev_Ecommerce-MERN_carts.json",
+            "mongo/benitodev_Ecommerce-MERN_users.json")
+        #expect(result.total == 15)
+        #expect(result.count(product) == 12)
+        #expect(result.count(cart) == 1)
+        #expect(result.count(user) == 1)
+
+        let productNames = result.names(product)
+        #expect(productNames.allSatisfy { $0.count == 24 && $0.allSatisfy(\.isHexDigit) })
+        #expect(result.record(named: "6390e2ddb1507ec88d178deb")?.text("title") == "Shirt Off-white")
+        #expect(result.fields(of: product).isDisjoint(with: ["id_oid", "_id_oid"]))
+        #expect(result.type("price", of: product) == .int64)
+        #expect(result.type("stock", of: product) == .int64)
+        #expect(result.type("category", of: product) == .list(.string))
+        #expect(result.type("size", of: product) == .list(.string))
+
+        #expect(result.names(cart) == ["63c54428f5c110fc697828dd"])
+        #expect(result.names(user) == ["63c54428f5c110fc697828db"])
+        #expect(result.type("user", of: cart) == .reference)
+        #expect(result.every(cart, refersWith: "user", to: user))
+
+        let lineItems = result.records.filter { $0.fields["cart"] != nil }
+        #expect(lineItems.count == 1)
+        let lineItem = try #require(lineItems.first)
+        #expect(![product, cart, user].contains(lineItem.recordType))
+        #expect(result.typeNames == Set([product, cart, user, lineItem.recordType]))
+        #expect(result.every(lineItem.recordType, refersWith: "cart", to: cart))
+        #expect(result.type("quantity", of: lineItem.recordType) == .int64)
+        #expect(lineItem.fields["quantity"] == .int64(2))
+
+        let createdAt = RecordValue.timestamp(Timestamp.parse("2023-01-16T12:33:44.560Z")!)
+        #expect(result.type("createdAt", of: user) == .timestamp)
+        #expect(result.type("updatedAt", of: user) == .timestamp)
+        #expect(result.records(user).first?.fields["createdAt"] == createdAt)
+        #expect(result.records(user).first?.fields["updatedAt"] == createdAt)
+        #expect(result.type("isAdmin", of: user) == .int64)
+        #expect(result.records(user).first?.fields["isAdmin"] == .int64(1))
+    }
+
+    // MARK: - csv/
+
     @Test func ordersAndTheirItems() throws {
         let (order, orderItem) = ("Order", "Order_item")
         let result = try importing(

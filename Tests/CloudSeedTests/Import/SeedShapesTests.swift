@@ -28,6 +28,25 @@ import Testing
         return result
     }
 
+    @Test func lineItemsThatHoldAProductAreNoProducts() throws {
+        let summary = try importing([
+            ("products.json", #"[{"id": "p1", "title": "Shirt"}, {"id": "p2", "title": "Hat"}]"#),
+            (
+                "carts.json",
+                #"[{"id": "c1", "products": [{"product": "p2", "quantity": 2}, {"product": "p1", "quantity": 1}]}]"#
+            ),
+        ])
+        #expect(summary.plan.recordTypes.map(\.name).sorted() == ["Cart", "Cart_product", "Product"])
+        #expect(try records("Product").count == 2)
+        let lines = try records("Cart_product")
+        #expect(lines.map(\.fields["quantity"]) == [.int64(2), .int64(1)])
+        #expect(lines.map(\.fields["cart"]) == Array(repeating: .reference(Reference(recordName: "c1")), count: 2))
+        #expect(
+            lines.map(\.fields["product"]) == [
+                .reference(Reference(recordName: "p2")), .reference(Reference(recordName: "p1")),
+            ])
+    }
+
     @Test func decimalsInStringsAreNumbersButVersionsAndZipCodesStayText() throws {
         _ = try importing([
             (
