@@ -15,6 +15,9 @@ struct PlanDecisions {
     private var wantedRows: [String: [Int: (position: SourcePosition, name: String)?]] = [:]
     private var rowErrors: [String: [Int: [CloudSeedError]]] = [:]
     private let targets: Set<String>
+    /// The types a field's lists may name records of by natural keys (``NaturalKeyLists``):
+    /// their rows are indexed by the texts of their consecutive fields too.
+    private let keyListTargets: Set<String>
 
     private enum NamingProblem {
         /// The name template names a field the row does not set.
@@ -33,8 +36,14 @@ struct PlanDecisions {
         self.options = options
         self.schema = schema
         self.surveys = surveys
-        targets = Self.referenceTargets(
-            options: options, surveys: surveys, knownTypes: Set(surveys.keys).union(schema.recordTypes.keys))
+        let knownTypes = Set(surveys.keys).union(schema.recordTypes.keys)
+        targets = Self.referenceTargets(options: options, surveys: surveys, knownTypes: knownTypes)
+        keyListTargets = Set(
+            surveys.flatMap { type, survey in
+                survey.keyLists.keys.compactMap {
+                    ReferenceNames.targetType(of: $0, among: knownTypes.subtracting([type]), isList: false)
+                }
+            })
     }
 
     private var sortedTypes: [String] { surveys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
@@ -117,6 +126,9 @@ struct PlanDecisions {
         var keys = row.naturalKeys.map(\.1)
         // A foreign key holds the bare id (`dishId: 0` for `Dish-0`) or a Django pk.
         if let id = row.nameColumn?.value ?? row.primaryKey, id != name { keys.append(id) }
+        if keyListTargets.contains(row.recordType) {
+            keys += NaturalKeyLists.keys(of: row.fields, upTo: NaturalKeyLists.longest)
+        }
         if let template = options.template(for: row.recordType),
             let text = TemplateNaming.text(of: row, template: template.template)
         {
@@ -271,7 +283,9 @@ struct PlanDecisions {
         let override = options.fieldType(name, in: recordType)
         let declaredReference = options.reference(name, in: recordType)
         let kind = survey.inferred[name]
-        let isList: Bool = if case .list? = kind { true } else { override?.listElement != nil }
+        // A list under a singular name, every one a natural key, names one record (`user: ["admin"]`).
+        let keyLists = IdentifierMapping.singular(name) == name ? survey.keyLists[name] : nil
+        let isList: Bool = if case .list? = kind { keyLists == nil } else { override?.listElement != nil }
         let otherTypes = knownTypes.subtracting([recordType])
         let target = declaredReference?.target ?? ReferenceNames.targetType(of: name, among: otherTypes, isList: isList)
         let action = declaredReference?.action ?? .none
@@ -295,7 +309,10 @@ struct PlanDecisions {
         if let (type, _, byShape) = survey.declared[name] {
             return PlannedField(type: type, rule: byShape ? .cloudKitValue : .declared)
         }
-        if let inferred = inferredReference(name, in: recordType, target: target, kind: kind, survey: survey) {
+        if let inferred = inferredReference(
+            name, in: recordType, target: target, kind: kind, values: keyLists ?? survey.distinctValues[name],
+            areKeyLists: keyLists != nil)
+        {
             return inferred
         }
         if survey.assetPaths[name] == true, let kind, kind.isTextual {
@@ -346,20 +363,27 @@ struct PlanDecisions {
     /// A reference inferred from the field's name when every one of its values names a record of
     /// that type: a field some of whose values name nothing holds something else, and stays as
     /// typed, the plan saying which values name nothing.
+    /// `values` are the field's distinct texts, or where `areKeyLists`, the natural keys its lists
+    /// make (``NaturalKeyLists``), each naming one record.
     private func inferredReference(
-        _ name: String, in recordType: String, target: String?, kind: InferredKind?, survey: TypeSurvey
+        _ name: String, in recordType: String, target: String?, kind: InferredKind?, values: Set<String>?,
+        areKeyLists isKeyList: Bool
     ) -> PlannedField? {
-        guard let target, let kind, kind.isTextual, let values = survey.distinctValues[name], !values.isEmpty,
-            let index = indexes[target], !index.isEmpty
+        guard let target, let kind, kind.isTextual, let values, !values.isEmpty, let index = indexes[target],
+            !index.isEmpty
         else { return nil }
         let unresolved = values.filter { index.matches($0).isEmpty }.sorted()
         if unresolved.isEmpty {
-            let type: FieldType = if case .list = kind { .list(.reference) } else { .reference }
-            return PlannedField(
-                type: type, rule: .inferred, target: target, reason: "its name and every value name \(target) records")
+            let type: FieldType = if case .list = kind, !isKeyList { .list(.reference) } else { .reference }
+            let reason =
+                isKeyList
+                ? "its name and every value name \(target) records by their natural keys"
+                : "its name and every value name \(target) records"
+            return PlannedField(type: type, rule: .inferred, target: target, reason: reason)
         }
         guard unresolved.count < values.count else { return nil }
-        let examples = unresolved.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+        let examples = unresolved.prefix(3).map { "'\(isKeyList ? NaturalKeyLists.written($0) : $0)'" }
+            .joined(separator: ", ")
         return PlannedField(
             type: kind.fieldType, rule: .inferred,
             reason:

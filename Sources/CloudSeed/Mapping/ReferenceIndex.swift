@@ -118,7 +118,8 @@ struct ReferenceIndex: @unchecked Sendable {
 }
 
 /// Which record type a field's name points to: `artist`, `artistID`, `artist_id`, `artistRef`,
-/// `artistReference` → `Artist`; for lists the plural, `artists` → `Artist`.
+/// `artistReference` → `Artist`; for lists the plural, `artists` → `Artist`. Case and `_` aside:
+/// `content_type` → `Contenttype` (Django's model `contenttypes.contenttype`).
 enum ReferenceNames {
     static let suffixes = ["Reference", "_reference", "Ref", "_ref", "ID", "Id", "_id", "_ID"]
 
@@ -130,11 +131,14 @@ enum ReferenceNames {
         }
         var candidates = [base]
         if isList { candidates.insert(IdentifierMapping.singular(base), at: 0) }
-        for candidate in candidates {
-            if let type = types.first(where: { $0.lowercased() == candidate.lowercased() }) { return type }
+        for candidate in candidates.map(folded) {
+            if let type = types.first(where: { folded($0) == candidate }) { return type }
         }
         return nil
     }
+
+    /// A name in lower case without `_`.
+    private static func folded(_ name: String) -> String { name.lowercased().filter { $0 != "_" } }
 }
 
 /// The natural keys of a row: the fields that name things (`name`, `title`, `code`, `slug`, `key`,
@@ -171,5 +175,51 @@ enum NaturalKeys {
         }
         if let first, let last { result.append(("{\(first.0)} {\(last.0)}", "\(first.1) \(last.1)")) }
         return result
+    }
+}
+
+/// Natural keys written as lists, as a Django fixture writes a foreign key with natural keys:
+/// `"user": ["book_admin"]` for the User whose username is that, `"content_type": ["books",
+/// "category"]` for the ContentType of that app label and model. The list's texts are one key,
+/// found among the texts of a record's consecutive fields.
+enum NaturalKeyLists {
+    /// The most texts such a key holds: Django's own models use at most three.
+    static let longest = 3
+
+    /// What separates a key's texts in the one text the reference index keys it by.
+    private static let separator: Character = "\u{1F}"
+
+    /// The key a list of one to ``longest`` texts makes, `nil` for any other list.
+    static func key(of items: [PlainValue]) -> String? {
+        guard (1...longest).contains(items.count) else { return nil }
+        var texts: [String] = []
+        for item in items {
+            switch item {
+            case .string(let text), .text(let text): texts.append(text)
+            default: return nil
+            }
+        }
+        return texts.joined(separator: String(separator))
+    }
+
+    /// A key as the user wrote it, for messages: `["books", "category"]`.
+    static func written(_ key: String) -> String {
+        "["
+            + key.split(separator: separator, omittingEmptySubsequences: false).map { "\"\($0)\"" }
+            .joined(separator: ", ") + "]"
+    }
+
+    /// The keys a row can be found by: the texts of each run of up to `length` consecutive text fields.
+    static func keys(of fields: [SourceField], upTo length: Int) -> [String] {
+        var keys: [String] = []
+        for start in fields.indices {
+            var texts: [PlainValue] = []
+            for field in fields[start...].prefix(length) {
+                texts.append(field.value)
+                guard let key = key(of: texts) else { break }
+                keys.append(key)
+            }
+        }
+        return keys
     }
 }

@@ -27,6 +27,9 @@ struct TypeSurvey {
         private var keptBytes = ByteKeyedTexts()
         /// How the field's untyped reals (a CSV column's) are written, to keep versions as text.
         private(set) var decimals = DecimalSpellings()
+        /// The field's lists as natural keys (``NaturalKeyLists``) while every list is one and
+        /// its values are kept; `nil` once one is not.
+        private(set) var keyLists: Set<String>? = []
 
         init(firstPosition: SourcePosition, keepsValues: Bool) {
             self.firstPosition = firstPosition
@@ -47,6 +50,7 @@ struct TypeSurvey {
         /// asset paths start from).
         func add(_ value: PlainValue, assetFolder: String) {
             guard takesValues, let kind = InferredKind(of: value) else { return }
+            if case .array(let items) = value { noteKeyList(items) }
             switch value {
             case .text(var text) where keepsTextsByBytes(text), .string(var text) where keepsTextsByBytes(text):
                 // A text kept before is found by its bytes, not hashed into the set again.
@@ -57,6 +61,17 @@ struct TypeSurvey {
             default:
                 add(kind, assetFolder: assetFolder) { TypeSurvey.texts(of: value) }
             }
+        }
+
+        /// Takes in a list as a natural key, or learns that the field's lists are none.
+        private func noteKeyList(_ items: [PlainValue]) {
+            guard keyLists != nil else { return }
+            guard keepsValues, let key = NaturalKeyLists.key(of: items), keyLists!.count < TypeSurvey.distinctValueLimit
+            else {
+                keyLists = nil
+                return
+            }
+            keyLists!.insert(key)
         }
 
         /// Whether `text` is taken in as a cell's bytes are (``add(_:bytes:assetFolder:)``): a
@@ -126,6 +141,12 @@ struct TypeSurvey {
             if let kind = other.inferred { inferred = inferred.map { $0.merged(with: kind) } ?? kind }
             if let paths = other.assetPaths { assetPaths = (assetPaths ?? true) && paths }
             decimals.merge(other.decimals)
+            // Lists surveyed as cells are not noted as keys: the field's keys are then not all known.
+            if case .list? = other.inferred, other.keyLists?.isEmpty != false {
+                keyLists = nil
+            } else if let otherKeys = other.keyLists {
+                keyLists?.formUnion(otherKeys)
+            }
             guard keepsValues else { return }
             if !other.keepsValues {
                 if other.inferred != nil { missedValues = true }
@@ -176,6 +197,11 @@ struct TypeSurvey {
     /// Distinct texts of each field that may point to a record type (list elements included), up to ``distinctValueLimit``.
     var distinctValues: [String: Set<String>] {
         fields.filter { !$0.value.overflowing && !$0.value.distinctValues.isEmpty }.mapValues(\.distinctValues)
+    }
+
+    /// The natural keys each field's lists make (``NaturalKeyLists``), where every list makes one.
+    var keyLists: [String: Set<String>] {
+        fields.compactMapValues { $0.keyLists?.isEmpty == false ? $0.keyLists : nil }
     }
 
     /// Takes in a top-level row whose fields were surveyed where they were read, and whose naming

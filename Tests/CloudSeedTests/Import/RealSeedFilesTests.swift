@@ -163,6 +163,51 @@ struct RealSeedFilesTests {
 
     // MARK: - django/
 
+    @Test func bookstoreDjangoFixture() throws {
+        let (book, category, order, user) = ("Book", "Category", "Order", "User")
+        let (logEntry, permission, contentType, session) = ("Logentry", "Permission", "Contenttype", "Session")
+        let result = try importing("django/AlexeiSnow_bookstore_initial_data.json")
+        #expect(result.total == 126)
+        #expect(result.typeNames == [book, category, order, user, logEntry, permission, contentType, session])
+        let counts = [
+            book: 6, category: 6, order: 2, user: 3, logEntry: 32, permission: 60, contentType: 15, session: 2,
+        ]
+        for (type, count) in counts { #expect(result.count(type) == count, "\(type)") }
+        for (type, field, targetType) in [
+            (book, "category", category), (order, "book", book), (order, "user", user), (logEntry, "user", user),
+            (logEntry, "content_type", contentType), (permission, "content_type", contentType),
+        ] {
+            #expect(result.type(field, of: type) == .reference, "\(type).\(field)")
+            #expect(result.every(type, refersWith: field, to: targetType), "\(type).\(field)")
+        }
+        let dune = try #require(result.records(book).first { $0.text("title") == "Дюна" })
+        #expect(result.target(of: dune, "category")?.text("name") == "Фантастика")
+        let buying = try #require(result.records(order).first { $0.text("order_type") == "buy" })
+        #expect(result.target(of: buying, "user")?.text("username") == "Алексей")
+        #expect(result.target(of: buying, "book")?.text("title") == "Дюна")
+        #expect(
+            result.tally(logEntry, "user", by: { $0.text("username") }) == ["book_admin": 28, "Администратор": 4])
+        let appAndModel: (CloudRecord) -> String? = { "\($0.text("app_label") ?? "").\($0.text("model") ?? "")" }
+        #expect(
+            result.tally(logEntry, "content_type", by: appAndModel)
+                == ["books.book": 21, "books.category": 8, "auth.user": 2, "books.order": 1])
+        let permissionsByContentType = result.tally(permission, "content_type", by: appAndModel)
+        #expect(permissionsByContentType.count == 15)
+        #expect(permissionsByContentType.values.allSatisfy { $0 == 4 })
+        for field in ["buy_price", "rent_price_2w", "rent_price_1m", "rent_price_3m"] {
+            #expect(result.type(field, of: book) == .double, "\(field)")
+        }
+        #expect(result.type("created_at", of: book) == .timestamp)
+        #expect(result.type("created_at", of: order) == .timestamp)
+        #expect(result.type("last_login", of: user) == .timestamp)
+        #expect(result.type("is_available", of: book) == .int64)
+        for field in ["is_superuser", "is_staff", "is_active"] {
+            #expect(result.type(field, of: user) == .int64, "\(field)")
+        }
+        #expect(result.type("action_flag", of: logEntry) == .int64)
+        #expect(result.type("object_id", of: logEntry) == .string)
+    }
+
     @Test func bikeMarketplaceDjangoFixture() throws {
         let (site, seller, bike) = ("Site", "Seller", "Bike")
         let result = try importing("django/CalumJEadie_bike-marketplace-mvp_initial_data.json")

@@ -59,4 +59,58 @@ import Testing
         #expect(books.map(\.fields["version"]) == [.string("1.10"), .string("1.1")])
         #expect(books.map(\.fields["zip"]) == [.string("02134"), .string("10001")])
     }
+
+    static let fixture = """
+        [{"model": "auth.user", "fields": {"password": "x", "username": "admin", "email": "a@example.com"}},
+         {"model": "auth.user", "fields": {"password": "y", "username": "mei", "email": "m@example.com"}},
+         {"model": "contenttypes.contenttype", "fields": {"app_label": "books", "model": "book"}},
+         {"model": "contenttypes.contenttype", "fields": {"app_label": "books", "model": "category"}},
+         {"model": "admin.logentry", "pk": 1,
+          "fields": {"user": ["mei"], "content_type": ["books", "category"], "object_id": "4"}},
+         {"model": "admin.logentry", "pk": 2,
+          "fields": {"user": ["admin"], "content_type": ["books", "book"], "object_id": "7"}}]
+        """
+
+    @Test func djangoNaturalKeysAreReferences() throws {
+        let summary = try importing([("initial_data.json", Self.fixture)])
+        let entry = try #require(summary.plan.recordType("Logentry"))
+        #expect(
+            entry.fields["user"]
+                == PlannedField(
+                    type: .reference, rule: .inferred, target: "User",
+                    reason: "its name and every value name User records by their natural keys"))
+        #expect(entry.fields["content_type"]?.type == .reference)
+        #expect(entry.fields["content_type"]?.target == "Contenttype")
+        let expected: [RecordValue?] = [
+            .reference(Reference(recordName: "m@example.com")), .reference(Reference(recordName: "a@example.com")),
+        ]
+        #expect(try records("Logentry").map(\.fields["user"]) == expected)
+        #expect(
+            try records("Logentry").map(\.fields["content_type"]) == [
+                .reference(Reference(recordName: "Contenttype-2")), .reference(Reference(recordName: "Contenttype-1")),
+            ])
+    }
+
+    @Test func aPinnedNaturalKeyReferenceGivesTheSameRecords() throws {
+        var options = MappingOptions()
+        options.references = [try ReferenceDeclaration(parsing: "Logentry.user:User")]
+        _ = try importing([("initial_data.json", Self.fixture)], options: options)
+        #expect(
+            try records("Logentry").map(\.fields["user"]) == [
+                .reference(Reference(recordName: "m@example.com")), .reference(Reference(recordName: "a@example.com")),
+            ])
+    }
+
+    @Test func aNaturalKeyThatNamesNoRecordIsRefusedWithTheClosest() throws {
+        var options = MappingOptions()
+        options.references = [try ReferenceDeclaration(parsing: "Logentry.content_type:Contenttype")]
+        let fixture = Self.fixture.replacingOccurrences(of: #"["books", "book"]"#, with: #"["books", "author"]"#)
+        let messages = errorMessages { _ = try importing([("initial_data.json", fixture)], options: options) }
+        #expect(messages.count == 1)
+        #expect(
+            messages.first?.hasSuffix(
+                #"no Contenttype record matches '["books", "author"]' (closest: Contenttype-1, Contenttype-2); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"#
+            ) == true)
+        #expect(try records("Logentry").isEmpty)
+    }
 }
