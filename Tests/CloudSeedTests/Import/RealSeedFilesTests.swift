@@ -288,6 +288,22 @@ struct RealSeedFilesTests {
 
     // MARK: - otherjson/
 
+    @Test func creditCardsOfOneTypeKeepingTheirBankAsTheirGroup() throws {
+        let card = "CreditCard"
+        let result = try importing("plist/saurabhdutta_SingtelDining_CreditCard.plist")
+        #expect(result.total == 66)
+        #expect(result.count(card) == 66)
+        #expect(result.typeNames == [card])
+        #expect(result.type("group", of: card) == .string)
+        #expect(
+            Dictionary(grouping: result.records(card), by: { $0.text("group") ?? "(none)" }).mapValues(\.count) == [
+                "Citibank": 12, "DBS": 2, "HSBC": 4, "OCBC": 12, "POSB": 1, "Standard Chartered": 2, "UOB": 19,
+                "AMEX": 14,
+            ])
+    }
+
+    // MARK: - jsonarray/
+
     @Test func blogPostWithAnEnglishDate() throws {
         let post = "Seed"
         let result = try importing("jsonarray/LucasAho_blogServeAPI_seeds.json")

@@ -57,6 +57,24 @@ import Testing
         #expect(read.map(\.position.keyPath) == ["dishes[0]", "dishes[1]"])
     }
 
+    @Test func readsArraysOfOneShapeKeyedByNameAsGroupsOfOneType() throws {
+        let cards = try rows(
+            #"{"Citibank": [{"CardID": "53", "Title": "Citi"}, {"CardID": "3", "Title": "Dividend"}], "DBS": [{"CardID": "9", "Title": "Live Fresh"}], "Standard Chartered": [{"CardID": "12", "Title": "Manhattan"}]}"#,
+            format: .json)
+        #expect(cards.map(\.recordType) == [nil, nil, nil, nil])
+        #expect(
+            cards.map { $0.values["group"] }
+                == ["Citibank", "Citibank", "DBS", "Standard Chartered"].map(PlainValue.string))
+        #expect(cards.map(\.position.keyPath) == ["Citibank[0]", "Citibank[1]", "DBS[0]", "Standard Chartered[0]"])
+        // Collections of one shape under plural keys stay a type each, as do collections of two shapes.
+        let todos = try rows(
+            #"{"todos": [{"id": 1, "title": "a"}], "notes": [{"id": 1, "title": "b"}]}"#, format: .json)
+        #expect(todos.map(\.recordType) == ["Todo", "Note"])
+        let gallery = try rows(#"{"Artist": [{"name": "Mei"}], "Artwork": [{"title": "Dunes"}]}"#, format: .json)
+        #expect(gallery.map(\.recordType) == ["Artist", "Artwork"])
+        #expect(gallery.allSatisfy { $0.values["group"] == nil })
+    }
+
     @Test func refusesScalarsAtTheTop() {
         #expect(
             readError("42", format: .json, file: "x.json")

@@ -5,7 +5,9 @@
 ///   - `records` (a CloudKit records/query response) or `operations` (a records/modify request):
 ///     CloudKit record dictionaries with typed fields, streamed;
 ///   - a member whose value is an array of objects: records of the type the key names, singular and
-///     capitalised (`{"Artist": [...], "dishes": [...]}` → `Artist`, `Dish`), streamed;
+///     capitalised (`{"Artist": [...], "dishes": [...]}` → `Artist`, `Dish`), streamed; but arrays of
+///     records of one shape under keys not all plural are groups of the source's own type, each
+///     record keeping its key in a field `group` (`CreditCard.plist`'s `{"Citibank": [...], "DBS": [...]}`);
 ///   - a member whose value is an object of objects: records of the type the key names, each named by
 ///     its key (iTunes' `Tracks`, a Firebase export's `{"cards": {"-LC0Pa…": {...}}}`);
 ///   - when every member is an object and none is such a collection: records named by their keys
@@ -50,6 +52,7 @@ enum DocumentShape {
         let position = try cursor.beginObject()
         var plain: [(key: String, node: DocumentNode)] = []
         var streamedRecords = false
+        var groups = ArrayGroups()
         while let (key, _) = try cursor.nextKey() {
             guard try cursor.peekValue() == .array else {
                 plain.append((key, try cursor.readValue()))
@@ -64,10 +67,11 @@ enum DocumentShape {
             var items: [DocumentNode] = []
             if try cursor.nextElement() {
                 if try cursor.peekValue() == .object {
-                    let type = IdentifierMapping.recordType(forFileStem: key)
                     var index = 0
                     repeat {
-                        try body(try row(from: cursor.readRecord(), recordType: type, keyPath: "\(key)[\(index)]"))
+                        try groups.add(
+                            try row(from: cursor.readRecord(), recordType: nil, keyPath: "\(key)[\(index)]"), key: key,
+                            body)
                         cursor.releaseConsumed()
                         index += 1
                     } while try cursor.nextElement()
@@ -78,7 +82,70 @@ enum DocumentShape {
             }
             plain.append((key, .array(items, arrayPosition)))
         }
+        try groups.finish(body)
         try emitMembers(plain, at: position, streamedRecords: streamedRecords, body)
+    }
+
+    /// The arrays of records of a top-level object, told apart: collections, each of the type its
+    /// key names (json-server's `{"dishes": [...], "comments": [...]}`), or groups of one type keyed
+    /// by what they share (`{"Citibank": [cards], "DBS": [cards]}`), each record keeping its key in
+    /// the field ``field``. Groups are records of one shape under keys not all plural; the first
+    /// array's rows wait, up to ``waitingLimit``, for the second array's first row to tell.
+    private struct ArrayGroups {
+        /// The field a grouped record keeps its key in.
+        static let field = "group"
+        /// How many rows of the first array wait for the second to tell what the arrays are.
+        static let waitingLimit = 10_000
+
+        private enum Kind { case undecided, collections, groups }
+        private var kind = Kind.undecided
+        private var first: (key: String, rows: [SourceRow])?
+
+        /// Takes in a record of the array under `key`, handing on what is decided.
+        mutating func add(_ row: SourceRow, key: String, _ body: (SourceRow) throws -> Void) throws {
+            if kind == .undecided {
+                guard let first, first.key != key else {
+                    if first == nil { self.first = (key, []) }
+                    self.first!.rows.append(row)
+                    if self.first!.rows.count > Self.waitingLimit { try decide(.collections, body) }
+                    return
+                }
+                let isGroup =
+                    Self.keys(of: first.rows[0]) == Self.keys(of: row)
+                    && !(Self.isPlural(first.key) && Self.isPlural(key))
+                try decide(isGroup ? .groups : .collections, body)
+            }
+            try body(shaped(row, key: key))
+        }
+
+        /// Hands on the rows still waiting, as collections where nothing told otherwise.
+        mutating func finish(_ body: (SourceRow) throws -> Void) throws {
+            if kind == .undecided, first != nil { try decide(.collections, body) }
+        }
+
+        private mutating func decide(_ kind: Kind, _ body: (SourceRow) throws -> Void) throws {
+            self.kind = kind
+            guard let (key, rows) = first.take() else { return }
+            for row in rows { try body(shaped(row, key: key)) }
+        }
+
+        /// The row as what was decided makes it: of the type its key names, or of the source's
+        /// type keeping its key.
+        private func shaped(_ row: SourceRow, key: String) -> SourceRow {
+            var row = row
+            if kind == .groups {
+                if !row.fields.contains(where: { $0.key == Self.field }) {
+                    row.fields.insert(SourceField(key: Self.field, value: .string(key), position: row.position), at: 0)
+                }
+            } else if row.recordType == nil {
+                row.recordType = IdentifierMapping.recordType(forFileStem: key)
+            }
+            return row
+        }
+
+        private static func keys(of row: SourceRow) -> Set<String> { Set(row.fields.map(\.key)) }
+
+        private static func isPlural(_ key: String) -> Bool { IdentifierMapping.singular(key) != key }
     }
 
     /// One row from an array's element at `keyPath`, as a cursor read it.
