@@ -92,7 +92,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(
         name: .customLong("allow-dangling"),
         help:
-            "Keep references to records that do not exist (CloudKit allows NONE references to them), and assets whose bytes the store lacks, as metadata only."
+            "Keep references to records that do not exist (CloudKit allows NONE references to them), and assets whose bytes the store lacks, as metadata only; leave out asset files that do not exist."
     )
     var allowDangling = false
 

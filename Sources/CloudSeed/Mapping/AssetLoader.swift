@@ -14,21 +14,24 @@ enum AssetLoader {
         "epub", "zip",
     ]
 
-    /// Whether `path`, relative to `folder`, is an existing regular file with a media or document extension.
-    static func isMediaFile(_ path: String, in folder: String) -> Bool {
-        guard mediaExtensions.contains((path as NSString).pathExtension.lowercased()), !path.hasPrefix("/") else {
-            return false
-        }
+    /// Whether `path` is relative and ends with a media or document file's extension.
+    static func namesMediaFile(_ path: String) -> Bool {
+        mediaExtensions.contains((path as NSString).pathExtension.lowercased()) && !path.hasPrefix("/")
+    }
+
+    /// Whether `path`, relative to `folder`, is an existing regular file.
+    static func isFile(_ path: String, in folder: String) -> Bool {
         var isDirectory: ObjCBool = false
         let full = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(path)
         return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
-    /// Reads `path`, adds its content to `contents` under its SHA-256, and returns the asset.
+    /// Reads `path`, adds its content to `contents` under its SHA-256, and returns the asset; `nil`
+    /// where the file does not exist and `allowMissing` leaves it out.
     static func load(
-        _ path: String, at position: SourcePosition, folder: String, allowOutside: Bool,
+        _ path: String, at position: SourcePosition, folder: String, allowOutside: Bool, allowMissing: Bool = false,
         into contents: inout [String: Data]
-    ) throws -> AssetReference {
+    ) throws -> AssetReference? {
         let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.resolvingSymlinksInPath()
         guard allowOutside || !path.hasPrefix("/") else {
             throw CloudSeedError(
@@ -45,8 +48,13 @@ enum AssetLoader {
                 at: position)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
+            if allowMissing { return nil }
+            let closest = closestFile(to: url).map {
+                "; closest: '\(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent($0))'"
+            }
             throw CloudSeedError(
-                .missingAsset, "the asset file '\(path)' does not exist (looked in \(base.path)); fix the path",
+                .missingAsset,
+                "the asset file '\(path)' does not exist (looked in \(base.path)\(closest ?? "")); fix the path, or pass --allow-dangling to leave it out",
                 at: position)
         }
         guard data.count <= maximumAssetSize else {
@@ -57,5 +65,20 @@ enum AssetLoader {
         let checksum = SHA256.hexDigest(of: data)
         contents[checksum] = data
         return AssetReference(fileChecksum: checksum, size: Int64(data.count))
+    }
+
+    /// The name of the file beside where `url` points whose name is closest to its, where one is
+    /// close: the same but for case, or a few characters apart.
+    static func closestFile(to url: URL) -> String? {
+        let folder = url.deletingLastPathComponent().path
+        let wanted = Array(url.lastPathComponent.lowercased())
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        let scored = names.filter { isFile($0, in: folder) }.map {
+            (EditDistance.between(wanted, Array($0.lowercased())), $0)
+        }
+        guard let (distance, name) = scored.min(by: { ($0.0, $0.1) < ($1.0, $1.1) }),
+            distance <= max(2, wanted.count / 4)
+        else { return nil }
+        return name
     }
 }

@@ -337,6 +337,8 @@ final class ColumnTyping {
                     let value = try typed(cells, column, as: slot)
                     size += value.encodedSize
                     values[slot.index] = consume value  // moved, not copied: no reference counted twice
+                } catch is ValueConverter.LeftOut {
+                    // The field stays unset.
                 } catch {
                     lastErrors.append(
                         typing.worded(

@@ -18,7 +18,8 @@ public struct MappingOptions: Sendable {
     package var dateFormats: [DateFormatPin] = []
     /// The zone of dates and times written without one (`--timezone`); `nil` is UTC.
     package var timeZone: TimeZoneChoice?
-    /// Keep references whose target does not exist, as CloudKit allows for NONE (`--allow-dangling`).
+    /// Keep references whose target does not exist, as CloudKit allows for NONE, and leave out
+    /// asset files that do not exist (`--allow-dangling`).
     public var allowDangling = false
     /// Where relative asset paths start, instead of each source's folder (`--assets-dir`).
     public var assetsFolder: String?

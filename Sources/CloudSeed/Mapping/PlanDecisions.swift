@@ -315,10 +315,18 @@ struct PlanDecisions {
         {
             return inferred
         }
-        if survey.assetPaths[name] == true, let kind, kind.isTextual {
+        if let files = survey.assetFiles[name], files.isMostlyExisting, let kind, kind.isTextual {
             let type: FieldType = if case .list = kind { .list(.asset) } else { .asset }
+            guard files.missing > 0 else {
+                return PlannedField(
+                    type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
+            }
+            let examples = files.missingExamples.map { "'\($0)'" }.joined(separator: ", ")
             return PlannedField(
-                type: type, rule: .inferred, reason: "every value is a path to an existing media or document file")
+                type: type, rule: .inferred,
+                reason:
+                    "\(files.existing) of \(files.existing + files.missing) values are paths to existing media or document files; the \(files.missing) naming none (\(examples)) are errors, or left out with --allow-dangling"
+            )
         }
         if kind?.isDecimalText == true, let decimals = survey.decimals[name],
             let reason = Self.keptAsText(name, decimals)

@@ -63,7 +63,7 @@ final class RecordBuilder {
     init(plan: ImportPlan, options: MappingOptions) {
         self.plan = plan
         self.options = options
-        let assetFiles = AssetFiles(allowOutside: options.allowOutsideAssets)
+        let assetFiles = AssetFiles(allowOutside: options.allowOutsideAssets, allowMissing: options.allowDangling)
         self.assetFiles = assetFiles
         converter = ValueConverter(
             loadAsset: { path, position in try assetFiles.load(path, at: position) },
@@ -198,13 +198,19 @@ final class RecordBuilder {
     /// The asset files the last record loaded, and the folder their paths start from.
     private final class AssetFiles {
         let allowOutside: Bool
+        let allowMissing: Bool
         var folder = ""
         var loaded: [String: Data] = [:]
 
-        init(allowOutside: Bool) { self.allowOutside = allowOutside }
+        init(allowOutside: Bool, allowMissing: Bool) {
+            self.allowOutside = allowOutside
+            self.allowMissing = allowMissing
+        }
 
-        func load(_ path: String, at position: SourcePosition) throws -> AssetReference {
-            try AssetLoader.load(path, at: position, folder: folder, allowOutside: allowOutside, into: &loaded)
+        func load(_ path: String, at position: SourcePosition) throws -> AssetReference? {
+            try AssetLoader.load(
+                path, at: position, folder: folder, allowOutside: allowOutside, allowMissing: allowMissing,
+                into: &loaded)
         }
     }
 }

@@ -88,7 +88,8 @@ struct ReferenceIndex: @unchecked Sendable {
     /// Up to `count` record names closest to `value`, for an error's suggestions.
     func closest(to value: String, count: Int = 3) -> [String] {
         let target = Array(Self.normalise(value))
-        let scored = byNormalised.map { key, names in (Self.distance(target, Array(key)), names.sorted().first!) }
+        let scored = byNormalised.map { key, names in (EditDistance.between(target, Array(key)), names.sorted().first!)
+        }
         var seen = Set<String>()
         return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(count)
             .map { $0 }
@@ -100,20 +101,6 @@ struct ReferenceIndex: @unchecked Sendable {
         let parts = folded.split(separator: ",", omittingEmptySubsequences: true)
         if parts.count == 2 { folded = parts[1] + " " + parts[0] }
         return folded.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
-    }
-
-    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 

@@ -13,8 +13,10 @@ struct TypeSurvey {
         /// The type the source declares, where, and whether by the shape of a CloudKit value.
         var declared: (type: FieldType, position: SourcePosition, byShape: Bool)?
         var inferred: InferredKind?
-        /// Whether every value so far is a path to an existing media or document file.
+        /// Whether every value so far is a relative path to a media or document file, by its extension.
         var assetPaths: Bool?
+        /// How many of those paths name existing files.
+        private(set) var assetFiles = AssetFileCount()
         /// Whether the field's name may point to a record type, so that its values are kept to try
         /// it as a reference. Other fields keep none: memory stays flat.
         let keepsValues: Bool
@@ -97,7 +99,11 @@ struct TypeSurvey {
             let texts = texts()
             if keepsTexts { addDistinct(texts) }
             if assetPaths != false {
-                assetPaths = !texts.isEmpty && texts.allSatisfy { AssetLoader.isMediaFile($0, in: assetFolder) }
+                assetPaths = !texts.isEmpty && texts.allSatisfy(AssetLoader.namesMediaFile)
+                if assetPaths == true {
+                    assetFiles.count(texts, in: assetFolder)
+                    if assetFiles.isText { assetPaths = false }
+                }
             }
         }
 
@@ -140,6 +146,7 @@ struct TypeSurvey {
             if Self.precedes(other.firstPosition, firstPosition) { firstPosition = other.firstPosition }
             if let kind = other.inferred { inferred = inferred.map { $0.merged(with: kind) } ?? kind }
             if let paths = other.assetPaths { assetPaths = (assetPaths ?? true) && paths }
+            assetFiles.merge(other.assetFiles)
             decimals.merge(other.decimals)
             // Lists surveyed as cells are not noted as keys: the field's keys are then not all known.
             if case .list? = other.inferred, other.keyLists?.isEmpty != false {
@@ -192,8 +199,10 @@ struct TypeSurvey {
     var inferred: [String: InferredKind] { fields.compactMapValues(\.inferred) }
     /// How each field's untyped reals are written.
     var decimals: [String: DecimalSpellings] { fields.mapValues(\.decimals) }
-    /// Fields whose every value is a path to an existing media or document file (`true`), or not.
-    var assetPaths: [String: Bool] { fields.compactMapValues(\.assetPaths) }
+    /// Fields whose every value is a path to a media or document file, with how many name existing files.
+    var assetFiles: [String: AssetFileCount] {
+        fields.compactMapValues { $0.assetPaths == true ? $0.assetFiles : nil }
+    }
     /// Distinct texts of each field that may point to a record type (list elements included), up to ``distinctValueLimit``.
     var distinctValues: [String: Set<String>] {
         fields.filter { !$0.value.overflowing && !$0.value.distinctValues.isEmpty }.mapValues(\.distinctValues)

@@ -2,10 +2,15 @@ import Foundation
 
 /// Converts a plain source value to a field's type, or explains in CloudKit's words why it cannot.
 struct ValueConverter {
-    /// Loads the file an ASSET value names, relative to the source's folder.
-    var loadAsset: (_ path: String, _ position: SourcePosition) throws -> AssetReference
+    /// Loads the file an ASSET value names, relative to the source's folder; `nil` for a file that
+    /// does not exist and is left out (`--allow-dangling`).
+    var loadAsset: (_ path: String, _ position: SourcePosition) throws -> AssetReference?
     /// Maps a referenced record's name the way record names are mapped.
     var recordName: (_ text: String) -> String
+
+    /// A value left out, its field left unset (an item of a list left out of it): an asset file
+    /// that does not exist, with `--allow-dangling`.
+    struct LeftOut: Error {}
 
     /// Why a value does not fit its field: CloudKit's type message needs the value's own type.
     struct Mismatch: Error {
@@ -84,7 +89,9 @@ struct ValueConverter {
         case .asset:
             switch value {
             case .dictionary(let entries): return .asset(try assetMetadata(from: entries))
-            case .text(let path), .string(let path): return .asset(try loadAsset(path, position))
+            case .text(let path), .string(let path):
+                guard let asset = try loadAsset(path, position) else { throw LeftOut() }
+                return .asset(asset)
             default: break
             }
         case .list(let element):
@@ -97,7 +104,11 @@ struct ValueConverter {
                 var converted: [RecordValue] = []
                 converted.reserveCapacity(items.count)
                 for item in items where item != .null {
-                    converted.append(try convert(item, to: element, reading: reading, at: position))
+                    do {
+                        converted.append(try convert(item, to: element, reading: reading, at: position))
+                    } catch is LeftOut {
+                        continue
+                    }
                 }
                 return .list(element, converted)
             }

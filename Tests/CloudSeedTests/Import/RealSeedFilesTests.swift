@@ -5,8 +5,9 @@ import Testing
 
 @testable import CloudSeed
 
-/// The real seed files of `../shared/examples/real` that import as their README rows say, with no
-/// options, under their original names (the files of a set in one run); skipped without them.
+/// The real seed files of `../shared/examples/real`, imported with no options under their original
+/// names (the files of a set in one run), checked against what their README rows say a correct
+/// import gives; skipped without them.
 @Suite(
     .enabled(
         if: FileManager.default.fileExists(atPath: SharedExamples.path("real/README.md")),
@@ -86,17 +87,19 @@ struct RealSeedFilesTests {
     }
 
     /// Imports `file` of the folder `folder` of `real/`, copied whole so that the files beside it come along.
-    func importing(_ file: String, withTheFilesOf folder: String) throws -> Imported {
+    func importing(_ file: String, withTheFilesOf folder: String, options: MappingOptions = MappingOptions()) throws
+        -> Imported
+    {
         let copy = try TemporaryFolder()
         let destination = copy.path(URL(fileURLWithPath: folder).lastPathComponent)
         try FileManager.default.copyItem(atPath: SharedExamples.path("real/\(folder)"), toPath: destination)
-        return try withExtendedLifetime(copy) { try run(["\(destination)/\(file)"]) }
+        return try withExtendedLifetime(copy) { try run(["\(destination)/\(file)"], options: options) }
     }
 
-    private func run(_ paths: [String]) throws -> Imported {
+    private func run(_ paths: [String], options: MappingOptions = MappingOptions()) throws -> Imported {
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        let summary = try Importer(store: store, scope: StoreScope(), options: MappingOptions(), now: 0)
+        let summary = try Importer(store: store, scope: StoreScope(), options: options, now: 0)
             .run(paths.map { try SourceFile(path: $0) })
         var records: [CloudRecord] = []
         try store.forEachRecord(in: StoreScope(), recordType: nil) { records.append($0) }
@@ -451,7 +454,70 @@ struct RealSeedFilesTests {
 
     // MARK: - with-assets/
 
+    @Test func thaiFoodFlashcardsWithTheirImages() throws {
+        // One image is named "Phat Thai.jpg" where the file is "Phat thai.jpg": an error naming it.
+        let errors = errorMessages {
+            _ = try importing("data.plist", withTheFilesOf: "with-assets/samlowry_Thai-Food-Flashcards")
+        }
+        #expect(errors.count == 1)
+        #expect(
+            errors.first?.hasSuffix(
+                "; closest: 'Phat thai.jpg'); fix the path, or pass --allow-dangling to leave it out") == true)
+        #expect(errors.first?.contains("the asset file 'Phat Thai.jpg' does not exist") == true)
+
+        let (section, entry) = ("Data", "Entry")
+        var options = MappingOptions()
+        options.allowDangling = true
+        let result = try importing(
+            "data.plist", withTheFilesOf: "with-assets/samlowry_Thai-Food-Flashcards", options: options)
+        #expect(result.total == 37)
+        #expect(result.count(section) == 6)
+        #expect(result.count(entry) == 31)
+        #expect(result.every(entry, refersWith: "data", to: section))
+        #expect(result.type("image", of: entry) == .asset)
+        #expect(result.records(entry).filter { $0.fields["image"]?.fieldType == .asset }.count == 30)
+        #expect(result.type("buttons", of: entry) == .list(.asset))
+        #expect(result.records(entry).filter { $0.fields["buttons"]?.fieldType == .list(.asset) }.count == 28)
+        let phatThai = try #require(result.records(entry).first { $0.text("englishPhrase") == "Phat Thai" })
+        #expect(phatThai.fields["image"] == nil)
+    }
+
     // MARK: - Coverage
+
+    /// The files of `real/` that the tests above import; those outside `real/` are `SharedExamplesTests`'.
+    static let covered: Set<String> = [
+        "jsonserver/01-DC_confusion-coursera-reactjs_db.json", "jsonserver/00019132_book-review-app_db.json",
+        "jsonserver/005guy_burger-api_db.json",
+        "django/AlexeiSnow_bookstore_initial_data.json", "django/CalumJEadie_bike-marketplace-mvp_initial_data.json",
+        "plist/samlowry_Thai-Food-Flashcards_data.plist", "plist/mec_MRPlaqueApp_data.plist",
+        "plist/elenamoga1982_Online-radio-Europe_Countries.plist", "plist/saurabhdutta_SingtelDining_Food.plist",
+        "plist/saurabhdutta_SingtelDining_CreditCard.plist",
+        "jsonarray/LucasAho_blogServeAPI_seeds.json",
+        "otherjson/Aaron3831_ember-tech-forum_seed.json", "otherjson/KChellis_flashcard-angular_firebase-export.json",
+        "jsonl/Drew-space_car-rental_seed.jsonl",
+        "mongo/benitodev_Ecommerce-MERN_products.json", "mongo/benitodev_Ecommerce-MERN_carts.json",
+        "mongo/benitodev_Ecommerce-MERN_users.json",
+        "csv/Alex-Kopylov_sample_db_orders.csv", "csv/Alex-Kopylov_sample_db_order_items.csv",
+        "csv/LetiTran_betsy_products.csv", "csv/farmcp_list_app_seed.tsv",
+        "with-assets/samlowry_Thai-Food-Flashcards",
+    ]
+
+    @Test func everyFileOfRealHasATestHere() throws {
+        let root = SharedExamples.path("real")
+        var found: Set<String> = []
+        for kind in try FileManager.default.contentsOfDirectory(atPath: root) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "\(root)/\(kind)", isDirectory: &isFolder), isFolder.boolValue
+            else { continue }
+            for entry in try FileManager.default.contentsOfDirectory(atPath: "\(root)/\(kind)")
+            where !entry.hasPrefix(".") {
+                found.insert("\(kind)/\(entry)")
+            }
+        }
+        #expect(found == Self.covered)
+        let files = Self.covered.filter { !$0.hasPrefix("with-assets/") }
+        #expect(files.allSatisfy { Self.originalNames[URL(fileURLWithPath: $0).lastPathComponent] != nil })
+    }
 }
 
 extension CloudRecord {

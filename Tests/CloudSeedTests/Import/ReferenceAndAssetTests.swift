@@ -154,8 +154,41 @@ import Testing
         options.fieldTypes = [FieldTypeOverride(field: "image", type: .asset)]
         #expect(
             errorMessages { _ = try importFiles([photos], options: options) } == [
-                "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path"
+                "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path, or pass --allow-dangling to leave it out"
             ])
+    }
+
+    @Test func anImageColumnWithOneFileMissingIsStillAssetsAndTheMissingOneAnError() throws {
+        for name in ["Gai Yang.jpg", "Som Tam.jpg", "Phat thai.jpg"] {
+            try Data(name.utf8).write(to: URL(fileURLWithPath: folder.path(name)))
+        }
+        let dishes = try folder.write(
+            "dishes.csv", "name,image\nGai Yang,Gai Yang.jpg\nSom Tam,Som Tam.jpg\nPhat Thai,Phat Thai.jpg\n")
+        let base = folder.url.standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(
+            errorMessages { _ = try importFiles([dishes]) } == [
+                "\(dishes):4:11: the asset file 'Phat Thai.jpg' does not exist (looked in \(base); closest: 'Phat thai.jpg'); fix the path, or pass --allow-dangling to leave it out"
+            ])
+        #expect(try records("Dish").isEmpty)
+
+        var options = MappingOptions()
+        options.allowDangling = true
+        let summary = try importFiles([dishes], options: options)
+        #expect(
+            summary.plan.recordType("Dish")?.fields["image"]?.reason
+                == "2 of 3 values are paths to existing media or document files; the 1 naming none ('Phat Thai.jpg') are errors, or left out with --allow-dangling"
+        )
+        #expect(
+            try records("Dish").map {
+                "\($0.recordID.recordName): \($0.fields["image"]?.fieldType.wireName ?? "unset")"
+            }
+                == ["Gai Yang: ASSETID", "Phat Thai: unset", "Som Tam: ASSETID"])
+    }
+
+    @Test func imageNamesWithNoFilesBesideThemStayText() throws {
+        let products = try folder.write("products.csv", "name,photo\nFlan,flan.jpg\nPie,pie.jpg\n")
+        let summary = try importFiles([products])
+        #expect(summary.plan.recordType("Product")?.fields["photo"]?.type == .string)
     }
 
     @Test func twoMegabytesOfTextFailButImportAsAnAsset() throws {
