@@ -75,6 +75,37 @@ import Testing
         #expect(gallery.allSatisfy { $0.values["group"] == nil })
     }
 
+    @Test func readsObjectsKeyedByDataAsRecordsOfTheirEntries() throws {
+        let cities = try rows(
+            #"{"Alabama": {"Birmingham": {"population": 200733}, "Mobile": {"population": 187041}}, "Alaska": {"Juneau": {"population": 32255}}}"#,
+            format: .json)
+        #expect(cities.map(\.recordType) == [nil, nil, nil])
+        #expect(
+            cities.map(\.values) == [
+                ["group": .string("Alabama"), "key": .string("Birmingham"), "population": .integer(200_733)],
+                ["group": .string("Alabama"), "key": .string("Mobile"), "population": .integer(187_041)],
+                ["group": .string("Alaska"), "key": .string("Juneau"), "population": .integer(32255)],
+            ])
+        #expect(cities.map(\.position.keyPath) == ["Alabama.Birmingham", "Alabama.Mobile", "Alaska.Juneau"])
+        // Plain values under more keys than fields could be: a record per entry, its value in `value`.
+        let zips = (0..<60).map { #""City \#($0)": ["\#(10000 + $0)"]"# }
+        let states = try rows(
+            "{\"Iowa\": {\(zips[..<30].joined(separator: ", "))}, \"Ohio\": {\(zips[30...].joined(separator: ", "))}}",
+            format: .json)
+        #expect(states.count == 60)
+        #expect(
+            states[31].values == [
+                "group": .string("Ohio"), "key": .string("City 31"), "value": .array([.string("10031")]),
+            ])
+        // A few settings under their sections stay a record per section, and collections of two
+        // shapes (a Firebase export's) a type each.
+        let settings = try rows(#"{"General": {"volume": 3}, "Network": {"proxy": "none"}}"#, format: .json)
+        #expect(settings.map(\.recordName) == ["General", "Network"])
+        let firebase = try rows(
+            #"{"cards": {"-La": {"term": "a"}}, "users": {"-Lb": {"email": "m@example.com"}}}"#, format: .json)
+        #expect(firebase.map(\.recordType) == ["Card", "User"])
+    }
+
     @Test func refusesScalarsAtTheTop() {
         #expect(
             readError("42", format: .json, file: "x.json")

@@ -10,6 +10,8 @@
 ///     record keeping its key in a field `group` (`CreditCard.plist`'s `{"Citibank": [...], "DBS": [...]}`);
 ///   - a member whose value is an object of objects: records of the type the key names, each named by
 ///     its key (iTunes' `Tracks`, a Firebase export's `{"cards": {"-LC0Pa…": {...}}}`);
+///   - objects keyed by data, as cities by their state (``isKeyedByData(_:)``): a record per entry,
+///     of the source's own type, keeping both keys;
 ///   - when every member is an object and none is such a collection: records named by their keys
 ///     (`{"Item 0": {...}}`);
 ///   - what is left (scalars, plain values): one record of the source's own type (`Person.plist`),
@@ -86,68 +88,6 @@ enum DocumentShape {
         try emitMembers(plain, at: position, streamedRecords: streamedRecords, body)
     }
 
-    /// The arrays of records of a top-level object, told apart: collections, each of the type its
-    /// key names (json-server's `{"dishes": [...], "comments": [...]}`), or groups of one type keyed
-    /// by what they share (`{"Citibank": [cards], "DBS": [cards]}`), each record keeping its key in
-    /// the field ``field``. Groups are records of one shape under keys not all plural; the first
-    /// array's rows wait, up to ``waitingLimit``, for the second array's first row to tell.
-    private struct ArrayGroups {
-        /// The field a grouped record keeps its key in.
-        static let field = "group"
-        /// How many rows of the first array wait for the second to tell what the arrays are.
-        static let waitingLimit = 10_000
-
-        private enum Kind { case undecided, collections, groups }
-        private var kind = Kind.undecided
-        private var first: (key: String, rows: [SourceRow])?
-
-        /// Takes in a record of the array under `key`, handing on what is decided.
-        mutating func add(_ row: SourceRow, key: String, _ body: (SourceRow) throws -> Void) throws {
-            if kind == .undecided {
-                guard let first, first.key != key else {
-                    if first == nil { self.first = (key, []) }
-                    self.first!.rows.append(row)
-                    if self.first!.rows.count > Self.waitingLimit { try decide(.collections, body) }
-                    return
-                }
-                let isGroup =
-                    Self.keys(of: first.rows[0]) == Self.keys(of: row)
-                    && !(Self.isPlural(first.key) && Self.isPlural(key))
-                try decide(isGroup ? .groups : .collections, body)
-            }
-            try body(shaped(row, key: key))
-        }
-
-        /// Hands on the rows still waiting, as collections where nothing told otherwise.
-        mutating func finish(_ body: (SourceRow) throws -> Void) throws {
-            if kind == .undecided, first != nil { try decide(.collections, body) }
-        }
-
-        private mutating func decide(_ kind: Kind, _ body: (SourceRow) throws -> Void) throws {
-            self.kind = kind
-            guard let (key, rows) = first.take() else { return }
-            for row in rows { try body(shaped(row, key: key)) }
-        }
-
-        /// The row as what was decided makes it: of the type its key names, or of the source's
-        /// type keeping its key.
-        private func shaped(_ row: SourceRow, key: String) -> SourceRow {
-            var row = row
-            if kind == .groups {
-                if !row.fields.contains(where: { $0.key == Self.field }) {
-                    row.fields.insert(SourceField(key: Self.field, value: .string(key), position: row.position), at: 0)
-                }
-            } else if row.recordType == nil {
-                row.recordType = IdentifierMapping.recordType(forFileStem: key)
-            }
-            return row
-        }
-
-        private static func keys(of row: SourceRow) -> Set<String> { Set(row.fields.map(\.key)) }
-
-        private static func isPlural(_ key: String) -> Bool { IdentifierMapping.singular(key) != key }
-    }
-
     /// One row from an array's element at `keyPath`, as a cursor read it.
     static func row(from read: RecordRead, recordType: String?, keyPath: String) throws -> SourceRow {
         switch read {
@@ -164,6 +104,10 @@ enum DocumentShape {
         _ members: [(key: String, node: DocumentNode)], at position: SourcePosition, streamedRecords: Bool,
         _ body: (SourceRow) throws -> Void
     ) throws {
+        if !streamedRecords, isKeyedByData(members) {
+            for row in groupedEntries(of: members) { try body(row) }
+            return
+        }
         if !streamedRecords, !members.isEmpty, members.allSatisfy({ isRecordLike($0.node) }),
             !members.contains(where: { isCollection($0.node) })
         {
