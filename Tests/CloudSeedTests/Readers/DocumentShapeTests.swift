@@ -38,6 +38,12 @@ import Testing
         #expect(firebase.map(\.recordName) == ["0", "-LC0PaUcLlSfubJjvyry"])
         let jsonServer = try rows(#"{"reviews": [{"id": 5, "title": "Dune"}], "nextId": 6}"#, format: .json)
         #expect(jsonServer.map(\.recordType) == ["Review"])
+        // json-server's own example: its `profile` is one record of its own type.
+        let example = try rows(
+            #"{"posts": [{"id": 1, "title": "json-server"}], "comments": [], "profile": {"name": "typicode"}}"#,
+            format: .json)
+        #expect(example.map(\.recordType) == ["Post", "Profile"])
+        #expect(example[1].values == ["name": .string("typicode")])
     }
 
     @Test func readsMongoDBExtendedJSON() throws {

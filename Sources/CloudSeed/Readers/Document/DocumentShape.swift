@@ -14,8 +14,9 @@
 ///     of the source's own type, keeping both keys;
 ///   - when every member is an object and none is such a collection: records named by their keys
 ///     (`{"Item 0": {...}}`);
-///   - what is left (scalars, plain values): one record of the source's own type (`Person.plist`),
-///     unless other members made records and these are integers alone: counters (json-server's `nextId`).
+///   - beside such collections, an object: one record of the type its key names (json-server's
+///     `profile`); integers alone: the document's counters (json-server's `nextId`), no record;
+///   - what is left (scalars, plain values): one record of the source's own type (`Person.plist`).
 /// - Elements: a CloudKit record dictionary (`recordType`, `fields`), a modify operation
 ///   (`operationType`, `record`), a Django fixture entry (`model`, `pk`, `fields`: one type per
 ///   model, `books.book` → `Book`, named `Book-pk`) or a plain object.
@@ -129,9 +130,15 @@ enum DocumentShape {
                 singleton.append((key, node))
             }
         }
-        // Beside collections, integers alone are the document's counters (json-server's `nextId`), not a record.
-        if madeRecords, singleton.allSatisfy({ if case .scalar(.integer, _) = $0.node { true } else { false } }) {
-            return
+        if madeRecords {
+            // Beside collections, an object is one record of the type its key names (json-server's
+            // `profile`), and integers alone are the document's counters (its `nextId`), not a record.
+            for (key, node) in singleton where isRecordLike(node) {
+                let type = IdentifierMapping.recordType(forFileStem: key)
+                try body(try row(from: node, recordType: type, recordName: nil, keyPath: key))
+            }
+            singleton.removeAll { isRecordLike($0.node) }
+            if singleton.allSatisfy({ if case .scalar(.integer, _) = $0.node { true } else { false } }) { return }
         }
         if !singleton.isEmpty {
             try body(try row(from: .object(singleton, position), recordType: nil, recordName: nil, keyPath: ""))
