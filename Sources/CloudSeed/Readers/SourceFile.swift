@@ -18,7 +18,8 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// The format the content shows: a property list header, a JSON bracket, or else CSV.
+    /// The format the content shows: a property list header, a JSON bracket (objects one per line
+    /// being JSON Lines), or else CSV.
     init(sniffing bytes: ArraySlice<UInt8>) {
         let text = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if bytes.starts(with: Array("bplist".utf8)) || text.starts(with: Array("<?xml".utf8))
@@ -29,10 +30,51 @@ public enum SourceFormat: String, CaseIterable, Sendable {
         } else if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             let next = text.dropFirst().first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
             let looksLikeOpenStep = next.map { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) } ?? false
-            self = first == UInt8(ascii: "{") && looksLikeOpenStep ? .propertyList : .json
+            if first == UInt8(ascii: "{") && looksLikeOpenStep {
+                self = .propertyList
+            } else {
+                self = Self.startsWithLines(text) ? .jsonLines : .json
+            }
         } else {
             self = .csv
         }
+    }
+
+    /// Whether the text starts with a whole JSON object, then a line break and another object: one
+    /// value per line, as `mongoexport` writes a `.json` file. An object longer than the bytes given
+    /// does not tell.
+    private static func startsWithLines(_ text: ArraySlice<UInt8>) -> Bool {
+        guard text.first == UInt8(ascii: "{") else { return false }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for index in text.indices {
+            let byte = text[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                guard depth == 0 else { continue }
+                let rest = text[(index + 1)...]
+                guard let lineBreak = rest.firstIndex(where: { ![0x20, 0x09, 0x0D].contains($0) }),
+                    rest[lineBreak] == 0x0A
+                else { return false }
+                return rest[lineBreak...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+            default: continue
+            }
+        }
+        return false
     }
 }
 
@@ -131,11 +173,13 @@ public final class SourceFile: Sendable {
         return try temporaryCopy(of: Data(text.utf8))
     }
 
-    /// The content decides where it is plainly a property list or JSON; otherwise the extension does.
+    /// The content decides where it is plainly a property list, JSON Lines or JSON; otherwise the extension does.
     private static func detect(extension fileExtension: String, head: [UInt8]) -> SourceFormat {
         let byExtension = SourceFormat(fileExtension: fileExtension)
         let sniffed = SourceFormat(sniffing: head[...])
-        if sniffed == .propertyList || (sniffed == .json && byExtension != .jsonLines) { return sniffed }
+        if sniffed == .propertyList || sniffed == .jsonLines || (sniffed == .json && byExtension != .jsonLines) {
+            return sniffed
+        }
         return byExtension ?? sniffed
     }
 

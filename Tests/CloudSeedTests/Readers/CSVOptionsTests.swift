@@ -89,6 +89,13 @@ import Testing
         #expect(try SourceFile(path: folder.write("a.plist", "[{\"a\": 1}]")).format == .json)
         #expect(try SourceFile(path: folder.write("a.txt", "a,b\n1,2\n")).format == .csv)
         #expect(try SourceFile(path: folder.write("a.data", "<?xml version=\"1.0\"?><plist/>")).format == .propertyList)
+        // mongoexport writes one document per line into a `.json` file: JSON Lines.
+        let lines =
+            #"{"_id": {"$oid": "63c5"}, "title": "a {b} \"c\""}"# + "\r\n" + #"{"_id": {"$oid": "63c6"}}"# + "\n"
+        #expect(try SourceFile(path: folder.write("products.json", lines)).format == .jsonLines)
+        #expect(try SourceFile(path: folder.write("one.json", "{\"a\": 1}\n")).format == .json)
+        #expect(try SourceFile(path: folder.write("pretty.json", "{\n  \"a\": {\"b\": 1}\n}\n")).format == .json)
+        #expect(try SourceFile(path: folder.write("two.json", "{\"a\": 1} {\"a\": 2}")).format == .json)
         #expect(try SourceFile(path: folder.write("ToDoItems.binary.plist", "[]")).stem == "ToDoItems")
         #expect(try SourceFile(path: folder.write("cars-0.9.0.json", "[]")).stem == "cars-0.9.0")
     }
