@@ -57,6 +57,14 @@ import Testing
             ])
     }
 
+    @Test func readsAMongoDBDocumentsListOfIDsAsValues() throws {
+        let read = try rows(
+            #"{"_id": {"$oid": "63c5"}, "products": [{"$oid": "63d1"}, {"$oid": "63d2"}], "total": 29.49}"#,
+            format: .json)
+        #expect(read.map(\.recordType) == [nil])
+        #expect(read[0].values["products"] == .array([.string("63d1"), .string("63d2")]))
+    }
+
     @Test func streamsRecordArraysOfEachType() throws {
         let read = try rows(#"{"dishes": [{"id": 0}, {"id": 1}], "comments": []}"#, format: .json)
         #expect(read.map(\.recordType) == ["Dish", "Dish"])

@@ -70,14 +70,23 @@ enum DocumentShape {
             var items: [DocumentNode] = []
             if try cursor.nextElement() {
                 if try cursor.peekValue() == .object {
+                    var read = try cursor.readRecord()
+                    if let value = extendedJSONValue(read) {
+                        // Values wrapped as MongoDB writes them (`[{"$oid": …}]`), not records.
+                        items.append(value)
+                        while try cursor.nextElement() { items.append(try cursor.readValue()) }
+                        plain.append((key, .array(items, arrayPosition)))
+                        continue
+                    }
                     var index = 0
-                    repeat {
+                    while true {
                         try groups.add(
-                            try row(from: cursor.readRecord(), recordType: nil, keyPath: "\(key)[\(index)]"), key: key,
-                            body)
+                            try row(from: read, recordType: nil, keyPath: "\(key)[\(index)]"), key: key, body)
                         cursor.releaseConsumed()
                         index += 1
-                    } while try cursor.nextElement()
+                        guard try cursor.nextElement() else { break }
+                        read = try cursor.readRecord()
+                    }
                     streamedRecords = true
                     continue
                 }
@@ -87,6 +96,20 @@ enum DocumentShape {
         }
         try groups.finish(body)
         try emitMembers(plain, at: position, streamedRecords: streamedRecords, body)
+    }
+
+    /// The value an element read as a record stands for, where it is a MongoDB Extended JSON wrapper.
+    private static func extendedJSONValue(_ read: RecordRead) -> DocumentNode? {
+        switch read {
+        case .fields(let fields, let position):
+            guard fields.count <= 2, fields.first?.key.utf8.first == UInt8(ascii: "$"),
+                let value = ExtendedJSON.value(of: fields.map { PlainEntry($0.key, $0.value) })
+            else { return nil }
+            return .scalar(value, position)
+        case .node(let node):
+            if case .scalar = node { return node }
+            return nil
+        }
     }
 
     /// One row from an array's element at `keyPath`, as a cursor read it.
