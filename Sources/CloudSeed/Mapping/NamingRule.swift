@@ -44,7 +44,7 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         case .qualifiedColumn(let column):
             "the '\(column)' column, after the type (Type-\(column)), as other types' ids are alike"
         case .position: "record type and position in the source (Type-1, Type-2, …)"
-        case .parent: "the parent record's name, the array's key and the position in it"
+        case .parent: "the parent record's name, the key it is under and its place there (a position, or its own key)"
         case .naturalKey(let key): "the natural key \(key.hasPrefix("{") ? key : "{\(key)}"), unique in every row"
         case .uuid: "random UUIDs (--uuid)"
         }

@@ -28,9 +28,10 @@ struct PreparedRow {
 
 /// A record made from one dictionary of an array inside a row (`teams: [{...}]` → `Team`).
 struct ChildRow {
-    /// The array's key, which names the child's type and, with its index, the child's name.
+    /// The array's or dictionary's key, which names the child's type and, with its place, the child's name.
     var key: String
-    var index: Int
+    /// Its place in the array (a position from 1) or dictionary (its key).
+    var place: String
     /// The field that points back to the parent.
     var parentField: String
     var row: PreparedRow

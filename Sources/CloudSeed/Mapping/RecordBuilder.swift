@@ -103,7 +103,7 @@ final class RecordBuilder {
             if let index = childRow.fields.firstIndex(where: { $0.key == child.parentField }) {
                 childRow.fields[index].value = .string(name)
             }
-            try build(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.index)"), handOn)
+            try build(childRow, name: RecordNaming.recordName(from: "\(name)-\(child.key)-\(child.place)"), handOn)
         }
     }
 

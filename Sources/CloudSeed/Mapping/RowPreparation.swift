@@ -1,8 +1,9 @@
 /// Maps a source row's keys to identifiers and flattens what CloudKit cannot hold:
 /// a nested dictionary that is not a location becomes fields (`tintColor: {red, green}` →
-/// `tintColor_red`, `tintColor_green`); an array of dictionaries becomes child records of their own
-/// type (`teams` → `Team`, each with a REFERENCE `league` to its parent), or JSON text in a STRING
-/// field with `nestedAsJSON`. Nothing in the source is dropped.
+/// `tintColor_red`, `tintColor_green`); an array of dictionaries, or dictionaries keyed by id
+/// (``isKeyedCollection(_:)``), become child records of their own type (`teams` → `Team`, each with
+/// a REFERENCE `league` to its parent), or JSON text in a STRING field with `nestedAsJSON`. Nothing
+/// in the source is dropped.
 struct RowPreparation {
     var nestedAsJSON: Bool
     var locations: (_ recordType: String) -> [LocationDeclaration]
@@ -143,7 +144,13 @@ struct RowPreparation {
                 if case .array(let items) = flat.value, flat.declaredType == nil, !preparation.nestedAsJSON,
                     !items.isEmpty, items.allSatisfy(RowPreparation.isNonLocationDictionary)
                 {
-                    try addChildren(of: flat, items: items)
+                    try addChildren(of: flat, items: items.enumerated().map { (String($0.offset + 1), $0.element) })
+                    continue
+                }
+                if case .dictionary(let entries) = flat.value, flat.declaredType == nil, !preparation.nestedAsJSON,
+                    RowPreparation.isKeyedCollection(entries)
+                {
+                    try addChildren(of: flat, items: entries.map { ($0.key, $0.value) })
                     continue
                 }
                 let name = IdentifierMapping.identifier(for: flat.key)
@@ -167,11 +174,13 @@ struct RowPreparation {
             originalKeys[name] = key
         }
 
-        /// An array of dictionaries: child records of their own type, each with a reference back.
-        private mutating func addChildren(of flat: SourceField, items: [PlainValue]) throws {
-            let childType = RowPreparation.childType(of: flat.key, in: type, items: items)
+        /// An array of dictionaries, or dictionaries keyed by id: child records of their own type,
+        /// each with a reference back, named after their parent, the key and their place in it (a
+        /// position from 1, or their own key).
+        private mutating func addChildren(of flat: SourceField, items: [(place: String, value: PlainValue)]) throws {
+            let childType = RowPreparation.childType(of: flat.key, in: type, items: items.map(\.value))
             let parentField = type.prefix(1).lowercased() + type.dropFirst()
-            for (index, item) in items.enumerated() {
+            for (index, (place, item)) in items.enumerated() {
                 guard case .dictionary(let entries) = item else { continue }
                 if entries.contains(where: { $0.key == parentField }) {
                     throw CloudSeedError(
@@ -187,7 +196,7 @@ struct RowPreparation {
                 childRow.recordName = nil
                 childRow.recordType = childType
                 let prepared = try preparation.prepare(&childRow, type: childType, ordinal: index + 1)
-                children.append(ChildRow(key: flat.key, index: index + 1, parentField: parentField, row: prepared))
+                children.append(ChildRow(key: flat.key, place: place, parentField: parentField, row: prepared))
             }
         }
     }
@@ -205,9 +214,25 @@ struct RowPreparation {
         return holdsOne ? IdentifierMapping.recordType(forFileStem: "\(parentType)_\(key)") : type
     }
 
+    /// Whether a nested dictionary holds records keyed by their ids, as a Firebase export nests a
+    /// user's `posts: {"-Mp1": {…}}`: every value a dictionary, under keys that are no field names
+    /// (`-Mp1`, `42`) or of records that share their keys. `tintColor: {red, green}` is fields.
+    static func isKeyedCollection(_ entries: [PlainEntry]) -> Bool {
+        guard !entries.isEmpty, entries.allSatisfy({ isNonLocationDictionary($0.value) }) else { return false }
+        if entries.contains(where: { !IdentifierMapping.isValid($0.key) }) { return true }
+        guard entries.count >= 2 else { return false }
+        let keySets = entries.map { entry -> Set<String> in
+            guard case .dictionary(let inner) = entry.value else { return [] }
+            return Set(inner.map(\.key))
+        }
+        return keySets.dropFirst().allSatisfy { $0 == keySets[0] }
+    }
+
     fileprivate func flatten(_ field: SourceField) -> [SourceField] {
         guard field.declaredType == nil else { return [field] }
         switch field.value {
+        case .dictionary(let entries) where !nestedAsJSON && Self.isKeyedCollection(entries):
+            return [field]
         case .dictionary(let entries) where !LocationKeys.isLocation(entries.lazy.map(\.key)):
             return entries.flatMap { entry in
                 flatten(SourceField(key: "\(field.key)_\(entry.key)", value: entry.value, position: field.position))

@@ -32,6 +32,23 @@ extension ReferenceAndAssetTests {
             ])
     }
 
+    @Test func recordsNestedByTheirIdsAreChildRecordsNamedByThem() throws {
+        // As a Firebase export nests a user's posts.
+        _ = try importing([
+            (
+                "export.json",
+                #"{"users": {"uidA": {"name": "Ann", "posts": {"-Mp1": {"title": "Hi"}, "-Mp2": {"title": "Yo"}}}, "uidB": {"name": "Bob", "posts": {"-Mp3": {"title": "Hey"}}}, "uidC": {"name": "Cy", "tintColor": {"red": 1, "green": 0}}}}"#
+            )
+        ])
+        let posts = try records("Post")
+        #expect(posts.map(\.recordID.recordName) == ["uidA-posts--Mp1", "uidA-posts--Mp2", "uidB-posts--Mp3"])
+        #expect(posts.map(\.fields["user"]) == ["uidA", "uidA", "uidB"].map { .reference(Reference(recordName: $0)) })
+        #expect(
+            try records("User").map { Set($0.fields.keys) } == [
+                ["name"], ["name"], ["name", "tintColor_red", "tintColor_green"],
+            ])
+    }
+
     @Test func decimalsInStringsAreNumbersButVersionsAndZipCodesStayText() throws {
         _ = try importing([
             (
