@@ -65,6 +65,14 @@ import Testing
         #expect(read[0].values["products"] == .array([.string("63d1"), .string("63d2")]))
     }
 
+    @Test func readsAListOfNamesAsARecordPerName() throws {
+        let countries = try rows(#"["France", "Italy"]"#, format: .json)
+        #expect(countries.map(\.values) == [["name": .string("France")], ["name": .string("Italy")]])
+        #expect(countries.map(\.position.keyPath) == ["[0]", "[1]"])
+        let sizes = try rows(#"[38, 40.5]"#, format: .json)
+        #expect(sizes.map(\.values) == [["value": .integer(38)], ["value": .real(40.5)]])
+    }
+
     @Test func streamsRecordArraysOfEachType() throws {
         let read = try rows(#"{"dishes": [{"id": 0}, {"id": 1}], "comments": []}"#, format: .json)
         #expect(read.map(\.recordType) == ["Dish", "Dish"])

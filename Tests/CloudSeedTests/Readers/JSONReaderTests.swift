@@ -80,7 +80,7 @@ import Testing
         ("[{\"a\": 01}]", "x.json:1:8: a JSON number cannot start with 0; quote it to keep it as text"),
         ("", "x.json:1:1: the document is empty; expected a JSON value"),
         ("[{}] [2]", "x.json:1:6: unexpected '[' after the end of the JSON value"),
-        ("[1]", "x.json:1:2: expected an object (one record), found a number"),
+        ("[[1]]", "x.json:1:2: expected an object (one record), a name or a number, found an array"),
         ("\n\n  [{\"a\": tru}]", "x.json:3:10: unexpected 't'; expected a JSON value"),
         ("[{\"a\": {\"b\": 1, \"b\": 2}}]", "x.json:1:17: duplicate key \"b\" in one object; keep one of them"),
         ("[{\"a\": [1, {\"b\": tru}]}]", "x.json:1:18: unexpected 't'; expected a JSON value"),

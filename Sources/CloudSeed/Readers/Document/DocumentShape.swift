@@ -1,6 +1,7 @@
 /// Finds the records in a JSON or property-list document, whatever its shape, streaming where it can.
 ///
-/// - A top-level array: one record per element (`[{"title": ...}, ...]`), streamed.
+/// - A top-level array: one record per element (`[{"title": ...}, ...]`), streamed; a name alone
+///   is a record with that `name` (`["France", "Italy"]`), a number or date one with that `value`.
 /// - A top-level object:
 ///   - `records` (a CloudKit records/query response) or `operations` (a records/modify request):
 ///     CloudKit record dictionaries with typed fields, streamed;
@@ -186,8 +187,23 @@ enum DocumentShape {
         -> SourceRow
     {
         guard let members = node.members else {
-            throw CloudSeedError(
-                .malformedSource, "expected an object (one record), found \(describe(node))", at: node.position)
+            var position = node.position
+            if !keyPath.isEmpty { position.keyPath = keyPath }
+            switch node {
+            case .scalar(.string(let text), _), .scalar(.text(let text), _):
+                // A list of names (`["France", "Italy"]`): a record per name.
+                return SourceRow(
+                    recordType: recordType, recordName: recordName,
+                    fields: [SourceField(key: "name", value: .string(text), position: position)], position: position)
+            case .scalar(.integer, _), .scalar(.real, _), .scalar(.date, _):
+                return SourceRow(
+                    recordType: recordType, recordName: recordName,
+                    fields: [SourceField(key: "value", value: node.plainValue, position: position)], position: position)
+            default:
+                throw CloudSeedError(
+                    .malformedSource,
+                    "expected an object (one record), a name or a number, found \(describe(node))", at: node.position)
+            }
         }
         var position = node.position
         if !keyPath.isEmpty { position.keyPath = keyPath }
