@@ -16,9 +16,11 @@ struct HeaderColumns {
     let facts: [ColumnRoles]
     /// Whether each column is a field: not one that is the record's identity only.
     let isField: [Bool]
-    /// The name columns (``RecordNaming/nameColumns``): the best-ranked that a record sets names
-    /// it, whatever rule names the type's other records.
+    /// The name columns: the best-ranked that a record sets names it, whatever rule names the
+    /// type's other records.
     let nameColumns: [Int]
+    /// Each column's rank and name as a name column (``RecordNaming/nameColumnRole(rank:key:of:)``).
+    private let nameColumnRoles: [(rank: Int, name: String)?]
     /// The type's name template, where it has one, with the column of each field it names.
     let template: TemplateColumns?
     /// The `recordChangeTag` column, whose text is the record's change tag.
@@ -58,7 +60,12 @@ struct HeaderColumns {
         }
         self.facts = facts
         isField = facts.map { !$0.isIdentityOnly }
-        nameColumns = facts.indices.filter { facts[$0].nameColumnRank != nil }
+        var roles: [(rank: Int, name: String)?] = []
+        for (fact, name) in zip(facts, header.columns.map(\.name)) {
+            roles.append(RecordNaming.nameColumnRole(rank: fact.nameColumnRank, key: name, of: recordType))
+        }
+        nameColumnRoles = roles
+        nameColumns = roles.indices.filter { roles[$0] != nil }
         changeTag = names.firstIndex(of: "recordChangeTag")
         latitude = latitudes.first
         longitude = longitudes.first
@@ -71,6 +78,7 @@ struct HeaderColumns {
         facts = fieldNames.map { ColumnRoles(of: $0) }
         isField = Array(repeating: true, count: fieldNames.count)
         nameColumns = []
+        nameColumnRoles = []
         template = nil
         changeTag = nil
         latitude = nil
@@ -106,7 +114,7 @@ struct HeaderColumns {
 
     /// The record's best-ranked name column (``RecordNaming/nameColumns``) that has a text, and the text.
     func nameColumn<Cells: RecordCells>(of record: Cells) -> (column: String, value: String)? {
-        RecordNaming.nameColumn(of: record, among: nameColumns) { facts[$0].nameColumnRank }
+        RecordNaming.nameColumn(of: record, among: nameColumns) { nameColumnRoles[$0] }
     }
 }
 

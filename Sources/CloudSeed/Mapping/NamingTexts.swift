@@ -15,18 +15,18 @@ extension Array: NamingTexts where Element == SourceField {
 }
 
 extension RecordNaming {
-    /// The best-ranked name column (``nameColumns``) among `columns` that `record` has a text
-    /// in, and the text; `rank` gives a column's rank, `nil` for a column that names nothing.
+    /// The best-ranked name column among `columns` that `record` has a text in, and the text;
+    /// `role` gives a column's rank and name (``nameColumnRole(rank:key:of:)``), `nil` for a column
+    /// that names nothing.
     static func nameColumn<Texts: NamingTexts>(
-        of record: Texts, among columns: some Sequence<Int>, rank: (Int) -> Int?
+        of record: Texts, among columns: some Sequence<Int>, role: (Int) -> (rank: Int, name: String)?
     ) -> (column: String, value: String)? {
-        var best: (rank: Int, value: String)?
+        var best: (rank: Int, name: String, value: String)?
         for column in columns {
-            guard let rank = rank(column), rank < best?.rank ?? Int.max, let text = record.namingText(column) else {
-                continue
-            }
-            best = (rank, text)
+            guard let role = role(column), role.rank < best?.rank ?? Int.max, let text = record.namingText(column)
+            else { continue }
+            best = (role.rank, role.name, text)
         }
-        return best.map { (nameColumns[$0.rank], $0.value) }
+        return best.map { ($0.name, $0.value) }
     }
 }

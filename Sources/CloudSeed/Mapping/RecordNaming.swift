@@ -11,6 +11,26 @@ enum RecordNaming {
         loweredNameColumns.firstIndex { CaseInsensitiveNames.matches(key, $0) }
     }
 
+    /// How `key`, whose rank among ``nameColumns`` is `rank`, names a record of `type`: as that
+    /// name column, else as the type's own id (`CustomerID` of a Customer, `order_id` of an Order),
+    /// ranked after them and called by its key; `nil` where it names nothing.
+    static func nameColumnRole(rank: Int?, key: String, of type: String) -> (rank: Int, name: String)? {
+        if let rank { return (rank, nameColumns[rank]) }
+        return isOwnID(key, of: type) ? (nameColumns.count, key) : nil
+    }
+
+    /// Whether `key` is the type's name and `ID`, `Id`, `id` or `_id` (in any case).
+    private static func isOwnID(_ key: String, of type: String) -> Bool {
+        let extra = key.utf8.count - type.utf8.count
+        guard extra == 2 || extra == 3 else { return false }
+        let suffix = key.utf8.suffix(extra)
+        guard
+            suffix.elementsEqual("id".utf8, by: { $0 | 0x20 == $1 })
+                || suffix.elementsEqual("_id".utf8, by: { $0 | 0x20 == $1 })
+        else { return false }
+        return key.utf8.prefix(type.utf8.count).elementsEqual(type.utf8) { $0 | 0x20 == $1 | 0x20 }
+    }
+
     /// Name columns that are the record's identity only, and so are not kept as fields.
     static let identityOnlyColumns: Set<String> = ["recordName", "___recordID", "recordID", "recordChangeTag"]
 

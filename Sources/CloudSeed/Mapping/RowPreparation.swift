@@ -43,7 +43,9 @@ struct RowPreparation {
         }
         return PreparedRow(
             recordType: type, givenName: row.recordName,
-            nameColumn: RecordNaming.nameColumn(of: row.fields, among: row.fields.indices) { facts[$0].nameColumnRank },
+            nameColumn: RecordNaming.nameColumn(of: row.fields, among: row.fields.indices) {
+                RecordNaming.nameColumnRole(rank: facts[$0].nameColumnRank, key: row.fields[$0].key, of: type)
+            },
             fields: builder.fields,
             naturalKeys: NaturalKeys.keys(of: builder.fields, facts: columnRoles.facts(of:near:)),
             templateValues: builder.templateValues, position: row.position, ordinal: ordinal,
@@ -70,7 +72,9 @@ struct RowPreparation {
             if !Self.isKept(row.fields[offset]) { leavesOut = true }
         }
         let pair = LocationColumns.pair(in: row.fields) { _, offset in facts[offset] }
-        let nameColumn = RecordNaming.nameColumn(of: row.fields, among: row.fields.indices) { facts[$0].nameColumnRank }
+        let nameColumn = RecordNaming.nameColumn(of: row.fields, among: row.fields.indices) {
+            RecordNaming.nameColumnRole(rank: facts[$0].nameColumnRank, key: row.fields[$0].key, of: type)
+        }
         let naturalKeys = NaturalKeys.keys(of: row.fields) { _, offset in facts[offset] }
         let location = pair.map { LocationColumns.combined(row.fields, latitude: $0.latitude, longitude: $0.longitude) }
         var fields: [SourceField] = []

@@ -49,6 +49,21 @@ extension ReferenceAndAssetTests {
             ])
     }
 
+    @Test func aTypesOwnIDColumnNamesItsRecordsAndFindsThem() throws {
+        // As Northwind's CSVs name their keys: CustomerID in customers.csv and in orders.csv.
+        let summary = try importing([
+            ("customers.csv", "CustomerID,CompanyName\nALFKI,Alfreds Futterkiste\nANATR,Ana Trujillo\n"),
+            ("orders.csv", "OrderID,CustomerID,EmployeeID\n10248,ALFKI,5\n10249,ANATR,6\n10250,ALFKI,4\n"),
+        ])
+        #expect(summary.plan.recordType("Customer")?.namingRule == .column("CustomerID"))
+        #expect(try records("Customer").map(\.recordID.recordName) == ["ALFKI", "ANATR"])
+        #expect(try records("Order").map(\.recordID.recordName) == ["10248", "10249", "10250"])
+        #expect(
+            try records("Order").map(\.fields["CustomerID"])
+                == ["ALFKI", "ANATR", "ALFKI"].map { .reference(Reference(recordName: $0)) })
+        #expect(try records("Order").map(\.fields["EmployeeID"]) == [.int64(5), .int64(6), .int64(4)])
+    }
+
     @Test func decimalsInStringsAreNumbersButVersionsAndZipCodesStayText() throws {
         _ = try importing([
             (
