@@ -1,6 +1,7 @@
 /// Maps a source row's keys to identifiers and flattens what CloudKit cannot hold:
 /// a nested dictionary that is not a location becomes fields (`tintColor: {red, green}` →
-/// `tintColor_red`, `tintColor_green`); an array of dictionaries, or dictionaries keyed by id
+/// `tintColor_red`, `tintColor_green`), but a set kept as keys set to `true` becomes the list of its
+/// keys; an array of dictionaries, or dictionaries keyed by id
 /// (``isKeyedCollection(_:)``), become child records of their own type (`teams` → `Team`, each with
 /// a REFERENCE `league` to its parent), or JSON text in a STRING field with `nestedAsJSON`. Nothing
 /// in the source is dropped.
@@ -237,6 +238,12 @@ struct RowPreparation {
         switch field.value {
         case .dictionary(let entries) where !nestedAsJSON && Self.isKeyedCollection(entries):
             return [field]
+        case .dictionary(let entries)
+        where !nestedAsJSON && !entries.isEmpty && entries.allSatisfy({ $0.value == .bool(true) }):
+            // A set as Firebase keeps one, `members: {"uid1": true, "uid2": true}`: the list of its keys.
+            var list = field
+            list.value = .array(entries.map { .string($0.key) })
+            return [list]
         case .dictionary(let entries) where !LocationKeys.isLocation(entries.lazy.map(\.key)):
             return entries.flatMap { entry in
                 flatten(SourceField(key: "\(field.key)_\(entry.key)", value: entry.value, position: field.position))

@@ -49,6 +49,23 @@ extension ReferenceAndAssetTests {
             ])
     }
 
+    @Test func aSetKeptAsKeysSetToTrueIsTheListOfItsKeys() throws {
+        // As Firebase keeps a room's members; pinned as references, they find the users.
+        var options = MappingOptions()
+        options.references = [try ReferenceDeclaration(parsing: "Room.members:User")]
+        _ = try importing(
+            [
+                (
+                    "chat.json",
+                    #"{"users": {"uidA": {"name": "Ann"}, "uidB": {"name": "Bob"}}, "rooms": {"-R1": {"members": {"uidA": true, "uidB": true}}, "-R2": {"members": {"uidB": true}}}}"#
+                )
+            ], options: options)
+        let users = { (names: [String]) in
+            RecordValue.list(.reference, names.map { .reference(Reference(recordName: $0)) })
+        }
+        #expect(try records("Room").map(\.fields["members"]) == [users(["uidA", "uidB"]), users(["uidB"])])
+    }
+
     @Test func aTypesOwnIDColumnNamesItsRecordsAndFindsThem() throws {
         // As Northwind's CSVs name their keys: CustomerID in customers.csv and in orders.csv.
         let summary = try importing([
