@@ -26,7 +26,7 @@ struct DateReading: Hashable, Sendable {
     static func milliseconds(of bytes: UnsafeBufferPointer<UInt8>, reading: DateReading?) -> Int64? {
         guard let reading else {
             if let milliseconds = Timestamp.parse(utf8: bytes) { return milliseconds }
-            return WrittenDate.named(bytes).map { $0.milliseconds - ($0.offset ?? 0) }
+            return (WrittenDate.named(bytes) ?? WrittenDate.yearFirst(bytes)).map { $0.milliseconds - ($0.offset ?? 0) }
         }
         return reading.milliseconds(of: bytes)
     }
@@ -40,7 +40,7 @@ struct DateReading: Hashable, Sendable {
     func milliseconds(of bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard
             let local = Timestamp.parseLocal(utf8: bytes) ?? order.flatMap({ WrittenDate.numeric(bytes, order: $0) })
-                ?? WrittenDate.named(bytes)
+                ?? WrittenDate.named(bytes) ?? WrittenDate.yearFirst(bytes)
         else { return nil }
         if let offset = local.offset { return local.milliseconds - offset }
         guard let zone else { return local.milliseconds }

@@ -101,6 +101,7 @@ indirect enum InferredKind: Hashable {
         guard let first = bytes.first else { return .string }
         let startsWithDigit = first >= 48 && first <= 57
         if startsWithDigit, let forms = WrittenDate.numericForms(bytes) { return .numericDate(forms) }
+        if startsWithDigit, WrittenDate.yearFirst(bytes) != nil { return .timestamp }
         if startsWithDigit || WrittenDate.mayStartNamed(bytes), WrittenDate.named(bytes) != nil { return .timestamp }
         return .string
     }

@@ -7,6 +7,7 @@
 /// Jan 1 2000, January 1, 2000      month first; May 5th, 2021 with the day's ordinal
 /// 1 January 2000, 1 Jan 2000       day first; 1st of January 2000
 /// 11/26/2026, 26.11.2026 14:30     numbers, in the order given
+/// 2026/11/26, 2026.11.26 14:30     numbers, the year first
 /// ```
 ///
 /// A time may follow the date (`HH:MM`, `:SS`, a fraction, `AM` or `PM`), then a zone; without one,
@@ -50,6 +51,18 @@ enum WrittenDate {
             return nil
         }
         return text.time(after: date, separators: [UInt8(ascii: " ")])
+    }
+
+    /// A date written in numbers with the year first, `YYYY/M/D` or `YYYY.M.D` (as Japan and China
+    /// write it; `YYYY-MM-DD` is ISO 8601's), with its time and zone where written: one order only.
+    static func yearFirst(_ bytes: UnsafeBufferPointer<UInt8>) -> Local? {
+        guard bytes.count >= 8, bytes.count <= 48 else { return nil }
+        var text = WordReader(bytes: bytes)
+        guard let year = text.fourDigitYear(), let separator = text.next(),
+            separator == UInt8(ascii: "/") || separator == UInt8(ascii: "."), let month = text.number(maxDigits: 2),
+            text.expect(separator), let day = text.number(maxDigits: 2), let date = days(year, month, day)
+        else { return nil }
+        return text.time(after: date, separators: [UInt8(ascii: " "), UInt8(ascii: "T")])
     }
 
     /// A date written in numbers, `D/M/YYYY` or `M/D/YYYY` (with `/`, `.` or `-`), read in `order`,

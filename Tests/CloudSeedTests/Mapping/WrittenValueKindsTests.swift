@@ -10,7 +10,7 @@ import Testing
         "Tue, 03 Jun 2008 11:05:30 GMT", "3 Jun 2008 11:05 -0700", "January 1, 2000 10:30 PM", "Sept 9 1999 08:07:06.5",
         "11/26/2026 10:30", "26.11.2026", "01-02-2025 23:59:59.999", #"["oil", "portrait"]"#, #"[1, 2.5, null]"#,
         #"["a\"b","\u00e9\ud83d\udd25"]"#, "2008-06-03 11:05:30+02:00", "1.10",
-        "May 5th, 2021", "1st of January 2000 10:00", "900.00",
+        "May 5th, 2021", "1st of January 2000 10:00", "900.00", "2026/11/26 10:30:05",
     ]
 
     /// The cells, their prefixes, and each with one byte replaced by one of a few telling bytes.

@@ -25,6 +25,8 @@ import Testing
         ("May 5th, 2021", 1_620_172_800_000), ("January 1st, 2000", 946_684_800_000),
         ("Jan 22nd 2000", 948_499_200_000), ("1st of January 2000", 946_684_800_000),
         ("23rd March 2000", 953_769_600_000), ("Jan 11th, 2000", 947_548_800_000),
+        // The year first, as Japan and China write it.
+        ("2000/01/01", 946_684_800_000), ("2000.1.22 10:30", 948_537_000_000),
         // ISO 8601 with a space, as databases write it.
         ("2008-06-03 11:05:30", 1_212_491_130_000),
     ])
@@ -71,7 +73,8 @@ import Testing
         "13/13/2020", "1/2/25", "1/2/20255", "00/01/2020", "1/2-2020", "11/26/2026 25:00", "11/26/2026 junk",
         "Jan 32 2000", "Feb 29 2001", "Janu 1 2000", "Jan 1 2000 10:00 XYZ", "Tue 03 Jun", "June", "Mar 1 99",
         "Dec 2024 revision", "Market Street 12", "5'10\"", "1.2.3", "12-34-5678", "Tue, 03 Jun 2008 11:05:30 GMT ",
-        "May 5st, 2021", "Jan 11st 2000", "1th of January 2000", "May 5th of 2021",
+        "May 5st, 2021", "Jan 11st 2000", "1th of January 2000", "May 5th of 2021", "2000/13/01", "2000/1/2/3",
+        "20000/01/01", "2000/01-01",
     ])
     func leavesOtherTextAsText(text: String) {
         #expect(Self.milliseconds(text, DateReading(order: .monthFirst)) == nil, "\(text)")
