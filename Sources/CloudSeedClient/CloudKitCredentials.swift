@@ -42,11 +42,6 @@ package enum CloudKitCredentials: Sendable {
 
     /// `2026-01-02T03:04:05Z`: UTC, without fractional seconds, as CloudKit takes it.
     static func iso8601(_ date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        Timestamp.formatSeconds(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))) ?? ""
     }
 }

@@ -2,6 +2,7 @@
 ///
 /// ```swift
 /// Timestamp.format(0)                              // "1970-01-01T00:00:00.000Z"
+/// Timestamp.formatSeconds(1_500)                    // "1970-01-01T00:00:01Z"
 /// Timestamp.parse("2019-10-28")                     // 1572220800000 (no zone means UTC)
 /// Timestamp.parse("2019-10-28T10:00:00+02:00")      // 1572249600000
 /// ```
@@ -18,6 +19,12 @@ package enum Timestamp {
             write(milliseconds, into: buffer)
             return formattedLength
         }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, the time to the second (as CloudKit takes a request's signing date),
+    /// or `nil` when the time is outside ``range``.
+    package static func formatSeconds(_ milliseconds: Int64) -> String? {
+        format(milliseconds).map { $0.prefix(19) + "Z" }
     }
 
     /// Appends ``format(_:)``'s text to `bytes`, without making a string of it; `false` (and nothing

@@ -37,6 +37,12 @@ import Testing
         #expect(Timestamp.parse(text) == nil)
     }
 
+    @Test func formatsToTheSecondAsCloudKitSignsRequests() {
+        #expect(Timestamp.formatSeconds(1_572_256_805_999) == "2019-10-28T10:00:05Z")
+        #expect(Timestamp.formatSeconds(-1) == "1969-12-31T23:59:59Z")
+        #expect(Timestamp.formatSeconds(Timestamp.range.upperBound + 1) == nil)
+    }
+
     @Test func refusesTimesOutsideFourDigitYears() {
         #expect(Timestamp.format(Timestamp.range.upperBound + 1) == nil)
         #expect(Timestamp.format(Timestamp.range.lowerBound - 1) == nil)
