@@ -43,7 +43,7 @@ struct BatchSender: Sendable {
         while !operations.isEmpty {
             // The records are answered without their fields: only their change tags are read.
             var body = Array(#"{"zoneID":"#.utf8)
-            body += RecordPusher.zoneIDJSON(scope.zoneID).utf8
+            body += scope.zoneID.cloudKitJSON(owner: .unlessCaller).utf8
             body += #","atomic":false,"desiredKeys":[],"operations":["#.utf8
             for (offset, operation) in operations.enumerated() {
                 if offset > 0 { body.append(UInt8(ascii: ",")) }
@@ -142,7 +142,7 @@ struct BatchSender: Sendable {
         let tokens = try await client.post(
             "assets/upload",
             JSONText.object([
-                ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID)), ("tokens", JSONText.array([token])),
+                ("zoneID", scope.zoneID.cloudKitJSON(owner: .unlessCaller)), ("tokens", JSONText.array([token])),
             ]))
         guard let text = tokens["tokens"]?.items?.first?["url"]?.string, let url = URL(string: text) else {
             throw ClientError(

@@ -84,7 +84,7 @@ package struct RecordPuller {
             summary.zones += 1
             var moreComing = true
             while moreComing {
-                var members = [("zoneID", RecordPusher.zoneIDJSON(zoneID)), ("resultsLimit", "200")]
+                var members = [("zoneID", zoneID.cloudKitJSON(owner: .unlessCaller)), ("resultsLimit", "200")]
                 if let token = tokens[zoneID.zoneName] { members.append(("syncToken", JSONText.quoted(token))) }
                 let answer = try await client.post("records/changes", JSONText.object(members))
                 try await save(
@@ -138,7 +138,7 @@ package struct RecordPuller {
             var marker: String?
             repeat {
                 var members = [
-                    ("zoneID", RecordPusher.zoneIDJSON(scope.zoneID)), ("resultsLimit", "200"),
+                    ("zoneID", scope.zoneID.cloudKitJSON(owner: .unlessCaller)), ("resultsLimit", "200"),
                     ("query", JSONText.object([("recordType", JSONText.quoted(type))])),
                 ]
                 if let marker { members.append(("continuationMarker", JSONText.quoted(marker))) }

@@ -229,7 +229,10 @@ package struct RecordPusher: Sendable {
         let operations = missing.map { name in
             JSONText.object([
                 ("operationType", JSONText.quoted("create")),
-                ("zone", JSONText.object([("zoneID", Self.zoneIDJSON(RecordZoneID(zoneName: name)))])),
+                (
+                    "zone",
+                    JSONText.object([("zoneID", RecordZoneID(zoneName: name).cloudKitJSON(owner: .unlessCaller))])
+                ),
             ])
         }
         let answer = try await client.post(
@@ -249,14 +252,6 @@ package struct RecordPusher: Sendable {
         "\(zoneID.zoneName)\u{1F}\(zoneID.ownerName)\u{1F}\(recordName)"
     }
 
-    /// A zone ID as requests give it: its owner only where it is not the caller.
-    static func zoneIDJSON(_ zoneID: RecordZoneID) -> String {
-        var members = [("zoneName", JSONText.quoted(zoneID.zoneName))]
-        if zoneID.ownerName != RecordZoneID.defaultOwnerName {
-            members.append(("ownerRecordName", JSONText.quoted(zoneID.ownerName)))
-        }
-        return JSONText.object(members)
-    }
 }
 
 /// What the journal notes of a record a push sent: the local change tag it was sent at and the

@@ -28,7 +28,7 @@ enum Changes {
             let scope = request.scope(zoneID: entry["zoneID"])
             guard known.contains(scope.zoneID) else {
                 return ServerError(.zoneNotFound, "Zone '\(scope.zoneID.zoneName)' does not exist").json(
-                    extra: [("zoneID", Zones.zoneIDJSON(scope.zoneID))])
+                    extra: [("zoneID", scope.zoneID.cloudKitJSON())])
             }
             return JSONText.object(try members(of: entry, in: scope, request: request, store: store))
         }
@@ -47,7 +47,7 @@ enum Changes {
             guard let token = try ZoneChanges.latestToken(in: scope, store: store) else { continue }
             let counter = try ZoneChanges.counter(of: token)
             guard counter > since else { continue }
-            changed.append(JSONText.object([("zoneID", Zones.zoneIDJSON(zoneID))]))
+            changed.append(JSONText.object([("zoneID", zoneID.cloudKitJSON())]))
             latest = max(latest, counter)
         }
         return JSONText.object([
@@ -79,7 +79,7 @@ enum Changes {
             }
         }
         return [
-            ("zoneID", Zones.zoneIDJSON(scope.zoneID)), ("records", JSONText.array(records)),
+            ("zoneID", scope.zoneID.cloudKitJSON()), ("records", JSONText.array(records)),
             ("syncToken", JSONText.quoted(changes.syncToken)), ("moreComing", changes.moreComing ? "true" : "false"),
         ]
     }

@@ -17,7 +17,7 @@ enum Zones {
             let scope = request.scope(zoneID: entry["zoneID"] ?? entry)
             guard known.contains(scope.zoneID) else {
                 return ServerError(.zoneNotFound, "Zone '\(scope.zoneID.zoneName)' does not exist").json(
-                    extra: [("zoneID", zoneIDJSON(scope.zoneID))])
+                    extra: [("zoneID", scope.zoneID.cloudKitJSON())])
             }
             return json(scope.zoneID)
         }
@@ -45,12 +45,12 @@ enum Zones {
         let zones = try ZoneModification.apply(operations, to: store).map { outcome in
             switch outcome {
             case .created(let zoneID): json(zoneID)
-            case .deleted(let zoneID): JSONText.object([("zoneID", zoneIDJSON(zoneID)), ("deleted", "true")])
+            case .deleted(let zoneID): JSONText.object([("zoneID", zoneID.cloudKitJSON()), ("deleted", "true")])
             case .notFound(let zoneID):
                 ServerError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist").json(
-                    extra: [("zoneID", zoneIDJSON(zoneID))])
+                    extra: [("zoneID", zoneID.cloudKitJSON())])
             case .refused(let zoneID, let error):
-                ServerError(error).json(extra: [("zoneID", zoneIDJSON(zoneID))])
+                ServerError(error).json(extra: [("zoneID", zoneID.cloudKitJSON())])
             }
         }
         return JSONText.object([("zones", JSONText.array(zones))])
@@ -69,15 +69,9 @@ enum Zones {
             }
     }
 
-    static func zoneIDJSON(_ zoneID: RecordZoneID) -> String {
-        JSONText.object([
-            ("zoneName", JSONText.quoted(zoneID.zoneName)), ("ownerRecordName", JSONText.quoted(zoneID.ownerName)),
-        ])
-    }
-
     private static func json(_ zoneID: RecordZoneID) -> String {
         JSONText.object([
-            ("zoneID", zoneIDJSON(zoneID)),
+            ("zoneID", zoneID.cloudKitJSON()),
             ("atomic", zoneID.zoneName == RecordZoneID.defaultZoneName ? "false" : "true"),
         ])
     }

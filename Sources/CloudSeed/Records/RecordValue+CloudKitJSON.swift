@@ -4,9 +4,7 @@ extension Reference {
     /// `recordName`, `zoneID` where it points into another zone, `action`.
     var cloudKitJSON: String {
         var members = [("recordName", JSONText.quoted(recordName))]
-        if let zoneName {
-            members.append(("zoneID", JSONText.object([("zoneName", JSONText.quoted(zoneName))])))
-        }
+        if let zoneName { members.append(("zoneID", RecordZoneID(zoneName: zoneName).cloudKitJSON(owner: .never))) }
         members.append(("action", JSONText.quoted(action.rawValue)))
         return JSONText.object(members)
     }

@@ -46,11 +46,9 @@ package enum CloudKitJSON {
         appendStamp(record.system.createdTimestamp, record.system.createdUserRecordName, to: &bytes)
         bytes += #","modified":"#.utf8
         appendStamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName, to: &bytes)
-        bytes += #","zoneID":{"zoneName":"#.utf8
-        JSONText.appendQuoted(record.recordID.zoneID.zoneName.utf8, to: &bytes)
-        bytes += #","ownerRecordName":"#.utf8
-        JSONText.appendQuoted(record.recordID.zoneID.ownerName.utf8, to: &bytes)
-        bytes += "}}".utf8
+        bytes += #","zoneID":"#.utf8
+        record.recordID.zoneID.appendCloudKitJSON(to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A field dictionary, `{value, type}`, of `value` written as `json`.

@@ -14,11 +14,9 @@ extension SQLiteContainerStore {
     package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void)
         throws -> Int
     {
-        var zoneTail = Array(#"},"zoneID":{"zoneName":"#.utf8)
-        JSONText.appendQuoted(scope.zoneID.zoneName.utf8, to: &zoneTail)
-        zoneTail += #","ownerRecordName":"#.utf8
-        JSONText.appendQuoted(scope.zoneID.ownerName.utf8, to: &zoneTail)
-        zoneTail += "}}\n".utf8
+        var zoneTail = Array(#"},"zoneID":"#.utf8)
+        scope.zoneID.appendCloudKitJSON(to: &zoneTail)
+        zoneTail += "}\n".utf8
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096)
         return try forEachStoredRow(in: scope, recordType: recordType, referenceObjects: true) { row, type in
