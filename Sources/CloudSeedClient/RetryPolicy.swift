@@ -1,3 +1,5 @@
+import CloudSeed
+
 /// How often and how long a request refused for the moment is tried again: after the server's
 /// `retryAfter` where it gives one, else after a delay that doubles from `initialDelay`, never
 /// longer than `maximumDelay`, at most `attempts` times in all.
@@ -15,7 +17,8 @@ package struct RetryPolicy: Sendable {
     }
 
     /// The CloudKit error codes that say "not now": the request may succeed when tried again.
-    static let retryableCodes: Set<String> = ["THROTTLED", "TRY_AGAIN_LATER", "ZONE_BUSY"]
+    static let retryableCodes: Set<String> = Set(
+        CloudKitErrorCode.allCases.filter { $0.isRetryable }.map { $0.rawValue })
 
     /// The seconds to wait before try number `attempt` (1 for the first retry).
     func delay(beforeRetry attempt: Int, retryAfter: Double?) -> Double {

@@ -212,7 +212,7 @@ package final class WebServicesClient: @unchecked Sendable {
             }
             let answer = [code, reason].compactMap { $0 }.joined(separator: ": ")
             let advice =
-                code == "AUTHENTICATION_FAILED" || status == 401
+                code == CloudKitErrorCode.authenticationFailed.rawValue || status == 401
                 ? "; check --key-id and --key-file, or --api-token" : ""
             return "\(what) answered HTTP \(status ?? 0)\(answer.isEmpty ? "" : " \(answer)")\(tries)\(advice)"
         }
