@@ -357,7 +357,8 @@ struct PlanDecisions {
             )
         }
         let pattern = order.pattern(separator: forms.separator)
-        return PlannedField(type: .timestamp, rule: .inferred, reason: "dates written \(pattern): a day over 12 tells")
+        let why = forms.orders == [.monthFirst, .dayFirst] ? "dates with points are day first" : "a day over 12 tells"
+        return PlannedField(type: .timestamp, rule: .inferred, reason: "dates written \(pattern): \(why)")
     }
 
     /// Why a field of untyped reals stays text, where storing them as numbers would lose what was

@@ -217,14 +217,18 @@ struct NumericDateForms: OptionSet, Hashable, Sendable {
     /// The orders alone.
     var orders: NumericDateForms { intersection([.monthFirst, .dayFirst]) }
 
-    /// The one order the dates allow, if only one.
+    /// The one order the dates allow, if only one; day first for dates written with points
+    /// alone, which no one writes month first (`05.06.2021`).
     var order: DateOrder? {
         switch orders {
         case .monthFirst: .monthFirst
         case .dayFirst: .dayFirst
-        default: nil
+        default: isWrittenWithPoints ? .dayFirst : nil
         }
     }
+
+    /// Whether the dates are all written with points (`26.11.2026`).
+    var isWrittenWithPoints: Bool { subtracting(orders) == .dot }
 
     /// The separator the dates are written with, `/` where several.
     var separator: Character {

@@ -59,6 +59,10 @@ import Testing
         #expect(InferredKind(of: .text("26/11/2026")) == .numericDate([.dayFirst, .slash]))
         #expect(InferredKind(of: .text("01/02/2025")) == .numericDate([.monthFirst, .dayFirst, .slash]))
         #expect(InferredKind(of: .text("1.2.2025 10:00")) == .numericDate([.monthFirst, .dayFirst, .dot]))
+        // Dates with points alone are day first wherever they are written.
+        #expect(InferredKind.numericDate([.monthFirst, .dayFirst, .dot]).fieldType == .timestamp)
+        #expect(NumericDateForms([.monthFirst, .dayFirst, .dot]).order == .dayFirst)
+        #expect(NumericDateForms([.monthFirst, .dayFirst, .dot, .slash]).order == nil)
         let undecided = InferredKind.numericDate([.monthFirst, .dayFirst, .slash])
         #expect(undecided.fieldType == .string)
         #expect(undecided.merged(with: .numericDate([.dayFirst, .dash])) == .numericDate([.dayFirst, .slash, .dash]))
