@@ -40,15 +40,21 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // Records, values, text and errors: what every other target speaks.
         .target(
-            name: "CloudSeed",
-            dependencies: [
-                "CSQLite", "CPostgres", "CLibXML2", .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            name: "CloudSeedCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings,
             // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
+        ),
+        .target(
+            name: "CloudSeed",
+            dependencies: [
+                "CloudSeedCore", "CSQLite", "CPostgres", "CLibXML2", .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
         ),
         // CloudKit Web Services over a store; its own target so the library does not pull in a server.
         .target(

@@ -1,4 +1,4 @@
-public import CloudSeed
+import CloudSeed
 import Foundation
 import Hummingbird
 

@@ -1,6 +1,6 @@
 /// Reads `true` and `false` in any case, as spreadsheets write them (`TRUE`).
-enum BooleanText {
-    static func value(_ text: String) -> Bool? {
+package enum BooleanText {
+    package static func value(_ text: String) -> Bool? {
         if CaseInsensitiveNames.matches(text, "true") { return true }
         if CaseInsensitiveNames.matches(text, "false") { return false }
         return nil
@@ -13,7 +13,7 @@ enum BooleanText {
     /// to ASCII become `k`, `K`, `;` or `` ` ``), so ``value(_:)`` finds neither word in it either.
     /// Titles and notes that start with such a character were made strings and lowercased twice
     /// to learn it.
-    static func value(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    package static func value(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard UTF8Validation.isASCII(bytes) else { return nil }
         func isLowercase(_ word: StaticString) -> Bool {
             word.utf8CodeUnitCount == bytes.count && bytes.indices.allSatisfy { bytes[$0] | 0x20 == word.utf8Start[$0] }

@@ -48,7 +48,7 @@ public struct SystemFields: Hashable, Sendable {
 
     /// Whether the two are the same but for their change tags: records stored with both share
     /// their other system columns.
-    func sharesColumns(with other: SystemFields) -> Bool {
+    package func sharesColumns(with other: SystemFields) -> Bool {
         createdTimestamp == other.createdTimestamp && modifiedTimestamp == other.modifiedTimestamp
             && createdUserRecordName == other.createdUserRecordName
             && modifiedUserRecordName == other.modifiedUserRecordName

@@ -6,7 +6,7 @@ extension NumberText {
     /// one IEEE multiplication or division of two doubles that hold the significand and the power
     /// of ten exactly, which rounds it correctly (Clinger's fast path), with no text made and no
     /// `strtod`. The others go through `Double(_:)`.
-    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         if let exact = exactDecimal(bytes) { return exact }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
         return value

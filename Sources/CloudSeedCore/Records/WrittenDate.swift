@@ -12,13 +12,13 @@
 ///
 /// A time may follow the date (`HH:MM`, `:SS`, a fraction, `AM` or `PM`), then a zone; without one,
 /// the time is local: UTC, or the zone the reading gives (``DateReading``).
-enum WrittenDate {
+package enum WrittenDate {
     /// A date and time as written: milliseconds since 1970 as if the time were UTC, and the zone's
     /// offset in milliseconds where the text gives one.
-    typealias Local = (milliseconds: Int64, offset: Int64?)
+    package typealias Local = (milliseconds: Int64, offset: Int64?)
 
     /// A date written with a month's name, with its time and zone where written.
-    static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> Local? {
+    package static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> Local? {
         guard bytes.count >= 8, bytes.count <= 64 else { return nil }
         var text = WordReader(bytes: bytes)
         // A weekday first, as RFC 2822 writes it: `Tue, ` or `Tuesday `.
@@ -55,7 +55,7 @@ enum WrittenDate {
 
     /// A date written in numbers with the year first, `YYYY/M/D` or `YYYY.M.D` (as Japan and China
     /// write it; `YYYY-MM-DD` is ISO 8601's), with its time and zone where written: one order only.
-    static func yearFirst(_ bytes: UnsafeBufferPointer<UInt8>) -> Local? {
+    package static func yearFirst(_ bytes: UnsafeBufferPointer<UInt8>) -> Local? {
         guard bytes.count >= 8, bytes.count <= 48 else { return nil }
         var text = WordReader(bytes: bytes)
         guard let year = text.fourDigitYear(), let separator = text.next(),
@@ -67,7 +67,7 @@ enum WrittenDate {
 
     /// A date written in numbers, `D/M/YYYY` or `M/D/YYYY` (with `/`, `.` or `-`), read in `order`,
     /// with its time and zone where written.
-    static func numeric(_ bytes: UnsafeBufferPointer<UInt8>, order: DateOrder) -> Local? {
+    package static func numeric(_ bytes: UnsafeBufferPointer<UInt8>, order: DateOrder) -> Local? {
         guard case (let first, let second, let year, _, let text)? = numericParts(bytes) else { return nil }
         let (month, day) = order == .monthFirst ? (first, second) : (second, first)
         guard let date = days(year, month, day) else { return nil }
@@ -78,7 +78,7 @@ enum WrittenDate {
     /// The orders and separator a date written in numbers may be read in: both orders for
     /// `01/02/2025`, month first alone for `11/26/2026`; `nil` for a text that is no such date in
     /// either order.
-    static func numericForms(_ bytes: UnsafeBufferPointer<UInt8>) -> NumericDateForms? {
+    package static func numericForms(_ bytes: UnsafeBufferPointer<UInt8>) -> NumericDateForms? {
         guard case (let first, let second, let year, let separator, let text)? = numericParts(bytes) else { return nil }
         var forms = NumericDateForms(separator: separator)
         for order in [DateOrder.monthFirst, .dayFirst] {
@@ -94,7 +94,7 @@ enum WrittenDate {
     }
 
     /// ``numericForms(_:)`` of a text.
-    static func numericForms(_ text: String) -> NumericDateForms? {
+    package static func numericForms(_ text: String) -> NumericDateForms? {
         var text = text
         return text.withUTF8 { numericForms($0) }
     }
@@ -125,7 +125,7 @@ enum WrittenDate {
 
     /// Whether a text starting with a letter may be a date ``named(_:)`` reads: it starts with a
     /// weekday's or a month's first three letters. Most text is told by this alone.
-    static func mayStartNamed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func mayStartNamed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 8 else { return false }
         let key = UInt32(bytes[0] | 0x20) << 16 | UInt32(bytes[1] | 0x20) << 8 | UInt32(bytes[2] | 0x20)
         return abbreviations.contains(key)
@@ -177,16 +177,16 @@ enum WrittenDate {
 }
 
 /// Which of a date's two numbers is its month.
-enum DateOrder: UInt8, Hashable, Sendable {
+package enum DateOrder: UInt8, Hashable, Sendable {
     /// `11/26/2026`: `MM/dd/yyyy`, as in the United States.
     case monthFirst
     /// `26/11/2026`: `dd/MM/yyyy`, as in most of the world.
     case dayFirst
 
-    var form: NumericDateForms { self == .monthFirst ? .monthFirst : .dayFirst }
+    package var form: NumericDateForms { self == .monthFirst ? .monthFirst : .dayFirst }
 
     /// The pattern of the order, with `separator` between the numbers: `MM/dd/yyyy`.
-    func pattern(separator: Character = "/") -> String {
+    package func pattern(separator: Character = "/") -> String {
         self == .monthFirst ? "MM\(separator)dd\(separator)yyyy" : "dd\(separator)MM\(separator)yyyy"
     }
 }
@@ -194,18 +194,18 @@ enum DateOrder: UInt8, Hashable, Sendable {
 /// What a column's dates written in numbers allow: the orders they can all be read in (a day over
 /// 12 rules one out), and the separators they are written with. `01/02/2025` allows both orders;
 /// beside `11/26/2026`, month first alone.
-struct NumericDateForms: OptionSet, Hashable, Sendable {
-    let rawValue: UInt8
+package struct NumericDateForms: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
 
-    static let monthFirst = NumericDateForms(rawValue: 1)
-    static let dayFirst = NumericDateForms(rawValue: 2)
-    static let slash = NumericDateForms(rawValue: 4)
-    static let dot = NumericDateForms(rawValue: 8)
-    static let dash = NumericDateForms(rawValue: 16)
+    package static let monthFirst = NumericDateForms(rawValue: 1)
+    package static let dayFirst = NumericDateForms(rawValue: 2)
+    package static let slash = NumericDateForms(rawValue: 4)
+    package static let dot = NumericDateForms(rawValue: 8)
+    package static let dash = NumericDateForms(rawValue: 16)
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    init(separator: UInt8) {
+    package init(separator: UInt8) {
         self =
             switch separator {
             case UInt8(ascii: "."): .dot
@@ -215,11 +215,11 @@ struct NumericDateForms: OptionSet, Hashable, Sendable {
     }
 
     /// The orders alone.
-    var orders: NumericDateForms { intersection([.monthFirst, .dayFirst]) }
+    package var orders: NumericDateForms { intersection([.monthFirst, .dayFirst]) }
 
     /// The one order the dates allow, if only one; day first for dates written with points
     /// alone, which no one writes month first (`05.06.2021`).
-    var order: DateOrder? {
+    package var order: DateOrder? {
         switch orders {
         case .monthFirst: .monthFirst
         case .dayFirst: .dayFirst
@@ -228,10 +228,10 @@ struct NumericDateForms: OptionSet, Hashable, Sendable {
     }
 
     /// Whether the dates are all written with points (`26.11.2026`).
-    var isWrittenWithPoints: Bool { subtracting(orders) == .dot }
+    package var isWrittenWithPoints: Bool { subtracting(orders) == .dot }
 
     /// The separator the dates are written with, `/` where several.
-    var separator: Character {
+    package var separator: Character {
         switch subtracting(orders) {
         case .dot: "."
         case .dash: "-"
@@ -241,7 +241,7 @@ struct NumericDateForms: OptionSet, Hashable, Sendable {
 
     /// The forms that hold the values of both: orders that read both, separators of either;
     /// `nil` where no order reads both.
-    func merged(with other: NumericDateForms) -> NumericDateForms? {
+    package func merged(with other: NumericDateForms) -> NumericDateForms? {
         let orders = self.orders.intersection(other.orders)
         guard !orders.isEmpty else { return nil }
         return orders.union(subtracting(self.orders)).union(other.subtracting(other.orders))
@@ -250,43 +250,43 @@ struct NumericDateForms: OptionSet, Hashable, Sendable {
 
 /// Reads the words, numbers and times of a written date from the front.
 private struct WordReader {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
 
-    var isAtEnd: Bool { index == bytes.count }
+    package var isAtEnd: Bool { index == bytes.count }
 
-    mutating func next() -> UInt8? {
+    package mutating func next() -> UInt8? {
         guard index < bytes.count else { return nil }
         index += 1
         return bytes[index - 1]
     }
 
-    mutating func expect(_ byte: UInt8) -> Bool {
+    package mutating func expect(_ byte: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
     /// Skips spaces; whether there was one.
-    mutating func skipSpaces() -> Bool {
+    package mutating func skipSpaces() -> Bool {
         let start = index
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
         return index > start
     }
 
     /// The letters from here, if a letter is next.
-    func peekWord() -> UnsafeBufferPointer<UInt8>? {
+    package func peekWord() -> UnsafeBufferPointer<UInt8>? {
         var end = index
         while end < bytes.count, WrittenDate.isLetter(bytes[end]) { end += 1 }
         return end > index ? UnsafeBufferPointer(rebasing: bytes[index..<end]) : nil
     }
 
-    mutating func skipWord() {
+    package mutating func skipWord() {
         while index < bytes.count, WrittenDate.isLetter(bytes[index]) { index += 1 }
     }
 
     /// Skips `word` (lowercase ASCII, in any case) and the spaces after it, where it is next.
-    mutating func skip(word: String) {
+    package mutating func skip(word: String) {
         guard let next = peekWord(), next.count == word.utf8.count,
             zip(next, word.utf8).allSatisfy({ $0 | 0x20 == $1 })
         else { return }
@@ -296,7 +296,7 @@ private struct WordReader {
 
     /// Skips the ordinal suffix a day's number may carry, where it is the right one: `1st`, `2nd`,
     /// `3rd`, `5th`, `11th`, `22nd`.
-    mutating func skipOrdinalSuffix(of day: Int64) {
+    package mutating func skipOrdinalSuffix(of day: Int64) {
         let suffix =
             switch day % 100 / 10 == 1 ? 0 : day % 10 {
             case 1: "st"
@@ -311,7 +311,7 @@ private struct WordReader {
     }
 
     /// A number of one to `maxDigits` digits.
-    mutating func number(maxDigits: Int) -> Int64? {
+    package mutating func number(maxDigits: Int) -> Int64? {
         var value: Int64 = 0
         var digits = 0
         while digits < maxDigits, index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
@@ -323,7 +323,7 @@ private struct WordReader {
     }
 
     /// Four digits, not followed by a fifth.
-    mutating func fourDigitYear() -> Int64? {
+    package mutating func fourDigitYear() -> Int64? {
         let start = index
         guard let year = number(maxDigits: 4), index - start == 4,
             index == bytes.count || !(bytes[index] >= 48 && bytes[index] <= 57)
@@ -335,7 +335,7 @@ private struct WordReader {
     /// `HH:MM`, `:SS`, a fraction kept to the millisecond, `AM` or `PM`, then a zone (`Z`, `GMT`, `UT`, `UTC`,
     /// `±HH:MM`, `±HHMM`, the North American zones of RFC 2822), alone or after a space. `nil`
     /// where anything else follows.
-    mutating func time(after days: Int64, separators: [UInt8]) -> WrittenDate.Local? {
+    package mutating func time(after days: Int64, separators: [UInt8]) -> WrittenDate.Local? {
         var milliseconds = days * 86_400_000
         if isAtEnd { return (milliseconds, nil) }
         guard let separator = next(), separators.contains(separator) else { return nil }

@@ -10,7 +10,7 @@ import Foundation
 /// that means parsing ICU's rules for them again, which a run naming records after titles in many
 /// scripts pays hundreds of times. Kept open, a text is quick. Where ICU's
 /// own interface is not available (Foundation on Apple platforms), texts go through Foundation.
-final class ICUTransliterator: @unchecked Sendable {
+package final class ICUTransliterator: @unchecked Sendable {
     private let transform: StringTransform
     private let lock = NSLock()
     #if canImport(_FoundationICU)
@@ -18,7 +18,7 @@ final class ICUTransliterator: @unchecked Sendable {
     #endif
 
     /// `identifier` is an ICU transform ID, such as `Any-Latin; Latin-ASCII`.
-    init(_ identifier: String) {
+    package init(_ identifier: String) {
         transform = StringTransform(identifier)
         #if canImport(_FoundationICU)
             var status = U_ZERO_ERROR
@@ -35,7 +35,7 @@ final class ICUTransliterator: @unchecked Sendable {
     }
 
     /// `text` transformed, as `text.applyingTransform(_:reverse: false)` would make it.
-    func apply(_ text: String) -> String {
+    package func apply(_ text: String) -> String {
         #if canImport(_FoundationICU)
             if let opened, let result = lock.withLock({ Self.apply(opened, to: text) }) { return result }
         #endif

@@ -7,13 +7,13 @@ import Foundation
 ///
 /// When a producer throws, the items before its failing chunk's are consumed, then its error is
 /// thrown. When `consume` throws, the producers are stopped at their next item and its error is thrown.
-enum ChunkedPipeline {
+package enum ChunkedPipeline {
     private enum Piece<Item> {
         case item(Item)
         case endOfChunk
     }
 
-    static func run<Item>(
+    package static func run<Item>(
         chunkCount: Int, producerCount: Int,
         produce: (_ producer: Int, _ chunk: Int, _ emit: (Item) throws -> Void) throws -> Void,
         consume: (Item) throws -> Void

@@ -29,7 +29,7 @@ package enum Timestamp {
 
     /// Appends ``format(_:)``'s text to `bytes`, without making a string of it; `false` (and nothing
     /// appended) when the time is outside ``range``.
-    static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) -> Bool {
+    package static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) -> Bool {
         guard range.contains(milliseconds) else { return false }
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: formattedLength))
@@ -83,13 +83,13 @@ package enum Timestamp {
     }
 
     /// ``parse(_:)`` of UTF-8 bytes, such as a column's in place.
-    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         parseLocal(utf8: bytes).map { $0.milliseconds - ($0.offset ?? 0) }
     }
 
     /// ``parse(utf8:)``'s time as written, as if in UTC, and the offset of the zone the text
     /// gives in milliseconds (`nil` where it gives none).
-    static func parseLocal(utf8 bytes: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, offset: Int64?)? {
+    package static func parseLocal(utf8 bytes: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, offset: Int64?)? {
         guard bytes.count >= 10, bytes.count <= 40 else { return nil }
         var text = DigitReader(bytes: bytes)
         guard let year = text.number(4), text.expect(45), let month = text.number(2), text.expect(45),
@@ -170,7 +170,7 @@ package enum Timestamp {
 
     private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
+    package static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -179,7 +179,7 @@ package enum Timestamp {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    package static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400

@@ -1,14 +1,14 @@
 /// Reads numbers the way a person writes them, refusing what is not a number to a person.
-enum NumberText {
+package enum NumberText {
     /// `-?(0|[1-9][0-9]*)` within 64 bits: no leading zeros, no sign `+`, no separators.
-    static func integer(_ text: String) -> Int64? {
+    package static func integer(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8(integer)
     }
 
     /// ``integer(_:)`` of UTF-8 bytes, read digit by digit: accumulated negatively, so that
     /// `Int64.min` fits.
-    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         let negative = bytes.first == UInt8(ascii: "-")
         let digits = UnsafeBufferPointer(rebasing: bytes[(negative ? 1 : 0)...])
         guard let first = digits.first, !(first == UInt8(ascii: "0") && digits.count > 1) else { return nil }
@@ -26,13 +26,13 @@ enum NumberText {
 
     /// Whether ``real(_:)`` takes the text, told without converting it where its value is surely
     /// finite: no exponent and at most 300 digits before the point.
-    static func isReal(_ text: String) -> Bool {
+    package static func isReal(_ text: String) -> Bool {
         var text = text
         return text.withUTF8(isReal)
     }
 
     /// ``isReal(_:)`` of UTF-8 bytes.
-    static func isReal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isReal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard isDecimal(bytes) else { return false }
         let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
         let integerDigits = bytes.first == UInt8(ascii: "-") ? point - 1 : point
@@ -42,13 +42,13 @@ enum NumberText {
 
     /// A decimal with a fraction, an exponent or both, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
     /// finite. Plain digits are not reals: beyond 64 bits they stay text, as identifiers do.
-    static func real(_ text: String) -> Double? {
+    package static func real(_ text: String) -> Double? {
         var text = text
         return text.withUTF8(real)
     }
 
     /// ``real(_:)`` of UTF-8 bytes.
-    static func real(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func real(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         isDecimal(bytes) ? decimal(bytes) : nil
     }
 

@@ -14,15 +14,15 @@ import Foundation
 ///
 /// The producer runs at most `batchesAhead` batches of `batchSize` items ahead of the consumer.
 @usableFromInline
-enum BackgroundProducer {
+package enum BackgroundProducer {
     /// How many items a batch holds unless told.
-    static let defaultBatchSize = 256
+    package static let defaultBatchSize = 256
     /// How many batches a producer runs ahead unless told.
-    static let defaultBatchesAhead = 32
+    package static let defaultBatchesAhead = 32
     /// How many items that is: room enough where the consumer takes them as fast as they come.
-    @usableFromInline static let defaultItemsAhead = defaultBatchesAhead * defaultBatchSize
+    @usableFromInline package static let defaultItemsAhead = defaultBatchesAhead * defaultBatchSize
 
-    static func run<Item>(
+    package static func run<Item>(
         batchSize: Int = defaultBatchSize, batchesAhead: Int = defaultBatchesAhead,
         produce: (_ emit: (consuming Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {

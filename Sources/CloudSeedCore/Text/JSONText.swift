@@ -1,6 +1,6 @@
 /// Builds JSON text by hand, so that key order and number forms are exactly as CloudKit writes them.
 package struct JSONText {
-    private(set) var text = ""
+    package private(set) var text = ""
 
     /// A JSON string literal for `value`, escaping what RFC 8259 requires.
     package static func quoted(_ value: String) -> String {
@@ -12,7 +12,7 @@ package struct JSONText {
     }
 
     /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
-    static func appendQuoted(_ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    package static func appendQuoted(_ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         if !value.contains(where: needsEscape) {
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: value)
@@ -76,7 +76,7 @@ package struct JSONText {
     /// digits, 0.0001 or more from zero (a latitude, a price), is written from its digits, which
     /// are the ones `description` writes: the shortest that read back as the same double, and no
     /// other number of at most fifteen digits reads back as it. Any other goes through `description`.
-    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+    package static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
         let millionths = (value * 1_000_000).rounded()
         guard millionths.magnitude >= 100, millionths.magnitude < 1e15, millionths / 1_000_000 == value else {
             bytes += number(value).utf8
@@ -133,7 +133,7 @@ package struct JSONText {
     }
 
     /// A JSON array of `strings`, each quoted: `["Mei Chen","Rodin"]`.
-    static func array(quoting strings: [String]) -> String {
+    package static func array(quoting strings: [String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (offset, string) in strings.enumerated() {
             if offset > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -9,7 +9,7 @@
 /// resident under everything pass two and the name index then allocate: the run's peak grew with
 /// its rows. glibc's `malloc_trim` is looked up when the process runs (Swift's Glibc module leaves
 /// `malloc.h` out); where there is none (Apple's allocator returns memory itself), this does nothing.
-enum FreedMemory {
+package enum FreedMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
 
     private static let trim: Trim? = {
@@ -21,7 +21,7 @@ enum FreedMemory {
         #endif
     }()
 
-    static func release() {
+    package static func release() {
         _ = trim?(0)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// ICU's `Any-Latin; Latin-ASCII` decides every form, through a table of accented letters that ICU
 /// itself filled and a memory of the other runs it has transliterated: many times faster than ICU
 /// on every string, and the same text (a test checks the two agree).
-enum Transliteration {
+package enum Transliteration {
     private static let toASCII = ICUTransliterator("Any-Latin; Latin-ASCII")
 
     /// The ASCII form of `text`; characters with no ASCII form are left out.
@@ -15,7 +15,7 @@ enum Transliteration {
     /// before and after it, as ICU looks that far (`Skagen漢字` → `Skagen han zi`), and is remembered.
     /// The text is read as its UTF-8 bytes, and a run found again by its bytes and its neighbours'
     /// (hashing it as a `String` normalises it first, which made transliterating slower).
-    static func ascii(_ text: String) -> String {
+    package static func ascii(_ text: String) -> String {
         var text = text
         if text.withUTF8(UTF8Validation.isASCII) { return text }
         guard let bytes = text.withUTF8(asciiBytes) else { return icuASCII(text) }
@@ -86,7 +86,7 @@ enum Transliteration {
     /// The ASCII byte of a character that needs no context (ASCII itself, a table letter), or
     /// ``dropped`` for one left out (a pictograph, a mark); `nil` when it needs ICU.
     @inline(__always)
-    static func characterForm(_ scalar: Unicode.Scalar) -> UInt8? {
+    package static func characterForm(_ scalar: Unicode.Scalar) -> UInt8? {
         if scalar.isASCII { return UInt8(scalar.value) }
         if scalar.value < UInt32(formBytes.count) {
             let form = formBytes[Int(scalar.value)]
@@ -157,7 +157,7 @@ enum Transliteration {
     nonisolated(unsafe) private static var runForms = ByteKeyedValues<[UInt8]>()
 
     /// What ICU makes of `text`, with what is still not ASCII left out.
-    static func icuASCII(_ text: String) -> String {
+    package static func icuASCII(_ text: String) -> String {
         let latin = toASCII.apply(text)
         return String(String.UnicodeScalarView(latin.unicodeScalars.filter { $0.isASCII }))
     }
@@ -165,7 +165,7 @@ enum Transliteration {
     /// Accented Latin letters (U+00A0–U+024F) that ICU maps to one ASCII character, or to nothing,
     /// whatever surrounds them. Letters that become several (`Æ`, `ß`) may depend on their
     /// neighbours, so they are left to ICU.
-    static let singleCharacterForms: [UInt32: Unicode.Scalar?] = {
+    package static let singleCharacterForms: [UInt32: Unicode.Scalar?] = {
         var forms: [UInt32: Unicode.Scalar?] = [:]
         for value in UInt32(0xA0)...0x24F {
             guard let scalar = Unicode.Scalar(value) else { continue }
@@ -181,7 +181,7 @@ enum Transliteration {
 
     /// Emoji and other pictographs beyond the Basic Multilingual Plane: ICU has no Latin form for
     /// them, so they are left out, as ICU's output filtered to ASCII leaves them out.
-    static func isPictograph(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isPictograph(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value >= 0x1F000 && scalar.value <= 0x1FAFF && scalar.properties.generalCategory == .otherSymbol
     }
 }

@@ -1,9 +1,9 @@
 /// Checks that bytes are UTF-8, and finds where they stop being so.
-enum UTF8Validation {
+package enum UTF8Validation {
     /// The text of `bytes[range]`, or `nil` where they are not UTF-8: checked by ``isValid(_:)``
     /// and then decoded, rather than by `String(validating:)`, whose generic checking looks its
     /// types up at run time for every call (a cell, a JSON string).
-    static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    package static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         bytes.withUnsafeBufferPointer { all in
             let slice = UnsafeBufferPointer(rebasing: all[range])
             return isValid(slice) ? String(decoding: slice, as: UTF8.self) : nil
@@ -11,7 +11,7 @@ enum UTF8Validation {
     }
 
     /// Whether `bytes` are all ASCII (and so UTF-8, and a text in every normalisation form); eight at a time.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var offset = 0
         var high: UInt64 = 0
@@ -27,15 +27,17 @@ enum UTF8Validation {
     }
 
     /// Whether `bytes` are well-formed UTF-8.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { firstInvalidOffset(bytes) == nil }
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { firstInvalidOffset(bytes) == nil }
 
     /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
-    static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBufferPointer(firstInvalidOffset) }
+    package static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer(firstInvalidOffset)
+    }
 
     /// The offset of the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629: no
     /// overlong forms, surrogates or code points past U+10FFFF), or `nil`; eight ASCII bytes at a
     /// time where it can.
-    static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var offset = 0

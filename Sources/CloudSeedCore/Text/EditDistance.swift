@@ -1,7 +1,7 @@
 /// How many characters must be inserted, deleted or replaced to turn one text into another
 /// (Levenshtein's distance), for the closest names an error suggests.
-enum EditDistance {
-    static func between(_ a: [Character], _ b: [Character]) -> Int {
+package enum EditDistance {
+    package static func between(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -16,7 +16,7 @@
 /// records looks its texts up in a table larger than the processor's nearest caches, so each read
 /// may wait for memory: where a slot only pointed to an array of hashes, and that to another of
 /// where the bytes start, lookups waited more often and took longer.
-struct ByteKeyedValues<Value> {
+package struct ByteKeyedValues<Value> {
     /// Where an entry is found: the high half of its hash (the low half places it), where its bytes
     /// start in ``keptBytes`` and how many there are, and its number plus one (0: an empty slot).
     private struct Slot {
@@ -35,17 +35,20 @@ struct ByteKeyedValues<Value> {
     private var keptBytes: [UInt8] = []
     private var values: [Value] = []
 
-    var count: Int { values.count }
+    package var count: Int { values.count }
+
+    /// An empty table.
+    package init() {}
 
     /// The value kept for a text of exactly these bytes.
-    func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+    package func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         guard !slots.isEmpty else { return nil }
         return entry(of: bytes, hash: Self.hash(bytes)).found.map { values[$0] }
     }
 
     /// Keeps a text's bytes with `value`, unless they are kept already (or would not fit in the
     /// 4 GiB a table keeps).
-    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
+    package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
         guard keptBytes.count + bytes.count <= Int(UInt32.max), values.count < Int(UInt32.max) else { return }
         if (values.count + 1) * 4 > slots.count * 3 { grow() }
         let hash = Self.hash(bytes)
@@ -58,7 +61,7 @@ struct ByteKeyedValues<Value> {
         values.append(value)
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = ByteKeyedValues()
     }
 
@@ -112,16 +115,16 @@ struct ByteKeyedValues<Value> {
 }
 
 /// Texts found again by their bytes alone.
-typealias ByteKeyedTexts = ByteKeyedValues<Void>
+package typealias ByteKeyedTexts = ByteKeyedValues<Void>
 
 extension ByteKeyedValues where Value == Void {
     /// Whether a text of exactly these bytes was kept.
-    func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         value(for: bytes) != nil
     }
 
     /// Keeps a text's bytes.
-    mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) {
         insert(bytes, value: ())
     }
 }

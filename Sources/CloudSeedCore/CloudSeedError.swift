@@ -40,7 +40,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path to the value of `key` in the dictionary at `path`.
-    static func keyPath(_ path: String, _ key: String) -> String {
+    package static func keyPath(_ path: String, _ key: String) -> String {
         guard !path.isEmpty else { return key }
         // Written once into a string of the right size: appending the parts (or interpolating
         // them) slowed a binary property list's reading.
@@ -61,7 +61,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
 
     /// The same file at another line and column: what readers call for every value, without
     /// looking the file name up.
-    func at(line: Int, column: Int) -> SourcePosition {
+    package func at(line: Int, column: Int) -> SourcePosition {
         var position = self
         position.line = line
         position.column = column
@@ -69,7 +69,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same file at another key path.
-    func at(keyPath: String) -> SourcePosition {
+    package func at(keyPath: String) -> SourcePosition {
         var position = self
         position.line = nil
         position.column = nil
@@ -79,7 +79,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
 
     /// The same file at the value of a key in the dictionary at `path`; `member` is the key's
     /// number in ``Names/keys``.
-    func at(path: String, member: UInt32) -> SourcePosition {
+    package func at(path: String, member: UInt32) -> SourcePosition {
         var position = self
         position.line = nil
         position.column = nil
@@ -113,16 +113,16 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Names positions refer to, each kept once for the life of the process and numbered.
-final class Names: @unchecked Sendable {
+package final class Names: @unchecked Sendable {
     /// The files.
-    static let files = Names()
+    package static let files = Names()
     /// The keys of the dictionaries that binary property lists' fields are in.
-    static let keys = Names()
+    package static let keys = Names()
     private let lock = NSLock()
     private var names: [String] = []
     private var numbers: [String: UInt32] = [:]
 
-    func number(of name: String) -> UInt32 {
+    package func number(of name: String) -> UInt32 {
         lock.lock()
         defer { lock.unlock() }
         if let number = numbers[name] { return number }
@@ -132,7 +132,7 @@ final class Names: @unchecked Sendable {
         return number
     }
 
-    func name(_ number: UInt32) -> String {
+    package func name(_ number: UInt32) -> String {
         lock.lock()
         defer { lock.unlock() }
         return names[Int(number)]
@@ -226,17 +226,19 @@ public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 /// Collects the errors of a run up to ``CloudSeedError/limit``, then stops it.
-struct ErrorCollector {
-    private(set) var errors: [CloudSeedError] = []
+package struct ErrorCollector {
+    package private(set) var errors: [CloudSeedError] = []
+
+    package init() {}
 
     /// Records an error; throws the whole list once the limit is reached.
-    mutating func record(_ error: CloudSeedError) throws {
+    package mutating func record(_ error: CloudSeedError) throws {
         errors.append(error)
         if errors.count >= CloudSeedError.limit { throw CloudSeedError(collecting: errors) }
     }
 
     /// Throws the collected errors, if any.
-    func throwIfAny() throws {
+    package func throwIfAny() throws {
         if !errors.isEmpty { throw CloudSeedError(collecting: errors) }
     }
 }

@@ -7,18 +7,18 @@
 /// bit moves every output bit.
 /// It is not meant to resist crafted collisions: its users treat a collision as a miss (the text
 /// is looked up the usual way) or, for fingerprints, need two 64-bit lanes to collide at once.
-enum ByteHash {
+package enum ByteHash {
     /// The seeds of the process: drawn once, so that hashes compare within one process only.
     private static let seeds = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
 
     /// The hash of `bytes` in the first lane.
     @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         hash(bytes, seed: seeds.0, multiplier: 0x9E37_79B9_7F4A_7C15)
     }
 
     /// Two hashes of `bytes` from independent lanes: 128 bits to tell texts apart.
-    static func wideHash(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+    package static func wideHash(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         (
             hash(bytes, seed: seeds.0, multiplier: 0x9E37_79B9_7F4A_7C15),
             hash(bytes, seed: seeds.1, multiplier: 0xC2B2_AE3D_27D4_EB4F)

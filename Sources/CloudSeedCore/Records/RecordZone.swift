@@ -76,4 +76,9 @@ public struct StoreScope: Hashable, Sendable {
 package struct SchemaScope: Hashable, Sendable {
     package var container: String
     package var environment: ContainerEnvironment
+
+    package init(container: String, environment: ContainerEnvironment) {
+        self.container = container
+        self.environment = environment
+    }
 }

@@ -8,7 +8,7 @@ extension Transliteration {
     /// while. Text whose characters all have a known form never waits. For other text the
     /// answer is `false` until ICU has transliterated the first such text, which the first call
     /// starts on a thread of its own, so that the caller can go on with other work meanwhile.
-    static func isReady(_ text: String) -> Bool {
+    package static func isReady(_ text: String) -> Bool {
         if warmUp.isDone.load(ordering: .acquiring) || text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
         if text.unicodeScalars.allSatisfy({ characterForm($0) != nil }) { return true }
         warmUp.start(with: text)
@@ -16,7 +16,7 @@ extension Transliteration {
     }
 
     /// Whether ICU has transliterated the text ``isReady(_:)`` first found waiting.
-    static var isWarm: Bool { warmUp.isDone.load(ordering: .acquiring) }
+    package static var isWarm: Bool { warmUp.isDone.load(ordering: .acquiring) }
 
     private static let warmUp = WarmUp()
 

@@ -9,7 +9,7 @@ extension SHA256 {
     }
 
     /// Finishes the hash, as lower-case hexadecimal.
-    mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         Self.hex(finalize())
     }
 

@@ -1,9 +1,9 @@
 /// Compares a key with lowercase ASCII names ignoring case, without making a lowercased copy:
 /// the mapper asks this of every key of every row (`Latitude` is a latitude column, `TITLE` a natural key).
-enum CaseInsensitiveNames {
+package enum CaseInsensitiveNames {
     /// Whether `key`, lowercased, is `name`, which is lowercase ASCII.
     @inline(__always)
-    static func matches(_ key: String, _ name: String) -> Bool {
+    package static func matches(_ key: String, _ name: String) -> Bool {
         var keyBytes = key.utf8.makeIterator()
         for expected in name.utf8 {
             guard let byte = keyBytes.next() else { return false }
@@ -17,7 +17,7 @@ enum CaseInsensitiveNames {
 
     /// Whether `key`, lowercased, is one of `names` (lowercase ASCII).
     @inline(__always)
-    static func matchesAny<Names: Sequence<String>>(_ key: String, _ names: Names) -> Bool {
+    package static func matchesAny<Names: Sequence<String>>(_ key: String, _ names: Names) -> Bool {
         names.contains { matches(key, $0) }
     }
 }

@@ -1,0 +1,2 @@
+// The library's users import `CloudSeed` alone: the records, values and errors it speaks come with it.
+@_exported public import CloudSeedCore
