@@ -48,10 +48,16 @@ let package = Package(
             // ICU's transliteration interface (ICUTransliterator), from the library Foundation itself uses.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
+        // Property lists, JSON and CSV read into rows and plain values.
+        .target(
+            name: "CloudSeedReaders",
+            dependencies: ["CloudSeedCore", "CLibXML2"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CloudSeed",
             dependencies: [
-                "CloudSeedCore", "CSQLite", "CPostgres", "CLibXML2", .product(name: "Yams", package: "Yams"),
+                "CloudSeedCore", "CloudSeedReaders", "CSQLite", "CPostgres", .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

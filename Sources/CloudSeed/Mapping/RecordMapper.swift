@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Turns the rows of every source of a run into typed, named records: the plan stage here, the
 /// build stage in RecordMapper+Building.swift, both reading through ``SourceReading``.

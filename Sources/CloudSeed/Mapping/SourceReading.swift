@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// The read stage of a run: reads its sources a record at a time, each row with its record type
 /// and its number among its type's rows, or (for a CSV or flat JSON source whose header allows it)

@@ -2,6 +2,8 @@ import CloudSeedTestSupport
 import Foundation
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A store holding every field type, assets with and without content, four zones in three
 /// databases, and a promoted production schema with records of its own; and helpers to read

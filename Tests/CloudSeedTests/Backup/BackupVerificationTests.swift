@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A damaged bundle is refused whole, naming the file at fault, and the target store is left untouched.
 @Suite struct BackupVerificationTests {

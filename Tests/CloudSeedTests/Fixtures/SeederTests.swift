@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct SeederTests {
     let folder: TemporaryFolder

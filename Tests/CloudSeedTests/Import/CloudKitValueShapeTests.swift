@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// CloudKit record JSON whose field values leave out `type`, as Apple's own examples do: typed as
 /// CloudKit infers it from the value.

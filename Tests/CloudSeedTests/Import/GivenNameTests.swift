@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A name a source gives a record (a CloudKit `recordName`, a name column) is kept, whatever rule
 /// names the other rows of its type.

@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// The real seed files of `../shared/examples/real`, imported with no options under their original
 /// names (the files of a set in one run), checked against what their README rows say a correct

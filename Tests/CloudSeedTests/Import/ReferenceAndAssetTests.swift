@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct ReferenceAndAssetTests {
     let folder: TemporaryFolder

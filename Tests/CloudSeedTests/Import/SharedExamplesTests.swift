@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Real third-party files from `../shared/examples`, imported as a user would; skipped without them.
 @Suite(.enabled(if: SharedExamples.isAvailable, "../shared/examples is not beside this checkout"))

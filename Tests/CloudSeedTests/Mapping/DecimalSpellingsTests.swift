@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Untyped reals become DOUBLE only where storing them as numbers loses nothing that was written.
 @Suite struct DecimalSpellingsTests {

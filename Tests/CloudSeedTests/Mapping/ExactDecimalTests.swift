@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Decimals read without `strtod` (``NumberText/decimal(_:)``) are the same doubles, bit for bit,
 /// as `Double(_:)` makes of their text.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// CSV cells holding JSON arrays of scalars are lists.
 @Suite struct JSONListTextTests {

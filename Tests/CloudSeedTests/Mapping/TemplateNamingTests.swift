@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct TemplateNamingTests {
     @Test func splitsATemplateIntoTextAndFields() {

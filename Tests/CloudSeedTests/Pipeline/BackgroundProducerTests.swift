@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct BackgroundProducerTests {
     struct Stop: Error, Equatable { let at: Int }

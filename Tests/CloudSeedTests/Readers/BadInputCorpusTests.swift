@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Every reader and the schema parser, fed broken files: each fails with its position, never crashes
 /// or hangs, and leaves the store as it was.

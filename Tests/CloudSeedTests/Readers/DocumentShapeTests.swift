@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct DocumentShapeTests {
     @Test func readsDjangoFixturesWithOneTypePerModel() throws {

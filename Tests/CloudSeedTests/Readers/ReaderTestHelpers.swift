@@ -1,4 +1,6 @@
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Reads every row of `text` as a source of `format` named `file`.
 func rows(_ text: String, format: SourceFormat, file: String = "test") throws -> [SourceRow] {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct UTF8ValidationTests {
     /// The CSV reader's own check must accept and refuse exactly what the standard library does.

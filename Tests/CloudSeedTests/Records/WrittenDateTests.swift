@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Dates as people write them, to the millisecond, whatever the machine's zone and locale.
 @Suite struct WrittenDateTests {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct CKSLDiffTests {
     static func schema(_ text: String) throws -> SchemaDefinition {

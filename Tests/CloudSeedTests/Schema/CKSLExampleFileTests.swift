@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// The real `.ckdb` files in `../shared/examples/cksl` beside the repository, collected from public
 /// repositories; tests that read them are skipped where the folder is missing.

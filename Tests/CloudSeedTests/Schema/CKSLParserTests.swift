@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct CKSLParserTests {
     /// Apple's example from "Integrating a Text-Based Schema into Your Workflow", with the `<…>` the

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// The parser on input nobody would write: it must return or throw a positioned error, never crash,
 /// hang or recurse without bound.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Random valid schemas: every construct CKSL has, reserved words and roles with spaces included.
 enum RandomSchema {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Change tags are the store's counter in base 36, as `String(_:radix:)` writes it.
 @Suite struct ChangeTagTests {

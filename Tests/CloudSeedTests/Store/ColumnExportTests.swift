@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct ColumnExportTests {
     /// The lines written straight from the columns are byte for byte CloudKitJSON's, in every zone,

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A new record inserted the short way (``SQLiteContainerStore/insertNew(_:fieldNames:system:in:)``,
 /// bound value by value; ``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``, its binary

@@ -2,6 +2,8 @@ import CloudSeedTestSupport
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// What `push` and `pull` note per remote database: kept per target, replaced by key, kept across
 /// openings of the store.

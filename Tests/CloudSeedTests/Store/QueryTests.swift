@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// Runs on every backend (``BackendKind/testable``): queries, indexes and search behave alike.
 @Suite struct QueryTests {

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// One suite, every backend: what a store keeps and gives back does not depend on where it lives.
 /// Tests taking a backend run on each of ``BackendKind/testable``; the others compare SQLite with

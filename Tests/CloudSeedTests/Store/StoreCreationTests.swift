@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A new store file is built under a hidden name and put in place whole (``StoreCreation``).
 @Suite struct StoreCreationTests {

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// What a zone's changes need from every backend: deletions noted with change tags after the
 /// saves before them, and zones created empty and deleted whole.

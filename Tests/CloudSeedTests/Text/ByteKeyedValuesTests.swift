@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// The table that finds values again by the bytes of their texts.
 @Suite struct ByteKeyedValuesTests {

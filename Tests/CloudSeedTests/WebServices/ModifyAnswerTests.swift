@@ -1,6 +1,8 @@
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 @Suite struct ModifyAnswerTests {
     @Test func readsEachOperationsChangeTagOrErrorInOrder() throws {

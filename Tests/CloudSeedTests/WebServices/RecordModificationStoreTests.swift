@@ -2,6 +2,8 @@ import CloudSeedTestSupport
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// `records/modify` over a store that several types, requests and connections share.
 @Suite struct RecordModificationStoreTests {

@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// What is particular to the PostgreSQL store: its layout, its indexes, and how it names things.
 @Suite struct PostgresContainerStoreTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A new record's field columns encoded where it is typed (``PostgresEncodedFields``): the same
 /// bytes as the writing thread's appends (``PostgresBinaryRow/appendValue(_:)``), value for value.

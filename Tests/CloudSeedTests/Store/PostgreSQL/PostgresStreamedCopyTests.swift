@@ -2,6 +2,8 @@ import CloudSeedTestSupport
 import Testing
 
 @testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedReaders
 
 /// A copy left open for more rows (``PostgresConnection/streamCopy(_:header:rows:trailer:)``): its
 /// rows go on in one `COPY` until another statement ends it, and its failure undoes the run.
