@@ -54,10 +54,17 @@ let package = Package(
             dependencies: ["CloudSeedCore", "CLibXML2"],
             swiftSettings: swiftSettings
         ),
+        // CloudKit's schema language: parsed, printed, checked and compared.
+        .target(
+            name: "CloudSeedSchema",
+            dependencies: ["CloudSeedCore"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CloudSeed",
             dependencies: [
-                "CloudSeedCore", "CloudSeedReaders", "CSQLite", "CPostgres", .product(name: "Yams", package: "Yams"),
+                "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CSQLite", "CPostgres",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
 // The library's users import `CloudSeed` alone: the records, values and errors it speaks come with it.
 @_exported public import CloudSeedCore
 @_exported public import CloudSeedReaders
+@_exported public import CloudSeedSchema

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Exports through records, for stores that do not write lines from their columns.
 extension StoreBackend {

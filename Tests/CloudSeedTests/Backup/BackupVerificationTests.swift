@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// A damaged bundle is refused whole, naming the file at fault, and the target store is left untouched.
 @Suite struct BackupVerificationTests {

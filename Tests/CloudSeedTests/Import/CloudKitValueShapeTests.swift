@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// CloudKit record JSON whose field values leave out `type`, as Apple's own examples do: typed as
 /// CloudKit infers it from the value.

@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// A name a source gives a record (a CloudKit `recordName`, a name column) is kept, whatever rule
 /// names the other rows of its type.

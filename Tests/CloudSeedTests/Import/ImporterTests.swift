@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct ImporterTests {
     let folder: TemporaryFolder

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The real seed files of `../shared/examples/real`, imported with no options under their original
 /// names (the files of a set in one run), checked against what their README rows say a correct

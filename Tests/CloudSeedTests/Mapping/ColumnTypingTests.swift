@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// CSV records are typed where they are read (``ColumnTyping``), named by their type's rule and
 /// stored with every value as the plan types it; a record whose cells cannot be typed is refused

@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Untyped reals become DOUBLE only where storing them as numbers loses nothing that was written.
 @Suite struct DecimalSpellingsTests {

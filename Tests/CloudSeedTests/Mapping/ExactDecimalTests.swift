@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Decimals read without `strtod` (``NumberText/decimal(_:)``) are the same doubles, bit for bit,
 /// as `Double(_:)` makes of their text.

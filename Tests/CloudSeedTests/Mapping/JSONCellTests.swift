@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// JSON records (JSON Lines', or the elements of the array a document is) that repeat the first
 /// record's keys, in order, are read as cells (``FlatJSONRecord``) and typed where they are read

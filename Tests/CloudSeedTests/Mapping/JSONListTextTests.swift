@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// CSV cells holding JSON arrays of scalars are lists.
 @Suite struct JSONListTextTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// CSV columns of dates as people write them are typed the same cell by cell and row by row.
 @Suite struct WrittenDatesImportTests {

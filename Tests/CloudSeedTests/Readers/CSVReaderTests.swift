@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct CSVReaderTests {
     @Test func readsRFC4180Quoting() throws {

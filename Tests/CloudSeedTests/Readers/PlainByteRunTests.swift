@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The CSV scanner's runs of plain bytes, found eight bytes at a time, end where a scan byte by
 /// byte ends them, and tell whether their bytes are ASCII.

@@ -1,6 +1,7 @@
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Reads every row of `text` as a source of `format` named `file`.
 func rows(_ text: String, format: SourceFormat, file: String = "test") throws -> [SourceRow] {

@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct UTF8ValidationTests {
     /// The CSV reader's own check must accept and refuse exactly what the standard library does.

@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Dates as people write them, to the millisecond, whatever the machine's zone and locale.
 @Suite struct WrittenDateTests {

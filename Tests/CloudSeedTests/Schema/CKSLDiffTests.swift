@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct CKSLDiffTests {
     static func schema(_ text: String) throws -> SchemaDefinition {

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The real `.ckdb` files in `../shared/examples/cksl` beside the repository, collected from public
 /// repositories; tests that read them are skipped where the folder is missing.

@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The error parsing `text` throws, as the user sees it; `nil` when it parses.
 func ckslError(_ text: String, file: String = "schema.ckdb") -> String? {

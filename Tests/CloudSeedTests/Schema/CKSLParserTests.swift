@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct CKSLParserTests {
     /// Apple's example from "Integrating a Text-Based Schema into Your Workflow", with the `<…>` the

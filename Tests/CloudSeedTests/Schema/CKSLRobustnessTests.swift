@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The parser on input nobody would write: it must return or throw a positioned error, never crash,
 /// hang or recurse without bound.

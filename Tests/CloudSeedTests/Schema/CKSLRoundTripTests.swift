@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Random valid schemas: every construct CKSL has, reserved words and roles with spaces included.
 enum RandomSchema {

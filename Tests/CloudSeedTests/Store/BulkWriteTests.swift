@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// A bulk write (an import, a restore) into a store file that no other connection has open goes
 /// through a rollback journal, and the file is in WAL mode again once it is done.

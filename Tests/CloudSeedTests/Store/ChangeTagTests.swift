@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Change tags are the store's counter in base 36, as `String(_:radix:)` writes it.
 @Suite struct ChangeTagTests {

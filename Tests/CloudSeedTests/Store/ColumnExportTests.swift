@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct ColumnExportTests {
     /// The lines written straight from the columns are byte for byte CloudKitJSON's, in every zone,

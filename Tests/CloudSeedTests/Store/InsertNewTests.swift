@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// A new record inserted the short way (``SQLiteContainerStore/insertNew(_:fieldNames:system:in:)``,
 /// bound value by value; ``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``, its binary

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// What `push` and `pull` note per remote database: kept per target, replaced by key, kept across
 /// openings of the store.

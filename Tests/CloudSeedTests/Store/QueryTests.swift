@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// Runs on every backend (``BackendKind/testable``): queries, indexes and search behave alike.
 @Suite struct QueryTests {

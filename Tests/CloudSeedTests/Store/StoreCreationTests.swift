@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// A new store file is built under a hidden name and put in place whole (``StoreCreation``).
 @Suite struct StoreCreationTests {

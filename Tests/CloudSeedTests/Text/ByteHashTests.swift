@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The hash that finds texts by their bytes, the fingerprints of record names made with it, and
 /// the count of rows by type the mapper keeps.

@@ -3,6 +3,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// The table that finds values again by the bytes of their texts.
 @Suite struct ByteKeyedValuesTests {

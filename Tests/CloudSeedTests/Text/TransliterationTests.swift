@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 @Suite struct TransliterationTests {
     @Test func givesTheASCIIFormsPeopleExpect() {

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// `records/modify` over a store that several types, requests and connections share.
 @Suite struct RecordModificationStoreTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// What is particular to the PostgreSQL store: its layout, its indexes, and how it names things.
 @Suite struct PostgresContainerStoreTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
+@testable import CloudSeedSchema
 
 /// A new record's field columns encoded where it is typed (``PostgresEncodedFields``): the same
 /// bytes as the writing thread's appends (``PostgresBinaryRow/appendValue(_:)``), value for value.

@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// Reads CloudKit Schema Language text, as `cktool export-schema` writes it or as people write it by
 /// hand, into a ``SchemaDefinition``.
 ///

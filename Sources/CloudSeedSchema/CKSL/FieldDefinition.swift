@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// A field of a ``RecordTypeDefinition``: its name, data type, encryption and index options.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// The rules CloudKit applies to a field's options and encryption, shared by the parser (which reports
 /// them at their place in the text) and ``SchemaDefinition/validate()``.
 extension FieldDefinition {
@@ -9,7 +11,7 @@ extension FieldDefinition {
     /// FieldDefinition.rejection(of: .searchable, type: .int64, isEncrypted: false)
     /// // "SEARCHABLE applies only to STRING and LIST<STRING> fields"
     /// ```
-    static func rejection(of option: Option, type: FieldDataType, isEncrypted: Bool) -> String? {
+    package static func rejection(of option: Option, type: FieldDataType, isEncrypted: Bool) -> String? {
         if isEncrypted { return "encrypted fields cannot be indexed" }
         if type == .asset || type == .list(.asset) { return "ASSET fields cannot be indexed" }
         if option == .searchable, type != .string, type != .list(.string) {
@@ -19,18 +21,18 @@ extension FieldDefinition {
     }
 
     /// The options a field of `type` may have, in print order.
-    static func allowedOptions(type: FieldDataType, isEncrypted: Bool) -> [Option] {
+    package static func allowedOptions(type: FieldDataType, isEncrypted: Bool) -> [Option] {
         Option.allCases.filter { rejection(of: $0, type: type, isEncrypted: isEncrypted) == nil }
     }
 
     /// Why `ENCRYPTED` cannot precede `type`, or `nil` when it can.
-    static func encryptionRejection(type: FieldDataType) -> String? {
+    package static func encryptionRejection(type: FieldDataType) -> String? {
         if case .primitive(let primitive) = type, PrimitiveType.encryptable.contains(primitive) { return nil }
         return "ENCRYPTED applies only to BYTES, DOUBLE, INT64, LOCATION, STRING and TIMESTAMP"
     }
 
     /// Everything wrong with this field on its own: its name, a system field's type, encryption, options.
-    var problems: [String] {
+    package var problems: [String] {
         var problems: [String] = []
         if let system = Self.systemField(named: name) {
             if type != system.type || isEncrypted {

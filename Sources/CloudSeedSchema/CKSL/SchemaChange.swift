@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// One difference between two ``SchemaDefinition``s, as ``SchemaDiff`` lists them.
 ///
 /// ```

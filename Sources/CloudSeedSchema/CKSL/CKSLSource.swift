@@ -1,7 +1,9 @@
+package import CloudSeedCore
+
 /// A line and a column in CKSL text, both counted from 1; columns count Unicode scalars.
-struct CKSLLocation: Hashable, Sendable {
-    var line: Int
-    var column: Int
+package struct CKSLLocation: Hashable, Sendable {
+    package var line: Int
+    package var column: Int
 }
 
 /// CKSL text and the name of its file: turns a location into an error that shows the source line and a
@@ -12,24 +14,24 @@ struct CKSLLocation: Hashable, Sendable {
 ///         photo ASSET QUERYABLE
 ///                     ^
 /// ```
-struct CKSLSource {
+package struct CKSLSource {
     /// The file as the user named it.
-    let file: String
+    package let file: String
     /// The text, one Unicode scalar per element.
-    let scalars: [Unicode.Scalar]
+    package let scalars: [Unicode.Scalar]
 
-    init(text: String, file: String) {
+    package init(text: String, file: String) {
         self.file = file
         self.scalars = Array(text.unicodeScalars)
     }
 
     /// Where `location` is, as the rest of cloudseed reports positions.
-    func position(_ location: CKSLLocation) -> SourcePosition {
+    package func position(_ location: CKSLLocation) -> SourcePosition {
         SourcePosition(file: file, line: location.line, column: location.column)
     }
 
     /// An error at `location` whose description is `FILE:LINE:COLUMN: message`, the source line and a caret.
-    func error(_ code: CloudSeedError.Code, _ message: String, at location: CKSLLocation) -> CloudSeedError {
+    package func error(_ code: CloudSeedError.Code, _ message: String, at location: CKSLLocation) -> CloudSeedError {
         CloudSeedError(code, message + "\n" + snippet(at: location), at: position(location))
     }
 

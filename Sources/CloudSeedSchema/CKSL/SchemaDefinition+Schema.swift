@@ -1,3 +1,5 @@
+package import CloudSeedCore
+
 /// Conversions between the CKSL model (``SchemaDefinition``) and the store's ``Schema``, which knows
 /// only user fields and their ``FieldType``s.
 extension SchemaDefinition {

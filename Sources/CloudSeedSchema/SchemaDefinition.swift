@@ -1,3 +1,5 @@
+package import CloudSeedCore
+
 /// A schema written in the CloudKit Schema Language (CKSL): custom roles and record types with their
 /// fields, index options and grants, as `cktool export-schema` writes it and `import-schema` reads it.
 ///
@@ -33,7 +35,7 @@ public struct SchemaDefinition: Hashable, Sendable {
     }
 
     /// Adds a type or field created just in time: no index options, CloudKit's default grants.
-    mutating func addJustInTime(_ typeName: String, field: (String, FieldType)?) {
+    package mutating func addJustInTime(_ typeName: String, field: (String, FieldType)?) {
         var type =
             recordType(named: typeName)
             ?? RecordTypeDefinition(name: typeName, fields: [], grants: Grant.publicDatabaseDefaults)
@@ -45,7 +47,7 @@ public struct SchemaDefinition: Hashable, Sendable {
 
     /// Whether `a` sorts before `b` in byte order (`CD_x` before `Users` before `___x` before `title`),
     /// the order cktool exports names in.
-    static func byteOrder(_ a: String, _ b: String) -> Bool {
+    package static func byteOrder(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 

@@ -1,3 +1,5 @@
+package import CloudSeedCore
+
 /// The schema of one container environment: its record types and their typed fields.
 package struct Schema: Hashable, Sendable {
     package var recordTypes: [String: RecordTypeSchema]

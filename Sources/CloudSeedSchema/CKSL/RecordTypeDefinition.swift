@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// A `RECORD TYPE` of a ``SchemaDefinition``: its name, fields and grants.
 ///
 /// Kept in canonical form: the six system fields (``FieldDefinition/systemFields``) are always present,

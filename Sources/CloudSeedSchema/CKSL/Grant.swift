@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// A `GRANT` of a record type: permissions on the type's records in the public database, given to a role.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// A problem ``SchemaDefinition/validate()`` finds in a schema.
 ///
 /// ```

@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// The changes that turn one ``SchemaDefinition`` into another, and whether production would accept them.
 ///
 /// ```swift

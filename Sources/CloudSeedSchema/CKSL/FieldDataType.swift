@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// A primitive type of the CloudKit Schema Language.
 package enum PrimitiveType: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     case asset = "ASSET"

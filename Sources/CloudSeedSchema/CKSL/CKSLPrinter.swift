@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// Prints a ``SchemaDefinition`` in the CloudKit Schema Language, byte for byte as
 /// `cktool export-schema` writes it, so that an unedited export prints back unchanged:
 ///

@@ -1,13 +1,15 @@
+package import CloudSeedCore
+
 /// The changes that make a container environment's record types and fields those of a target schema,
 /// in the order a store applies them: each store carries the steps out in its own tables.
-enum SchemaStep: Equatable {
+package enum SchemaStep: Equatable {
     case createRecordType(String)
     case addField(String, type: FieldType, to: String)
     /// Also the first half of changing a field's type: removed, then added anew.
     case removeField(String, from: String)
     case removeRecordType(String)
 
-    static func steps(from current: Schema, to target: Schema) -> [SchemaStep] {
+    package static func steps(from current: Schema, to target: Schema) -> [SchemaStep] {
         var steps: [SchemaStep] = []
         // In name order, so that the same schema makes the same tables, columns in the same order.
         for (name, recordType) in target.recordTypes.sorted(by: { $0.key < $1.key }) {

@@ -1,6 +1,8 @@
+import CloudSeedCore
+
 /// One token of CKSL text.
-struct CKSLToken: Hashable, Sendable {
-    enum Kind: Hashable, Sendable {
+package struct CKSLToken: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A keyword or a bare name: letters, digits and `_` (`RECORD`, `title`, `_x`, `1x`).
         case word
         /// A double-quoted name; ``CKSLToken/text`` holds it without the quotes.
@@ -13,26 +15,26 @@ struct CKSLToken: Hashable, Sendable {
         case end
     }
 
-    var kind: Kind
-    var text: String
+    package var kind: Kind
+    package var text: String
     /// Where the token starts.
-    var start: CKSLLocation
+    package var start: CKSLLocation
     /// Just after the token's last character.
-    var end: CKSLLocation
+    package var end: CKSLLocation
 
     /// Whether this is the word `keyword`, in any case (keywords are case-insensitive).
-    func isKeyword(_ keyword: String) -> Bool {
+    package func isKeyword(_ keyword: String) -> Bool {
         kind == .word && text.uppercased() == keyword
     }
 
     /// Whether this is the symbol `symbol`.
-    func isSymbol(_ symbol: String) -> Bool {
+    package func isSymbol(_ symbol: String) -> Bool {
         kind == .symbol && text == symbol
     }
 
     /// The token as an error message names what it found: `title`, `"test role"`, `"("`, `U+0007`,
     /// `end of file`.
-    var found: String {
+    package var found: String {
         switch kind {
         case .word: text
         case .quoted, .symbol: "\"\(text)\""

@@ -1,10 +1,12 @@
+import CloudSeedCore
+
 /// Splits CKSL text into tokens, skipping white space and the three comment forms (`// …`, `-- …`,
 /// `/* … */`).
 ///
 /// Any character CKSL has no use for becomes an ``CKSLToken/Kind/invalid`` token, so that the parser
 /// can say what it expected there. The lexer itself fails only on a block comment or a quoted name that
 /// does not end.
-struct CKSLLexer {
+package struct CKSLLexer {
     private let source: CKSLSource
     private var index = 0
     private var location = CKSLLocation(line: 1, column: 1)
@@ -16,7 +18,7 @@ struct CKSLLexer {
     /// The tokens of `source`, ending with an ``CKSLToken/Kind/end`` token just after the last one.
     ///
     /// - Throws: ``CloudSeedError`` for an unterminated block comment or quoted name.
-    static func tokens(of source: CKSLSource) throws -> [CKSLToken] {
+    package static func tokens(of source: CKSLSource) throws -> [CKSLToken] {
         var lexer = CKSLLexer(source: source)
         var tokens: [CKSLToken] = []
         var end = CKSLLocation(line: 1, column: 1)

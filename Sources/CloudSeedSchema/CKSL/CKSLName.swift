@@ -1,3 +1,5 @@
+import CloudSeedCore
+
 /// The naming rules of the CloudKit Schema Language: identifiers, reserved words, role names, and when
 /// a name needs double quotes.
 ///
@@ -7,28 +9,28 @@
 /// CKSLName.spelling("___recordID")    // "___recordID" (a system name)
 /// CKSLName.spelling("test role")      // "test role"
 /// ```
-enum CKSLName {
+package enum CKSLName {
     /// The words that must be double-quoted to be used as names, upper-cased; CKSL keywords are
     /// case-insensitive.
-    static let reservedWords: Set<String> = ["GRANT", "PREFERRED", "QUERYABLE", "SEARCHABLE", "SORTABLE"]
+    package static let reservedWords: Set<String> = ["GRANT", "PREFERRED", "QUERYABLE", "SEARCHABLE", "SORTABLE"]
 
     /// The longest name CloudKit accepts, in characters.
-    static let maximumLength = 255
+    package static let maximumLength = 255
 
     /// The rule an identifier follows, for error messages.
-    static let identifierRule = #"a name starts with a letter and continues with letters, digits and "_""#
+    package static let identifierRule = #"a name starts with a letter and continues with letters, digits and "_""#
 
     /// The rule a quoted role name follows, for error messages.
-    static let roleNameRule = "a role name has 1 to 255 characters, none of them a control character"
+    package static let roleNameRule = "a role name has 1 to 255 characters, none of them a control character"
 
     /// Whether `name` is a reserved word, in any case.
-    static func isReserved(_ name: String) -> Bool {
+    package static func isReserved(_ name: String) -> Bool {
         reservedWords.contains(name.uppercased())
     }
 
     /// Why `name` is not a valid identifier (first `a-z`/`A-Z`, then `a-z A-Z 0-9 _`, at most 255
     /// characters), or `nil` when it is one.
-    static func identifierProblem(_ name: String) -> String? {
+    package static func identifierProblem(_ name: String) -> String? {
         let scalars = name.unicodeScalars
         if scalars.count > maximumLength { return "a name has at most \(maximumLength) characters" }
         guard let first = scalars.first, isLetter(first), scalars.allSatisfy(isIdentifierScalar) else {
@@ -38,12 +40,12 @@ enum CKSLName {
     }
 
     /// Whether `name` may be written without quotes: an identifier that is not a reserved word.
-    static func isBare(_ name: String) -> Bool {
+    package static func isBare(_ name: String) -> Bool {
         identifierProblem(name) == nil && !isReserved(name)
     }
 
     /// Whether `name` is acceptable as a double-quoted role name (`"test role"`).
-    static func isQuotableRoleName(_ name: String) -> Bool {
+    package static func isQuotableRoleName(_ name: String) -> Bool {
         let scalars = name.unicodeScalars
         return (1...maximumLength).contains(scalars.count)
             && scalars.allSatisfy { $0 != "\"" && !isControl($0) }
@@ -51,7 +53,7 @@ enum CKSLName {
 
     /// `name` as CKSL writes it: bare when it is a plain identifier, in double quotes otherwise
     /// (reserved words, system names starting with `_`, role names with spaces).
-    static func spelling(_ name: String) -> String {
+    package static func spelling(_ name: String) -> String {
         isBare(name) ? name : "\"\(name)\""
     }
 
@@ -60,7 +62,7 @@ enum CKSLName {
     }
 
     /// Whether `scalar` may appear in an identifier: `a-z A-Z 0-9 _`.
-    static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
         isLetter(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
     }
 
