@@ -60,10 +60,17 @@ let package = Package(
             dependencies: ["CloudSeedCore"],
             swiftSettings: swiftSettings
         ),
+        // CloudKit Web Services' formats: record dictionaries, field values, zoneIDs, error codes,
+        // answers and the server-to-server signature, for export, backup, serve, push and pull alike.
+        .target(
+            name: "CloudKitWire",
+            dependencies: ["CloudSeedCore", "CloudSeedReaders", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CloudSeed",
             dependencies: [
-                "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CSQLite", "CPostgres",
+                "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CloudKitWire", "CSQLite", "CPostgres",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -73,7 +80,7 @@ let package = Package(
         .target(
             name: "CloudSeedServer",
             dependencies: [
-                "CloudSeed",
+                "CloudSeed", "CloudKitWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -83,7 +90,7 @@ let package = Package(
         .target(
             name: "CloudSeedClient",
             dependencies: [
-                "CloudSeed", .product(name: "Crypto", package: "swift-crypto"),
+                "CloudSeed", "CloudKitWire", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudSeed
 
 /// A record a push sends, read once from the store with what the later steps ask of it: where

@@ -1,3 +1,4 @@
+import CloudKitWire
 package import CloudSeed
 import Foundation
 

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudSeed
 
 /// How often and how long a request refused for the moment is tried again: after the server's

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
-package import CloudSeed
+package import CloudKitWire
+import CloudSeed
 package import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudSeed
 
 /// What changed since a sync token: `records/changes` and `changes/zone` for a zone's records

@@ -1,3 +1,4 @@
+import CloudKitWire
 public import CloudSeed
 import Crypto
 public import Foundation

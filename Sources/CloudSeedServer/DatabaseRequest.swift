@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudSeed
 
 /// One request to a database of the server (`/database/1/{container}/{environment}/{database}/…`):

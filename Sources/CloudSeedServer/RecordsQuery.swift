@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudSeed
 import Foundation
 

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudSeed
 
 /// `zones/list`, `zones/lookup` and `zones/modify`: the zones of a database the store holds, the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudKitWire
 import CloudSeed
 import Foundation
 

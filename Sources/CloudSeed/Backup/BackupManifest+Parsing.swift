@@ -1,3 +1,5 @@
+import CloudKitWire
+
 extension BackupManifest {
     /// Reads `manifest.json` and checks that it describes a bundle: known keys and values, paths that
     /// stay inside the bundle, and exactly the files its environments and counts call for plus assets

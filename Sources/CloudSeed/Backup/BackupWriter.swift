@@ -1,3 +1,4 @@
+import CloudKitWire
 public import Foundation
 
 /// Backs up one container of a store into a bundle folder (``BackupLayout``, ``BackupManifest``):

@@ -1,3 +1,4 @@
+import CloudKitWire
 import Foundation
 
 /// Restores a verified backup bundle into a store, in one transaction: each environment's schema,

@@ -1,3 +1,4 @@
+package import CloudKitWire
 package import Foundation
 
 /// A container store: containers → environments → databases → zones → records, with a schema per

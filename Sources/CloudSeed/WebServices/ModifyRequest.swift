@@ -1,3 +1,5 @@
+package import CloudKitWire
+
 /// The body of a `records/modify` request, read as it streams: each operation's record is read
 /// straight into a row of its fields, without a tree of the whole body, so that a request of 200
 /// records is read in one pass.

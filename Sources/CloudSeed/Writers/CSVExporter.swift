@@ -1,3 +1,4 @@
+import CloudKitWire
 import Foundation
 
 /// Writes records as CSV, one file per record type (`Artwork.csv`), that `import` reads back to the

@@ -1,3 +1,4 @@
+import CloudKitWire
 import Foundation
 
 /// Records as a text table or CSV: the record name, then each field in byte order.

@@ -1,3 +1,4 @@
+package import CloudKitWire
 import Foundation
 
 /// Exports through records, for stores that do not write lines from their columns.

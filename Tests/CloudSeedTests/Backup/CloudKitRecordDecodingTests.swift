@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import CloudKitWire
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders

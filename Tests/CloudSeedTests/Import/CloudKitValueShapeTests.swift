@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import CloudKitWire
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders

@@ -2,6 +2,7 @@ import CloudSeedTestSupport
 import Foundation
 import Testing
 
+@testable import CloudKitWire
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import CloudKitWire
 @testable import CloudSeed
 @testable import CloudSeedCore
 @testable import CloudSeedReaders

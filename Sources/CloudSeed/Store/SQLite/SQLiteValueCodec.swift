@@ -1,3 +1,4 @@
+import CloudKitWire
 import Foundation
 
 /// How a field value is kept in a SQLite column, in the type a person reading the table expects:

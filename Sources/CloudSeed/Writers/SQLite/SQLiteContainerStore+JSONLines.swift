@@ -1,4 +1,5 @@
 import CSQLite
+package import CloudKitWire
 import Foundation
 
 extension SQLiteContainerStore {
@@ -50,7 +51,8 @@ extension SQLiteContainerStore {
                     changeTag: String(decoding: row.textBytes(5), as: UTF8.self), fields: bytes))
             return true
         }
-        try forEachStoredRow(in: scope, recordType: recordType, referenceObjects: false, direct: write, record: record)
+        _ = try forEachStoredRow(
+            in: scope, recordType: recordType, referenceObjects: false, direct: write, record: record)
     }
 
     /// Calls `direct` with each row of ``TypeLayout/selectAll`` of the scope's types (or of one)
@@ -136,16 +138,6 @@ extension SQLiteContainerStore {
         bytes.append(UInt8(ascii: "}"))
         return true
     }
-}
-
-/// A record's name, type and change tag, with its `fields` object in CloudKit JSON (`{"title":
-/// {"value":"Thinker","type":"STRING"}}`), as a store writes it from its columns. The store
-/// writes every record's fields into one buffer, lent for the call: copy what is kept.
-package struct RecordFieldsJSON: Sendable {
-    package var recordName: String
-    package var recordType: String
-    package var changeTag: String
-    package var fields: [UInt8]
 }
 
 /// A record type as its rows are written in CloudKit JSON.

@@ -1,3 +1,5 @@
+package import CloudSeedCore
+
 /// CloudKit Web Services' zoneID dictionary, `{"zoneName": …, "ownerRecordName": …}`: the one
 /// place that writes it, for records, references, requests and answers alike.
 extension RecordZoneID {

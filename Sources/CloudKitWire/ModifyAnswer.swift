@@ -1,3 +1,5 @@
+import CloudSeedReaders
+
 /// What a `records/modify` answer says of each operation, read without keeping the records it
 /// returns: a client that sent them needs only each one's change tag, or its error.
 package struct ModifyAnswer: Sendable {

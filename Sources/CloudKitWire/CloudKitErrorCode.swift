@@ -1,3 +1,5 @@
+package import CloudSeedCore
+
 /// CloudKit Web Services' error codes (`serverErrorCode`): the one list the server answers with
 /// and the client reads.
 package enum CloudKitErrorCode: String, Sendable, CaseIterable {

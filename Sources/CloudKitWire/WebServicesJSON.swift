@@ -1,9 +1,12 @@
+import CloudSeedCore
+package import CloudSeedReaders
+
 /// A JSON value of a CloudKit Web Services request, read by the project's JSON parser: what the
 /// server takes from a request body, with each value's position for the errors it answers.
 package struct WebServicesJSON: Sendable {
-    let node: DocumentNode
+    package let node: DocumentNode
 
-    init(_ node: DocumentNode) {
+    package init(_ node: DocumentNode) {
         self.node = node
     }
 

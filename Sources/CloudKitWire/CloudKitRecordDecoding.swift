@@ -1,3 +1,5 @@
+package import CloudSeedCore
+package import CloudSeedReaders
 import Foundation
 
 /// Reads a CloudKit Web Services record dictionary, as ``CloudKitJSON/record(_:)`` writes it, back
@@ -7,7 +9,7 @@ import Foundation
 /// have the kinds their types need. Errors name the file, line and column of the value at fault.
 package enum CloudKitRecordDecoding {
     /// The record of one dictionary.
-    static func record(from node: DocumentNode) throws -> CloudRecord {
+    package static func record(from node: DocumentNode) throws -> CloudRecord {
         try record(from: node, lenient: false)
     }
 

@@ -1,8 +1,10 @@
+package import CloudSeedCore
+
 /// CloudKit Web Services' JSON dictionaries of the values a store keeps as JSON text and an
 /// export writes: a reference and a location.
 extension Reference {
     /// `recordName`, `zoneID` where it points into another zone, `action`.
-    var cloudKitJSON: String {
+    package var cloudKitJSON: String {
         var members = [("recordName", JSONText.quoted(recordName))]
         if let zoneName { members.append(("zoneID", RecordZoneID(zoneName: zoneName).cloudKitJSON(owner: .never))) }
         members.append(("action", JSONText.quoted(action.rawValue)))
@@ -12,14 +14,14 @@ extension Reference {
 
 extension Location {
     /// `latitude`, `longitude` and the measurements it has.
-    var cloudKitJSON: String {
+    package var cloudKitJSON: String {
         var bytes: [UInt8] = []
         appendCloudKitJSON(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends ``cloudKitJSON`` to `bytes`; a latitude and longitude alone without making strings of them.
-    func appendCloudKitJSON(to bytes: inout [UInt8]) {
+    package func appendCloudKitJSON(to bytes: inout [UInt8]) {
         if hasCoordinatesOnly {
             bytes += #"{"latitude":"#.utf8
             JSONText.appendNumber(latitude, to: &bytes)

@@ -1,18 +1,21 @@
+package import CloudSeedCore
+package import CloudSeedReaders
+
 /// A JSON object of a backup, read strictly: it must have every required key, no key it does not
 /// know, and values of the right kinds. Errors name the position of the value at fault and end with
 /// what to do about a damaged bundle.
-struct StrictObject {
-    let position: SourcePosition
+package struct StrictObject {
+    package let position: SourcePosition
     /// The members in order: an object has a dozen keys at most, found faster by a look along
     /// them than by hashing each into a dictionary.
     private let members: [(key: String, node: DocumentNode)]
 
     /// What every error of a damaged bundle tells the user to do.
-    static let advice = "restore from an intact backup"
+    package static let advice = "restore from an intact backup"
 
     /// Reads `node`, `what` naming it in errors (`the record`, `the location`); `lenient` lets keys
     /// it does not know go by, as a server's answers carry (`deviceID`, `downloadURL`).
-    init(
+    package init(
         _ node: DocumentNode, _ what: @autoclosure () -> String, required: [String], optional: [String] = [],
         lenient: Bool = false
     ) throws {
@@ -32,25 +35,25 @@ struct StrictObject {
     }
 
     /// The value of `key`, if present; the first, where the object gives it twice.
-    subscript(key: String) -> DocumentNode? { members.first { $0.key == key }?.node }
+    package subscript(key: String) -> DocumentNode? { members.first { $0.key == key }?.node }
 
-    func string(_ key: String) throws -> String {
+    package func string(_ key: String) throws -> String {
         let node = try required(key)
         guard case .scalar(.string(let text), _) = node else { throw Self.mismatch(key, "a string", node) }
         return text
     }
 
-    func integer(_ key: String) throws -> Int64 {
+    package func integer(_ key: String) throws -> Int64 {
         try Self.integer(required(key), key)
     }
 
-    func array(_ key: String) throws -> [DocumentNode] {
+    package func array(_ key: String) throws -> [DocumentNode] {
         let node = try required(key)
         guard let items = node.items else { throw Self.mismatch(key, "an array", node) }
         return items
     }
 
-    func object(_ key: String, required: [String], optional: [String] = []) throws -> StrictObject {
+    package func object(_ key: String, required: [String], optional: [String] = []) throws -> StrictObject {
         try StrictObject(self.required(key), "\"\(key)\"", required: required, optional: optional)
     }
 
@@ -61,13 +64,13 @@ struct StrictObject {
 
     // MARK: Values
 
-    static func integer(_ node: DocumentNode, _ what: String) throws -> Int64 {
+    package static func integer(_ node: DocumentNode, _ what: String) throws -> Int64 {
         guard case .scalar(.integer(let number), _) = node else { throw mismatch(what, "an integer", node) }
         return number
     }
 
     /// A number, integer or not, as a double.
-    static func number(_ node: DocumentNode, _ what: String) throws -> Double {
+    package static func number(_ node: DocumentNode, _ what: String) throws -> Double {
         switch node {
         case .scalar(.real(let number), _): return number
         case .scalar(.integer(let number), _): return Double(number)
@@ -75,17 +78,17 @@ struct StrictObject {
         }
     }
 
-    static func string(_ node: DocumentNode, _ what: String) throws -> String {
+    package static func string(_ node: DocumentNode, _ what: String) throws -> String {
         guard case .scalar(.string(let text), _) = node else { throw mismatch(what, "a string", node) }
         return text
     }
 
-    static func mismatch(_ what: String, _ expected: String, _ node: DocumentNode) -> CloudSeedError {
+    package static func mismatch(_ what: String, _ expected: String, _ node: DocumentNode) -> CloudSeedError {
         let name = what.hasPrefix("\"") || what.contains(" ") ? what : "\"\(what)\""
         return error("\(name) must be \(expected), not \(kind(of: node))", at: node.position)
     }
 
-    static func error(_ message: String, at position: SourcePosition) -> CloudSeedError {
+    package static func error(_ message: String, at position: SourcePosition) -> CloudSeedError {
         CloudSeedError(.damagedBackup, "\(message); \(advice)", at: position)
     }
 
