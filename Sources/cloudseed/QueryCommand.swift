@@ -1,5 +1,4 @@
 import ArgumentParser
-import CloudKitWire
 import CloudSeed
 import Foundation
 
@@ -58,7 +57,9 @@ struct QueryCommand: ParsableCommand {
             query.searchesAnyWord = anyWord
             let records = try storeOptions.openStore(mustExist: true).query(query, in: storeOptions.scope)
             switch format {
-            case .jsonl: for record in records { print(CloudKitJSON.record(record)) }
+            case .jsonl:
+                var writer = RecordWriter(format: .jsonl) { print($0, terminator: "") }
+                for record in records { writer.append(record) }
             case .table: print(RecordTable.text(records), terminator: "")
             case .csv: print(RecordTable.csv(records), terminator: "")
             }
