@@ -67,10 +67,18 @@ let package = Package(
             dependencies: ["CloudSeedCore", "CloudSeedReaders", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // The container stores, SQLite and PostgreSQL: records, schemas, queries and changes kept.
+        .target(
+            name: "CloudSeedStore",
+            dependencies: [
+                "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CloudKitWire", "CSQLite", "CPostgres",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CloudSeed",
             dependencies: [
-                "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CloudKitWire", "CSQLite", "CPostgres",
+                "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CloudKitWire", "CloudSeedStore",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -58,6 +58,11 @@ package enum CloudKitRecordDecoding {
         return try value(field["value"]!, as: type, in: "field '\(name)'", lenient: lenient)
     }
 
+    /// The `value` of a field dictionary of `type`, as ``CloudKitJSON/value(_:)`` writes it.
+    package static func value(_ node: DocumentNode, as type: FieldType) throws -> RecordValue {
+        try value(node, as: type, in: "value", lenient: false)
+    }
+
     private static func value(_ node: DocumentNode, as type: FieldType, in what: String, lenient: Bool) throws
         -> RecordValue
     {

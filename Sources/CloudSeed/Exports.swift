@@ -2,3 +2,4 @@
 @_exported public import CloudSeedCore
 @_exported public import CloudSeedReaders
 @_exported public import CloudSeedSchema
+@_exported public import CloudSeedStore

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compares the CloudSeed library's public API with Tests/API/public-symbols.txt and fails on any
-# difference, so the API changes only on purpose. `--update` rewrites the list after such a change.
+# Compares the CloudSeed library's public API (with the targets it re-exports) with
+# Tests/API/public-symbols.txt and fails on any difference, so the API changes only on purpose.
+# `--update` rewrites the list after such a change.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -16,11 +17,16 @@ fi
 current=$(mktemp)
 trap 'rm -f "$current"' EXIT
 
-python3 - "$folder" >"$current" <<'PYTHON'
+# The API an app's `import CloudSeed` sees: CloudSeed's and that of the targets it re-exports.
+modules="CloudSeed $(sed -n 's/^@_exported public import //p' Sources/CloudSeed/*.swift)"
+python3 - "$folder" $modules >"$current" <<'PYTHON'
 import glob, json, sys
 
 lines = set()
-for path in glob.glob(f"{sys.argv[1]}/CloudSeed.symbols.json") + glob.glob(f"{sys.argv[1]}/CloudSeed@*.symbols.json"):
+paths = []
+for module in sys.argv[2:]:
+    paths += glob.glob(f"{sys.argv[1]}/{module}.symbols.json") + glob.glob(f"{sys.argv[1]}/{module}@*.symbols.json")
+for path in paths:
     graph = json.load(open(path))
     for symbol in graph["symbols"]:
         if symbol["accessLevel"] not in ("public", "open"):

@@ -14,3 +14,14 @@ enum QueryFilterValue {
         }
     }
 }
+
+extension StoreBackend {
+    /// The records of one type in a zone that `query` selects, in its order; each filter's value
+    /// is read as an import reads a text of its field's type.
+    package func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
+        let checked = try CheckedQuery(
+            query, definition: schemaDefinition(of: scope.schemaScope), schema: schema(of: scope.schemaScope),
+            typed: { try QueryFilterValue.typed($0, as: $1, field: $2) })
+        return try self.query(checked, in: scope)
+    }
+}

@@ -5,6 +5,7 @@ import Foundation
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A store holding every field type, assets with and without content, four zones in three
 /// databases, and a promoted production schema with records of its own; and helpers to read

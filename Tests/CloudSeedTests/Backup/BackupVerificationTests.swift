@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A damaged bundle is refused whole, naming the file at fault, and the target store is left untouched.
 @Suite struct BackupVerificationTests {

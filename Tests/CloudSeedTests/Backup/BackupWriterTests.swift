@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct BackupWriterTests {
     let fixture: BackupFixture
@@ -25,8 +26,8 @@ import Testing
 
         func schema(of scope: SchemaScope) throws -> Schema { try base.schema(of: scope) }
         func schemaDefinition(of scope: SchemaScope) throws -> SchemaDefinition { try base.schemaDefinition(of: scope) }
-        func query(_ query: RecordQuery, in scope: StoreScope) throws -> [CloudRecord] {
-            try base.query(query, in: scope)
+        func query(_ checked: CheckedQuery, in scope: StoreScope) throws -> [CloudRecord] {
+            try base.query(checked, in: scope)
         }
         func write<T>(bulk: Bool, _ body: (any StoreTransaction) throws -> T) throws -> T {
             try base.write(bulk: bulk, body)

@@ -7,6 +7,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct RestoreMergeTests {
     let fixture: BackupFixture

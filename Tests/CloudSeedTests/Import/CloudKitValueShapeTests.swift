@@ -8,6 +8,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// CloudKit record JSON whose field values leave out `type`, as Apple's own examples do: typed as
 /// CloudKit infers it from the value.

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A name a source gives a record (a CloudKit `recordName`, a name column) is kept, whatever rule
 /// names the other rows of its type.

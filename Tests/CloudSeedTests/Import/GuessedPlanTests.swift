@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A plan guessed from the first rows of each source is written while every row is surveyed, and
 /// kept only where all the rows decide the same plan: the store, the summary and the errors are

@@ -8,6 +8,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct ImporterTests {
     let folder: TemporaryFolder

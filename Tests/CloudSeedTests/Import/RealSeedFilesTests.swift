@@ -7,6 +7,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The real seed files of `../shared/examples/real`, imported with no options under their original
 /// names (the files of a set in one run), checked against what their README rows say a correct

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Names are chosen in the first pass from fingerprints and given again in each later pass from
 /// the row itself: these check that every pass agrees, and the cases where the first pass must

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Shapes people's seed files take that no one file of the samples shows: each imported with no
 /// options, as its author meant it. (Written as an extension for the suite's folder, store and helpers.)

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Real third-party files from `../shared/examples`, imported as a user would; skipped without them.
 @Suite(.enabled(if: SharedExamples.isAvailable, "../shared/examples is not beside this checkout"))

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The request examples of Apple's CloudKit Web Services Reference (records/modify), written out
 /// as the reference gives them, without field types: each imports to the record the reference says

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// CSV records are typed where they are read (``ColumnTyping``), named by their type's rule and
 /// stored with every value as the plan types it; a record whose cells cannot be typed is refused

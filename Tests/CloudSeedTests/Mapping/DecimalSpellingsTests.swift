@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Untyped reals become DOUBLE only where storing them as numbers loses nothing that was written.
 @Suite struct DecimalSpellingsTests {

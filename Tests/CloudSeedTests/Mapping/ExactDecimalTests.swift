@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Decimals read without `strtod` (``NumberText/decimal(_:)``) are the same doubles, bit for bit,
 /// as `Double(_:)` makes of their text.

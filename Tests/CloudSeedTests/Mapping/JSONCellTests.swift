@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// JSON records (JSON Lines', or the elements of the array a document is) that repeat the first
 /// record's keys, in order, are read as cells (``FlatJSONRecord``) and typed where they are read

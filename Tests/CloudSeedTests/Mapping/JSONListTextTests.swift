@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// CSV cells holding JSON arrays of scalars are lists.
 @Suite struct JSONListTextTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// CSV columns of dates as people write them are typed the same cell by cell and row by row.
 @Suite struct WrittenDatesImportTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Whatever a CSV cell or a JSON string holds, the kind its column's survey finds converts: a
 /// value surveyed as a date, a date in numbers, a decimal or a list is typed as one, never refused

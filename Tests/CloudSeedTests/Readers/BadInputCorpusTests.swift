@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Every reader and the schema parser, fed broken files: each fails with its position, never crashes
 /// or hangs, and leaves the store as it was.

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct CSVReaderTests {
     @Test func readsRFC4180Quoting() throws {

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The JSON parser's runs of plain string bytes, found eight bytes at a time, end where a scan byte
 /// by byte ends them, and strings past the first word read and fail as they did byte by byte.

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The CSV scanner's runs of plain bytes, found eight bytes at a time, end where a scan byte by
 /// byte ends them, and tell whether their bytes are ASCII.

@@ -2,6 +2,7 @@
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Reads every row of `text` as a source of `format` named `file`.
 func rows(_ text: String, format: SourceFormat, file: String = "test") throws -> [SourceRow] {

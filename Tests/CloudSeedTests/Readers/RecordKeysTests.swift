@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A JSON record's keys that repeat the last record's are reused rather than parsed
 /// (``RecordKeys``): the rows are the ones parsing every key gives, and a repeated key is still

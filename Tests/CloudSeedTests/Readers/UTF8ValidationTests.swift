@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct UTF8ValidationTests {
     /// The CSV reader's own check must accept and refuse exactly what the standard library does.

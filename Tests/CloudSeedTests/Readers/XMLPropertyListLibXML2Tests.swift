@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// XML property lists as libxml2 reads them: every encoding a declaration or byte order mark
 /// names, internal entities expanded, and nothing ever read from outside the file.

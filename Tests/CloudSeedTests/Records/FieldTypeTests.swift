@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct FieldTypeTests {
     @Test func namesEveryTypeInSchemaAndWireForm() {

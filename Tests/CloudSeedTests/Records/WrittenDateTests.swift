@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Dates as people write them, to the millisecond, whatever the machine's zone and locale.
 @Suite struct WrittenDateTests {

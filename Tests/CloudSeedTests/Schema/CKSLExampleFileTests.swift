@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The real `.ckdb` files in `../shared/examples/cksl` beside the repository, collected from public
 /// repositories; tests that read them are skipped where the folder is missing.

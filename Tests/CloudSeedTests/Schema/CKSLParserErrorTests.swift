@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The error parsing `text` throws, as the user sees it; `nil` when it parses.
 func ckslError(_ text: String, file: String = "schema.ckdb") -> String? {

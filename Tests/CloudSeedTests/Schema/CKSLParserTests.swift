@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct CKSLParserTests {
     /// Apple's example from "Integrating a Text-Based Schema into Your Workflow", with the `<…>` the

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The parser on input nobody would write: it must return or throw a positioned error, never crash,
 /// hang or recurse without bound.

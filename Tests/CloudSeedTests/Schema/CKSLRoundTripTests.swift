@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Random valid schemas: every construct CKSL has, reserved words and roles with spaces included.
 enum RandomSchema {

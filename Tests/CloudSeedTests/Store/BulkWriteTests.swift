@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A bulk write (an import, a restore) into a store file that no other connection has open goes
 /// through a rollback journal, and the file is in WAL mode again once it is done.

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Change tags are the store's counter in base 36, as `String(_:radix:)` writes it.
 @Suite struct ChangeTagTests {

@@ -7,6 +7,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct ColumnExportTests {
     /// The lines written straight from the columns are byte for byte CloudKitJSON's, in every zone,

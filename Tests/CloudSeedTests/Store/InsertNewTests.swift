@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A new record inserted the short way (``SQLiteContainerStore/insertNew(_:fieldNames:system:in:)``,
 /// bound value by value; ``PostgresContainerStore/insertNew(_:fieldNames:system:in:)``, its binary

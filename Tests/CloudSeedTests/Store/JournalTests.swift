@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// What `push` and `pull` note per remote database: kept per target, replaced by key, kept across
 /// openings of the store.

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// Runs on every backend (``BackendKind/testable``): queries, indexes and search behave alike.
 @Suite struct QueryTests {

@@ -7,6 +7,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// One suite, every backend: what a store keeps and gives back does not depend on where it lives.
 /// Tests taking a backend run on each of ``BackendKind/testable``; the others compare SQLite with

@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A new store file is built under a hidden name and put in place whole (``StoreCreation``).
 @Suite struct StoreCreationTests {

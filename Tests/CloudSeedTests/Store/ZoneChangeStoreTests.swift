@@ -6,6 +6,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// What a zone's changes need from every backend: deletions noted with change tags after the
 /// saves before them, and zones created empty and deleted whole.

@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The hash that finds texts by their bytes, the fingerprints of record names made with it, and
 /// the count of rows by type the mapper keeps.

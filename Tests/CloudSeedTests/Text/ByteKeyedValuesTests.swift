@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// The table that finds values again by the bytes of their texts.
 @Suite struct ByteKeyedValuesTests {

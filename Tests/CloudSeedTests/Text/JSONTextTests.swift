@@ -4,6 +4,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 @Suite struct JSONTextTests {
     @Test func quotesAndEscapesWhatRFC8259Requires() {

@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// `records/modify` over a store that several types, requests and connections share.
 @Suite struct RecordModificationStoreTests {

@@ -7,6 +7,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// What is particular to the PostgreSQL store: its layout, its indexes, and how it names things.
 @Suite struct PostgresContainerStoreTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A new record's field columns encoded where it is typed (``PostgresEncodedFields``): the same
 /// bytes as the writing thread's appends (``PostgresBinaryRow/appendValue(_:)``), value for value.

@@ -5,6 +5,7 @@ import Testing
 @testable import CloudSeedCore
 @testable import CloudSeedReaders
 @testable import CloudSeedSchema
+@testable import CloudSeedStore
 
 /// A copy left open for more rows (``PostgresConnection/streamCopy(_:header:rows:trailer:)``): its
 /// rows go on in one `COPY` until another statement ends it, and its failure undoes the run.

@@ -1,0 +1,232 @@
+package import CloudSeedCore
+package import CloudSeedSchema
+package import Foundation
+
+/// The writes of a run: record types and fields just in time, saved rows, deletions, assets and change tags.
+extension PostgresContainerStore {
+    /// Registers a record type, creating its table unless an earlier definition left one.
+    package func createRecordType(_ name: String, in scope: SchemaScope) throws {
+        try lock(scope)
+        try flushPendingRows()
+        guard let schema = try environmentSchema(scope, create: true) else { return }
+        let table = PostgresLayout.identifier(name)
+        if try connection.value("SELECT to_regclass($1)::text", [PostgresLayout.qualified(schema, table)]) == nil {
+            try connection.execute(PostgresLayout.createRecordTable(table, in: schema))
+        }
+        try connection.rows(
+            "INSERT INTO cloudseed.record_types (container, environment, record_type, table_name) VALUES ($1, $2, $3, $4)",
+            [scope.container, scope.environment.rawValue, name, table])
+        forgetLayouts()
+        try recordJustInTime(name, field: nil, in: scope)
+    }
+
+    /// Adds a field, reusing its column when an earlier definition left one of the same SQL type.
+    package func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
+        try flushPendingRows()
+        guard let layout = try typeLayouts(scope)[recordType] else {
+            throw CloudSeedError(
+                .unknownRecordType,
+                "record type \(recordType) does not exist in \(scope.container) \(scope.environment.rawValue)")
+        }
+        let sqlType = PostgresValueCodec.sqlType(for: type)
+        let existing = try connection.rows(
+            """
+            SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+            WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
+            """, [layout.qualifiedTable])
+        var column = PostgresLayout.identifier(name)
+        if let match = existing.first(where: { $0[0] == column }), match[1] != sqlType {
+            let typeName = sqlType.replacingOccurrences(of: " ", with: "_").replacingOccurrences(
+                of: "[]", with: "_array")
+            column = PostgresLayout.identifier("\(name)__\(typeName)")
+        }
+        if !existing.contains(where: { $0[0] == column }) {
+            try connection.execute(
+                "ALTER TABLE \(layout.qualifiedTable) ADD COLUMN \(PostgresLayout.quoted(column)) \(PostgresValueCodec.columnType(for: type))"
+            )
+        }
+        try connection.rows(
+            "INSERT INTO cloudseed.fields (container, environment, record_type, field, field_type, column_name) VALUES ($1, $2, $3, $4, $5, $6)",
+            [scope.container, scope.environment.rawValue, recordType, name, type.schemaName, column])
+        forgetLayouts()
+        try recordJustInTime(recordType, field: (name, type), in: scope)
+    }
+
+    /// A new change tag: the counter of `cloudseed.meta`, counted in memory during the transaction.
+    package func nextChangeTag() throws -> String {
+        if changeTagCounter == nil {
+            guard
+                let number = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").flatMap({
+                    Int64($0)
+                })
+            else { throw connection.storeError("the change tag counter is missing") }
+            changeTagCounter = number
+        }
+        changeTagCounter! += 1
+        return ChangeTag.text(of: changeTagCounter!)
+    }
+
+    /// Writes the change tags given so far to `cloudseed.meta`. The counter only rises: a concurrent
+    /// run in another container environment may have raised it further.
+    package func flushChangeTagCounter() throws {
+        guard let counter = changeTagCounter else { return }
+        try connection.rows(
+            "UPDATE cloudseed.meta SET value = greatest(value::bigint, $1::bigint)::text WHERE key = 'changeTag'",
+            [String(counter)])
+        changeTagCounter = nil
+    }
+
+    /// The stored records of any type with one of `recordNames`: which types hold which names,
+    /// looked up in every type's name index in one statement, then the records of each type that
+    /// holds some, by another; rows still buffered are sent first. Each name is looked up on its
+    /// own (`LATERAL … LIMIT 1`): a join let the planner scan a table whose statistics lag a push.
+    package func fetch(_ recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+        if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
+        try flushPendingRows()
+        let layouts = try typeLayouts(scope.schemaScope)
+        guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
+        let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let probe = types.enumerated().map { offset, type in
+            "SELECT \(offset), n.name FROM json_array_elements_text($2::json) AS n(name) CROSS JOIN LATERAL (SELECT 1 FROM \(layouts[type]!.qualifiedTable) WHERE \"___recordID\" = n.name AND \"___zone\" = $1 LIMIT 1) AS t"
+        }.joined(separator: " UNION ALL ")
+        var held: [Int: [String]] = [:]
+        for row in try connection.rows(probe, [String(zone), JSONText.array(quoting: Array(Set(recordNames)))]) {
+            guard let offset = row[0].flatMap({ Int($0) }), let name = row[1] else { continue }
+            held[offset, default: []].append(name)
+        }
+        return try held.keys.sorted().flatMap { offset in
+            let layout = layouts[types[offset]]!
+            return try connection.rows(layout.selectByNames, [String(zone), JSONText.array(quoting: held[offset]!)])
+                .map { try record(from: $0, type: types[offset], layout: layout, zoneID: scope.zoneID) }
+        }
+    }
+
+    package func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return nil }
+        switch pendingRows.pending(recordName, zone: zone, table: layout.qualifiedTable) {
+        case .saved(var pending)?:
+            pending.recordID.zoneID = scope.zoneID
+            return pending
+        case .inserted?:
+            try flushPendingRows()
+        case nil:
+            break
+        }
+        var row = readAhead.row(recordName, zone: zone, table: layout.qualifiedTable)
+        if row == nil {
+            let window = try connection.rows(
+                layout.selectFollowing, [String(zone), recordName, String(readAhead.size)])
+            readAhead.fill(window, zone: zone, table: layout.qualifiedTable)
+            row = window.first { $0[0] == recordName }
+        }
+        guard let row else { return nil }
+        return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
+    }
+
+    package func save(_ record: CloudRecord, in scope: StoreScope) throws {
+        guard let layout = try typeLayouts(scope.schemaScope)[record.recordType],
+            let zone = try zoneKey(scope, create: true)
+        else { throw CloudSeedError(.unknownRecordType, "record type \(record.recordType) is not in the schema") }
+        let system = record.system
+        var row = PostgresBinaryRow(
+            fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count, reusing: &rowMemory)
+        defer { row.giveBack(to: &rowMemory) }
+        row.appendInt64(zone)
+        try row.appendText(record.recordID.recordName)
+        try row.appendSystemColumns(system)
+        try row.appendText(system.changeTag)
+        for name in layout.sortedFieldNames { try row.appendValue(record.fields[name]) }
+        readAhead.forget(record.recordID.recordName)
+        if pendingRows.mustSend(layout.qualifiedTable, before: nil) { try flushPendingRows() }
+        insertedRowsMatchTheirBatch = false
+        if pendingRows.add(record, encoded: row.bytes, zone: zone, layout: layout) { try flushPendingRows() }
+    }
+
+    package func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
+        guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
+        else { return false }
+        readAhead.forget(recordName)
+        let wasPending = pendingRows.remove(recordName, zone: zone, table: layout.qualifiedTable)
+        let sql = "DELETE FROM \(layout.qualifiedTable) WHERE \"___zone\" = $1 AND \"___recordID\" = $2 RETURNING 1"
+        guard try !connection.rows(sql, [String(zone), recordName]).isEmpty || wasPending else { return false }
+        try noteDeletion(of: recordName, ofType: recordType, zone: zone)
+        return true
+    }
+
+    package func saveAsset(_ asset: AssetReference, content: Data?) throws {
+        try connection.rows(
+            "INSERT INTO cloudseed.assets (checksum, size, content) VALUES ($1, $2, $3) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(cloudseed.assets.content, excluded.content)",
+            [asset.fileChecksum, String(asset.size), try content.map { try PostgresValueCodec.encode(.bytes($0)) }])
+    }
+}
+
+/// The writes of one run against a PostgreSQL store; valid only inside ``PostgresContainerStore/write(_:)``.
+package struct PostgresStoreTransaction: StoreTransaction {
+    package let store: PostgresContainerStore
+
+    /// 128 batches of 256 rows: the writing thread waits for the server in bursts, and with 32
+    /// the reading thread then stopped too, each waiting for the other in turn. More
+    /// batches ahead cost some memory at the peak.
+    package var rowsReadAhead: Int { 32_768 }
+
+    package func createRecordType(_ name: String, in scope: SchemaScope) throws {
+        try store.createRecordType(name, in: scope)
+    }
+
+    package func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
+        try store.addField(name, type: type, to: recordType, in: scope)
+    }
+
+    package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+        try store.fetch(recordName, ofType: recordType, in: scope)
+    }
+
+    package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+        try store.fetch(recordNames, in: scope)
+    }
+
+    package func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
+
+    package func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
+        try store.delete(recordName, ofType: recordType, in: scope)
+    }
+
+    package func createZone(_ scope: StoreScope) throws { _ = try store.zoneKey(scope, create: true) }
+
+    package func deleteZone(_ scope: StoreScope) throws -> Bool { try store.deleteZone(scope) }
+
+    package func saveAsset(_ asset: AssetReference, content: Data?) throws {
+        try store.saveAsset(asset, content: content)
+    }
+
+    package func nextChangeTag() throws -> String { try store.nextChangeTag() }
+
+    package func reserveStoredChangeTags() throws { try store.reserveStoredChangeTags() }
+
+    package func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
+        try store.applySchema(definition, to: scope)
+    }
+
+    package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
+        try store.deferNameIndex(ofType: recordType, in: scope)
+    }
+
+    package func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
+
+    package func startBuildingDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
+
+    package func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope)
+        throws
+    {
+        try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
+    }
+
+    package func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+        -> StoredValueEncoder?
+    {
+        try store.valueEncoder(for: recordType, fieldNames: fieldNames, in: scope)
+    }
+}
