@@ -1,13 +1,21 @@
 """The PostgreSQL workload of cloudseed's benchmark (issue 9): the CSV import into a PostgreSQL store,
 beside `psql \\copy` of the same files into text columns (PostgreSQL's own floor: no typing at all),
-each run into a fresh database on the server that `--postgres URL` names."""
+each run into a fresh database on the server that `--postgres URL` names. Alone:
+
+    python3 Benchmarks/postgres.py --rows 1000000 --postgres postgres://USER@HOST/DB
+"""
 
 import csv
 import os
 import shutil
 import subprocess
+import sys
 import time
 import urllib.parse
+
+from bench import run_workloads
+from measure import arguments, parse
+
 
 def database_url(url, name):
     """The server URL with its database replaced by `name`."""
@@ -135,3 +143,21 @@ class PostgresWorkload:
             bench.checks.append(("PostgreSQL import: row counts and references", ok and dangling == 0,
                                  f"{counts}, {dangling} artworks whose artist is not an Artist row"))
         self.drop_databases()
+
+
+def postgres_import(bench):
+    """The postgres workload, into the server that --postgres names."""
+    PostgresWorkload(bench, bench.args.postgres).run()
+
+
+STEPS = [("postgres", postgres_import)]
+
+
+def main(argv=None):
+    parser = arguments(__doc__, postgres=True)
+    args, only = parse(parser, argv, ["postgres"])
+    return run_workloads(args, only, STEPS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

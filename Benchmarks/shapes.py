@@ -1,0 +1,541 @@
+#!/usr/bin/env python3
+"""The shape matrix of cloudseed's benchmark (issue 34): the import in every shape a user brings, each
+beside `sqlite3 .import` of the same CSVs in the same run, with each store's counts checked: record
+names from a column, a template, a natural key, by position or random; CSV, JSON Lines, one JSON
+array, property lists; `seed` with a schema; production; re-import; changes; and with --postgres the
+naming shapes into PostgreSQL beside `psql \\copy`. It prints its own section of the report. Alone:
+
+    python3 Benchmarks/shapes.py --rows 1000000 --runs 3 --plist-runs 3
+"""
+
+import csv
+import json
+import math
+import os
+import sqlite3
+import sys
+
+from bench import artwork_naming, copy_store, counts_of, parse_summary, remove_store, run_workloads, slug
+from data import size_label
+from imports import PLISTS, plist_import, plist_store, write_change_file
+from measure import arguments, parse, ratio, run_process
+from postgres import PostgresWorkload
+
+
+CSV_TARGET, CSV_AIM = 2.0, 1.0
+JSON_TARGET, JSON_AIM = 2.5, 1.5
+SPREAD_TARGET, SPREAD_AIM = 1.3, 1.1
+REIMPORT_TARGET, REIMPORT_AIM = 1.0, 0.5
+CHANGE_TARGET = 0.10
+PLIST_TARGET = 1.0
+POSTGRES_TARGET, POSTGRES_AIM = 2.5, 1.5
+# The shapes that also go into PostgreSQL, beside psql \copy, when --postgres is given.
+POSTGRES_SHAPES = ("recordName", "template", "natural key", "Type-N", "uuid")
+
+# The schema that the seed manifest gives and that production is promoted with: every field typed as
+# the CSV import infers it, no index but the record name's.
+SCHEMA_FIELDS = {
+    "Artist": [("born", "TIMESTAMP"), ("firstName", "STRING"), ("lastName", "STRING"), ("nationality", "STRING")],
+    "Artwork": [("artist", "REFERENCE"), ("catalogNumber", "INT64"), ("copies", "INT64"), ("created", "TIMESTAMP"),
+                ("location", "LOCATION"), ("notes", "STRING"), ("onDisplay", "INT64"), ("price", "DOUBLE"),
+                ("tags", "STRING"), ("title", "STRING")],
+}
+SYSTEM_FIELDS = ['"___createTime" TIMESTAMP', '"___createdBy" REFERENCE', '"___etag" STRING',
+                 '"___modTime" TIMESTAMP', '"___modifiedBy" REFERENCE', '"___recordID" REFERENCE QUERYABLE']
+GRANTS = ['GRANT WRITE TO "_creator"', 'GRANT CREATE TO "_icloud"', 'GRANT READ TO "_world"']
+
+
+def schema_text():
+    """The gallery's schema in the CloudKit Schema Language, as `cloudseed schema import` reads it."""
+    types = []
+    for name, fields in SCHEMA_FIELDS.items():
+        lines = SYSTEM_FIELDS + [f"{field} {kind}" for field, kind in fields] + GRANTS
+        types.append(f"    RECORD TYPE {name} (\n" + ",\n".join("        " + line for line in lines) + "\n    );")
+    return "DEFINE SCHEMA\n\n" + "\n\n".join(types) + "\n"
+
+
+def manifest_for(folder, schema_path):
+    """A fixtures manifest as the README shows it: a schema, name templates, the reference pinned."""
+    return {
+        "schema": schema_path,
+        "sources": [
+            {"file": os.path.join(folder, "artists.csv"), "recordType": "Artist", "recordName": "{firstName} {lastName}"},
+            {"file": os.path.join(folder, "artworks.csv"), "recordType": "Artwork", "recordName": "{catalogNumber} {artist}",
+             "fields": {"artist": {"reference": "Artist"}, "price": {"type": "DOUBLE"}}},
+        ],
+    }
+
+
+def gallery_files(folder, artworks="artworks.csv"):
+    return [os.path.join(folder, "artists.csv"), os.path.join(folder, artworks)]
+
+
+class Shape:
+    """One row of the matrix: cloudseed's command into a new store, the CSVs that `sqlite3 .import`
+    reads beside it, the naming rule the plan must print, and the store's setup when it is not empty."""
+
+    def __init__(self, key, label, family, peer_folder, files=(), extra=(), naming="", seed=None, setup=None, keep=False):
+        self.key, self.label, self.family, self.peer_folder = key, label, family, peer_folder
+        self.files, self.extra, self.naming, self.seed = list(files), list(extra), naming, seed
+        self.setup, self.keep = setup, keep
+        self.summary = None
+        self.check = None       # (ok, detail) of the last run's store
+        self.peer_rows = None   # artworks the last sqlite3 .import read
+        self.broken = None      # a Run that failed while preparing the shape
+
+    def argv(self, bench, store):
+        if self.seed:
+            return bench.cs("seed", self.seed, "--store", store, "--json")
+        return bench.cs("import", *self.files, "--store", store, "--json", *self.extra)
+
+    @property
+    def target(self):
+        return (CSV_TARGET, CSV_AIM) if self.family == "CSV" else (JSON_TARGET, JSON_AIM)
+
+
+def store_counts(path):
+    """Artist and Artwork rows of a cloudseed SQLite store, and the Artworks whose artist is no Artist."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        counts = {t: db.execute(f'select count(*) from "{t}"').fetchone()[0] for t in ("Artist", "Artwork")}
+        dangling = db.execute("select count(*) from Artwork a where a.artist is null or not exists "
+                              "(select 1 from Artist b where b.___recordID = a.artist and b.___zone = a.___zone)").fetchone()[0]
+    finally:
+        db.close()
+    return counts, dangling
+
+
+def table_rows(path, table):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return db.execute(f'select count(*) from "{table}"').fetchone()[0]
+    finally:
+        db.close()
+
+
+def read_change_file(path):
+    """catalogNumber -> price of a change file."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return {int(row["catalogNumber"]): float(row["price"]) for row in csv.DictReader(f)}
+
+
+def artwork_column(store, column, numbers):
+    """The stored `column` of the Artworks with these catalogue numbers, by number."""
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        marks = ",".join("?" * len(numbers))
+        query = f"select catalogNumber, {column} from Artwork where catalogNumber in ({marks})"
+        return dict(db.execute(query, list(numbers)))
+    finally:
+        db.close()
+
+
+def add_change_tags(change_file, target, store):
+    """The change file with each record's `recordChangeTag` from the store, as an export gives it."""
+    tags = artwork_column(store, "___etag", read_change_file(change_file))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(change_file, newline="", encoding="utf-8") as f, open(target, "w", newline="", encoding="utf-8") as out:
+        reader, writer = csv.reader(f), csv.writer(out, lineterminator="\n")
+        header = next(reader)
+        number = header.index("catalogNumber")
+        writer.writerow(header + ["recordChangeTag"])
+        for row in reader:
+            writer.writerow(row + [tags.get(int(row[number]), "")])
+
+
+def prices_changed(store, change_file):
+    """How many of the change file's Artworks hold its new price."""
+    prices = read_change_file(change_file)
+    stored = artwork_column(store, "price", prices)
+    return sum(1 for number, price in prices.items() if stored.get(number) == price), len(prices)
+
+
+def holds_cell(holds, failed):
+    if failed:
+        return "**FAIL**"
+    if holds is None:
+        return "—"
+    return "yes" if holds else "**no**"
+
+
+class ShapeMatrix:
+    """The `shapes` workload: builds the matrix's rows and checks into a section of the report."""
+
+    def __init__(self, bench):
+        self.bench = bench
+        self.folder = os.path.join(bench.work, "shapes")
+        self.rows, self.checks, self.notes = [], [], []
+
+    def run(self):
+        os.makedirs(self.folder, exist_ok=True)
+        try:
+            self.run_rows()
+        finally:
+            self.add_section()
+
+    def run_rows(self):
+        shapes = self.shapes()
+        measures = self.measure(shapes)
+        for shape in shapes:
+            if shape.family == "CSV":
+                self.shape_row(shape, measures)
+        self.spread_row(shapes, measures)
+        for shape in shapes:
+            if shape.family != "CSV":
+                self.shape_row(shape, measures)
+        self.plists()
+        named = shapes[0]
+        self.changes(named, measures.get(named.key))
+        if self.bench.args.postgres:
+            self.postgres(shapes)
+
+    # -- the shapes
+
+    def shapes(self):
+        b = self.bench
+        full, named, untitled = b.data["full"], b.data["named"], b.data["untitled"]
+        schema = self.write_schema()
+        manifest = self.write_manifest(full, schema)
+        template, failure = self.production_template(schema)
+        production = Shape("production", "CSV, `import --environment production` into a store holding only a promoted schema",
+                           "CSV", full, gallery_files(full), ["--environment", "production"], "the natural key {title}",
+                           setup=lambda store: copy_store(template, store))
+        production.broken = failure
+        return [
+            Shape("recordName", "CSV, named by a `recordName` column (half the names non-ASCII; `artist` by record name)",
+                  "CSV", named, gallery_files(named), [], "the 'recordName' column", keep=True),
+            Shape("template", "CSV, named by `--name-template 'Artwork=art-{catalogNumber}'`", "CSV", full, gallery_files(full),
+                  ["--name-template", "Artwork=art-{catalogNumber}"], 'the name template "art-{catalogNumber}"'),
+            Shape("natural key", "CSV, named by the natural key (`title`; Artists by first and last name)", "CSV", full,
+                  gallery_files(full), [], "the natural key {title}"),
+            Shape("Type-N", "CSV without a natural key (`title` called `caption`), named `Artwork-1`, …", "CSV",
+                  untitled, gallery_files(untitled), [], "position"),
+            Shape("uuid", "CSV, `--uuid`", "CSV", full, gallery_files(full), ["--uuid"], "UUIDs"),
+            Shape("update-if-unchanged", "CSV, natural key, `--mode update-if-unchanged`", "CSV", full, gallery_files(full),
+                  ["--mode", "update-if-unchanged"], "the natural key {title}"),
+            Shape("seed", "`seed` of a manifest giving a `schema`, name templates and the reference (CSV)", "CSV", full,
+                  naming='the name template "{catalogNumber} {artist}"', seed=manifest),
+            production,
+            Shape("JSON Lines", "JSON Lines with `recordName`, + artists.csv with `recordName`", "JSON", named,
+                  gallery_files(named, "artworks.jsonl"), [], "the 'recordName' column"),
+            Shape("JSON array", "one JSON array with `recordName`, + artists.csv with `recordName`", "JSON", named,
+                  gallery_files(named, "artworks.json"), [], "the 'recordName' column"),
+        ]
+
+    def write_schema(self):
+        path = os.path.join(self.folder, "gallery.ckdb")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(schema_text())
+        return path
+
+    def write_manifest(self, folder, schema):
+        path = os.path.join(self.folder, "gallery.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(manifest_for(folder, schema), f, indent=2)
+        return path
+
+    def production_template(self, schema):
+        """A store holding only the gallery's schema, imported into development and promoted; and
+        the failed run, if one failed."""
+        b = self.bench
+        path = os.path.join(self.folder, "production-template.sqlite")
+        remove_store(path)
+        for argv in (b.cs("schema", "import", schema, "--store", path), b.cs("schema", "promote", "--store", path)):
+            r = run_process(argv, b.args.timeout, capture_stdout=True)
+            if not r.ok:
+                b.failures.append(("shape matrix: production schema", "cloudseed", r))
+                remove_store(path)
+                return path, r
+        return path, None
+
+    def store(self, shape):
+        return os.path.join(self.folder, f"{slug(shape.key)}.sqlite")
+
+    def measure(self, shapes):
+        """Every shape and its sqlite3 .import, alternating; each shape's last store checked."""
+        b = self.bench
+        last = b.args.runs - 1
+        tools = []
+        for shape in shapes:
+            if shape.broken:
+                continue
+            if b.tools["sqlite3"]:
+                tools.append(self.sqlite3_tool(shape, last))
+            tools.append(self.cloudseed_tool(shape, last))
+        return b.alternate("shape matrix", tools)
+
+    def sqlite3_tool(self, shape, last):
+        _, prepare, _ = self.bench.sqlite3_import(shape.peer_folder)
+
+        def after(run, runs):
+            if run == last:
+                try:
+                    shape.peer_rows = table_rows(os.path.join(self.bench.work, "peer-sqlite3.db"), "artworks")
+                except sqlite3.Error:
+                    shape.peer_rows = 0
+        return (f"sqlite3 .import · {shape.key}", prepare, after)
+
+    def cloudseed_tool(self, shape, last):
+        store = self.store(shape)
+
+        def prepare(run):
+            remove_store(store)
+            if shape.setup:
+                shape.setup(store)
+            return [shape.argv(self.bench, store)]
+
+        def after(run, runs):
+            shape.summary = parse_summary(runs[-1].stdout)
+            if run == last:
+                shape.check = self.check_new_store(shape, store)
+            if not shape.keep:
+                remove_store(store)
+        return (shape.key, prepare, after)
+
+    def check_new_store(self, shape, store):
+        b = self.bench
+        problems = []
+        try:
+            counts, dangling = store_counts(store)
+        except sqlite3.Error as error:
+            return False, f"cannot read the store: {error}"
+        expected = {"Artist": b.artists, "Artwork": b.rows}
+        if counts != expected:
+            problems.append(f"expected {expected}")
+        if dangling:
+            problems.append(f"{dangling:,} Artworks whose artist is no Artist")
+        naming = artwork_naming(shape.summary) or "an unknown rule"
+        if shape.naming not in naming:
+            problems.append(f"expected naming by {shape.naming}")
+        made = [counts_of(shape.summary, t) for t in ("Artist", "Artwork")]
+        if [c and c.get("created") for c in made] != [b.artists, b.rows]:
+            problems.append(f"the summary says Artist {made[0]}, Artwork {made[1]}")
+        if shape.peer_rows is not None and shape.peer_rows != b.rows:
+            problems.append(f"sqlite3 .import read {shape.peer_rows:,} artworks")
+        detail = (f"{counts['Artwork']:,} Artworks, {counts['Artist']:,} Artists, {dangling:,} dangling references; "
+                  f"Artworks named by {naming}")
+        return not problems, detail + "".join(f"; {p}" for p in problems)
+
+    # -- the rows
+
+    def shape_row(self, shape, measures):
+        b = self.bench
+        target, aim = shape.target
+        target_cell = f"≤ {target:.1f}× (aim ≤ {aim:.1f}×)"
+        if shape.broken:
+            self.rows.append([shape.label, "failed", "—", "—", f"setup failed: {shape.broken.why()}", "—", target_cell, "**FAIL**"])
+            self.checks.append((shape.key, False, "not run: its setup failed (see Failures)"))
+            return
+        cs = measures[shape.key]
+        peer = measures.get(f"sqlite3 .import · {shape.key}")
+        r = ratio(cs.time, peer.time) if peer else math.nan
+        twin = " of the CSV twin" if shape.family == "JSON" else ""
+        peers = f"sqlite3 .import{twin} {peer.cell()}" if peer else "sqlite3: not installed"
+        row = b.table_row(shape.label, cs, b.rows + b.artists, peers, r, "sqlite3", target_cell, None if r != r else r <= target)
+        checked = shape.check is not None and shape.check[0]
+        row[7] = holds_cell(None if r != r else r <= target, not cs.ok or not checked)
+        self.rows.append(row)
+        if shape.check:
+            self.checks.append((shape.key, *shape.check))
+        else:
+            self.checks.append((shape.key, False, "not checked: the run failed (see Failures)" if cs.failure else "not checked"))
+
+    def spread_row(self, shapes, measures):
+        """The worst CSV shape's ratio over the best's: every shape must be about as fast."""
+        scored = []
+        for shape in shapes:
+            cs = measures.get(shape.key)
+            peer = measures.get(f"sqlite3 .import · {shape.key}")
+            if shape.family != "CSV" or shape.broken or not cs.ok:
+                continue
+            scored.append((ratio(cs.time, peer.time) if peer else cs.time, shape.key))
+        scored = [s for s in scored if s[0] == s[0]]
+        target = f"≤ {SPREAD_TARGET:.1f}× (aim ≤ {SPREAD_AIM:.1f}×)"
+        unit = "×" if self.bench.tools["sqlite3"] else " s"
+        if len(scored) < 2:
+            self.rows.append(["worst CSV shape ÷ best CSV shape", "—", "—", "—", "fewer than two CSV shapes ran", "—", target, "**FAIL**"])
+            return
+        worst, best = max(scored), min(scored)
+        spread = worst[0] / best[0]
+        missing = len(scored) < sum(1 for s in shapes if s.family == "CSV")
+        self.rows.append(["worst CSV shape ÷ best CSV shape (their ratios to sqlite3)", "—", "—", "—",
+                          f"worst: {worst[1]} {worst[0]:.2f}{unit}; best: {best[1]} {best[0]:.2f}{unit}",
+                          f"{spread:.2f}×", target, holds_cell(spread <= SPREAD_TARGET, missing)])
+
+    def changes(self, named, first):
+        """Re-import and changes on the store the `recordName` shape filled."""
+        b = self.bench
+        base = self.store(named)
+        steps = self.change_steps(named, base) if first and first.ok and os.path.exists(base) else []
+        if not steps:
+            for label in ("re-import", "1,000 changed rows", "1,000 changed rows, `--mode update-if-unchanged`"):
+                self.rows.append([label, "—", "—", "—", "skipped: the `recordName` import left no store", "—", "—", "**FAIL**"])
+            return
+        last = b.args.runs - 1
+        tools = [self.change_tool(step, base, last) for step in steps]
+        measures = b.alternate("shape matrix: re-import and changes", tools)
+        for step in steps:
+            cs = measures[step["key"]]
+            r = ratio(cs.time, first.time)
+            limit = step["target"]
+            holds = None if r != r else r <= limit
+            peers = f"the `recordName` import {first.cell()}"
+            if step["percent"]:
+                row = b.table_row(step["label"], cs, 1000, peers, math.nan, "", f"≤ {limit * 100:.0f}% of the first import (issue 7)", holds)
+                row[5] = f"{r * 100:.1f}% of the first import" if r == r else "—"
+            else:
+                row = b.table_row(step["label"], cs, b.rows + b.artists, peers, r, "first import",
+                                  f"≤ {REIMPORT_TARGET:.1f}× (aim ≤ {REIMPORT_AIM:.1f}×)", holds)
+            checked = step.get("check") or (False, "not checked: the run failed (see Failures)")
+            row[7] = holds_cell(holds, not cs.ok or not checked[0])
+            self.rows.append(row)
+            self.checks.append((step["key"], *checked))
+        remove_store(base)
+
+    def change_steps(self, named, base):
+        b = self.bench
+        folder = b.data["named"]
+        change_file = os.path.join(self.folder, "changes", "artworks.csv")  # the file name gives the type: Artwork
+        os.makedirs(os.path.dirname(change_file), exist_ok=True)
+        write_change_file(os.path.join(folder, "artworks.csv"), change_file, 1000)
+        tagged_file = os.path.join(self.folder, "tagged", "artworks.csv")
+        add_change_tags(change_file, tagged_file, base)
+        return [
+            {"key": "re-import", "label": "re-import of the `recordName` CSVs into the store they filled (all unchanged)",
+             "files": named.files, "extra": [], "percent": False, "target": REIMPORT_TARGET, "change_file": None},
+            {"key": "changes", "label": "1,000 changed rows (price) of the `recordName` CSV into its store",
+             "files": [change_file], "extra": [], "percent": True, "target": CHANGE_TARGET, "change_file": change_file},
+            {"key": "update-if-unchanged changes", "label": "the same 1,000 rows with their `recordChangeTag`, `--mode update-if-unchanged`",
+             "files": [tagged_file], "extra": ["--mode", "update-if-unchanged"], "percent": True, "target": CHANGE_TARGET,
+             "change_file": change_file},
+        ]
+
+    def change_tool(self, step, base, last):
+        b = self.bench
+        store = os.path.join(self.folder, f"{slug(step['key'])}.sqlite")
+
+        def prepare(run):
+            copy_store(base, store)
+            return [b.cs("import", *step["files"], "--store", store, "--json", *step["extra"])]
+
+        def after(run, runs):
+            if run == last:
+                step["check"] = self.check_change(step, store, parse_summary(runs[-1].stdout))
+            remove_store(store)
+        return (step["key"], prepare, after)
+
+    def check_change(self, step, store, summary):
+        b = self.bench
+        artworks, artists = counts_of(summary, "Artwork"), counts_of(summary, "Artist")
+        try:
+            counts, dangling = store_counts(store)
+        except sqlite3.Error as error:
+            return False, f"cannot read the store: {error}"
+        ok = counts == {"Artist": b.artists, "Artwork": b.rows} and dangling == 0
+        detail = f"Artwork {artworks}, Artist {artists}; the store holds {counts['Artwork']:,} Artworks, {counts['Artist']:,} Artists"
+        if step["change_file"]:
+            changed, wanted = prices_changed(store, step["change_file"])
+            ok = ok and artworks is not None and artworks.get("updated") == wanted and artworks.get("created") == 0 and changed == wanted
+            return ok, f"{detail}, {changed:,} of the {wanted:,} new prices stored"
+        unchanged = (artworks and artworks.get("unchanged") == b.rows and artworks.get("created") == 0 and artworks.get("updated") == 0
+                     and artists and artists.get("unchanged") == b.artists)
+        return ok and bool(unchanged), detail
+
+    def plists(self):
+        """The property lists, beside plistlib: the plist workload's runs when it ran, else their own."""
+        b = self.bench
+        rows = b.args.plist_rows
+        for label, file in PLISTS:
+            m = b.results.get(f"{label} plist import") or plist_import(b, label, file)
+            cs, py = m["cloudseed"], m["plistlib.load"]
+            r = ratio(cs.time, py.time)
+            path = os.path.join(b.data["plist"], file)
+            holds = None if r != r else r <= PLIST_TARGET
+            row = b.table_row(f"{label} property list, {rows:,} rows ({size_label(path)}), `--type Artwork`", cs, rows,
+                              f"Python plistlib.load {py.cell()}", r, "plistlib", f"≤ {PLIST_TARGET:.1f}× plistlib (issue 7)", holds)
+            check = self.check_plist(label, rows) if cs.ok else None
+            row[7] = holds_cell(holds, not cs.ok or not (check and check[0]))
+            self.rows.append(row)
+            if check:
+                self.checks.append((f"{label} property list", *check))
+
+    def check_plist(self, label, rows):
+        try:
+            stored = table_rows(plist_store(self.bench, label), "Artwork")
+        except sqlite3.Error as error:
+            return False, f"cannot read the store: {error}"
+        return stored == rows, f"{stored:,} Artworks (expected {rows:,})"
+
+    def postgres(self, shapes):
+        """The CSV naming shapes into PostgreSQL, each beside psql \\copy of the same files."""
+        b = self.bench
+        pg = PostgresWorkload(b, b.args.postgres)
+        if not pg.psql:
+            self.notes.append("PostgreSQL rows skipped: psql is not installed (apt-get install postgresql-client)")
+            return
+        chosen = [s for s in shapes if s.key in POSTGRES_SHAPES]
+        last = b.args.runs - 1
+        checks = {}
+        tools = []
+        for shape in chosen:
+            tools.append(pg.copy_peer(shape.peer_folder, name=f"psql \\copy · {shape.key}"))
+            tools.append(pg.cloudseed_import(shape.files, name=f"{shape.key} into PostgreSQL", extra=shape.extra,
+                                             after=self.postgres_check(pg, shape, last, checks)))
+        measures = b.alternate("shape matrix: PostgreSQL", tools)
+        pg.drop_databases()
+        target_cell = f"≤ {POSTGRES_TARGET:.1f}× psql \\copy (aim ≤ {POSTGRES_AIM:.1f}×)"
+        for shape in chosen:
+            cs, copy = measures[f"{shape.key} into PostgreSQL"], measures[f"psql \\copy · {shape.key}"]
+            r = ratio(cs.time, copy.time) if cs.ok and copy.ok else math.nan
+            holds = None if r != r else r <= POSTGRES_TARGET
+            row = b.table_row(f"PostgreSQL: {shape.label}", cs, b.rows + b.artists, f"psql \\copy (text columns) {copy.cell()}",
+                              r, "psql \\copy", target_cell, holds)
+            check = checks.get(shape.key) or (False, "not checked: the run failed (see Failures)")
+            row[7] = holds_cell(holds, not cs.ok or not check[0])
+            self.rows.append(row)
+            self.checks.append((f"PostgreSQL: {shape.key}", *check))
+
+    def postgres_check(self, pg, shape, last, checks):
+        b = self.bench
+
+        def after(run, runs):
+            if run != last:
+                return
+            try:
+                counts, dangling = pg.stored_counts()
+            except RuntimeError as error:
+                checks[shape.key] = (False, str(error))
+                return
+            naming = artwork_naming(parse_summary(runs[-1].stdout)) or "an unknown rule"
+            ok = counts == {"Artist": b.artists, "Artwork": b.rows} and dangling == 0 and shape.naming in naming
+            checks[shape.key] = (ok, f"{counts}, {dangling:,} Artworks whose artist is no Artist row; Artworks named by {naming}")
+        return after
+
+    def add_section(self):
+        b = self.bench
+        full = b.data["full"]
+        intro = [
+            f"{b.rows:,} Artworks + {b.artists:,} Artists ({size_label(os.path.join(full, 'artworks.csv'))} of CSV), "
+            f"property lists {b.args.plist_rows:,} rows. Each row imports into a new, empty SQLite store unless it says otherwise, "
+            "and its ratio is to the `sqlite3 .import` runs of the same CSVs that alternated with it in this run "
+            f"({b.args.runs} run(s) each, medians). Targets are issue 34's \"must reach\" (its aim in brackets).",
+        ]
+        columns = ["shape", "cloudseed time", "rows/s", "peak RSS", "beside, in the same run", "ratio", "must reach", "holds?"]
+        b.sections.append(("The shape matrix (issue 34)", intro, columns, self.rows, self.checks, self.notes))
+
+
+def shape_matrix(bench):
+    ShapeMatrix(bench).run()
+
+
+STEPS = [("shapes", shape_matrix)]
+
+
+def main(argv=None):
+    parser = arguments(__doc__, postgres=True)
+    args, only = parse(parser, argv, ["shapes"])
+    return run_workloads(args, only, STEPS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
