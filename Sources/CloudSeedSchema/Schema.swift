@@ -8,6 +8,12 @@ package struct Schema: Hashable, Sendable {
         self.recordTypes = recordTypes
     }
 
+    /// The record types of `fieldTypes`, each with the types of its fields by name.
+    package init(fieldTypes: [String: [String: FieldType]]) {
+        recordTypes = Dictionary(
+            uniqueKeysWithValues: fieldTypes.map { ($0.key, RecordTypeSchema(name: $0.key, fields: $0.value)) })
+    }
+
     /// The type of `field` in `recordType`, if the schema defines it.
     package func fieldType(_ field: String, in recordType: String) -> FieldType? {
         recordTypes[recordType]?.fields[field]

@@ -117,6 +117,15 @@ extension StoreBackend {
         try write(bulk: false, body)
     }
 
+    /// Refuses a role the container environment's schema does not create.
+    package func requireRole(_ role: String, in scope: SchemaScope) throws {
+        guard try !schemaDefinition(of: scope).roles.contains(role) else { return }
+        throw CloudSeedError(
+            .invalidOption,
+            "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run cloudseed schema import"
+        )
+    }
+
     /// Refuses a record type a command names (`--type`) that the container environment's schema
     /// lacks, naming the types it has, rather than letting it select no records.
     package func checkRecordType(_ recordType: String, in scope: SchemaScope) throws {

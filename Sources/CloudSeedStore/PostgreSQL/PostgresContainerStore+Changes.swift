@@ -70,7 +70,7 @@ extension PostgresContainerStore {
             try connection.execute("SET LOCAL lock_timeout = '100ms'")
             for layout in missing {
                 try connection.execute(
-                    "CREATE INDEX IF NOT EXISTS \(PostgresLayout.quoted(Self.changeIndex(of: layout))) ON \(layout.qualifiedTable) (\"___zone\", length(\"___etag\"), \"___etag\")"
+                    "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quoted(Self.changeIndex(of: layout))) ON \(layout.qualifiedTable) (\"___zone\", length(\"___etag\"), \"___etag\")"
                 )
             }
         }

@@ -26,7 +26,7 @@ extension PostgresContainerStore {
                 """)
             for row in columns {
                 guard let schema = row[0], let table = row[1], let column = row[2] else { continue }
-                let quoted = PostgresLayout.quoted(column)
+                let quoted = SQLIdentifier.quoted(column)
                 try connection.execute(
                     "ALTER TABLE \(PostgresLayout.qualified(schema, table)) ALTER COLUMN \(quoted) TYPE double precision[] USING \(locationArray(fromJSON: quoted))"
                 )

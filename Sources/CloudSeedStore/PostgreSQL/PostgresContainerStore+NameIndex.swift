@@ -28,14 +28,14 @@ extension PostgresContainerStore {
             """, [layout.qualifiedTable]
         ).compactMap { row in row[0].flatMap { name in row[1].map { (name, $0) } } }
         guard !keys.isEmpty else { return false }
-        let drops = keys.map { "DROP CONSTRAINT \(PostgresLayout.quoted($0.0))" }.joined(separator: ", ")
+        let drops = keys.map { "DROP CONSTRAINT \(SQLIdentifier.quoted($0.0))" }.joined(separator: ", ")
         try connection.execute("ALTER TABLE \(layout.qualifiedTable) \(drops)")
         deferredKeys[layout.qualifiedTable] = (
             recordType,
             keys.map { name, definition in
                 let unchecked =
                     definition.hasPrefix("FOREIGN KEY") && !definition.hasSuffix(" NOT VALID") ? " NOT VALID" : ""
-                return "ADD CONSTRAINT \(PostgresLayout.quoted(name)) \(definition)\(unchecked)"
+                return "ADD CONSTRAINT \(SQLIdentifier.quoted(name)) \(definition)\(unchecked)"
             }
         )
         lastInsertTarget = nil  // its rows may now leave their shared columns to the table's defaults

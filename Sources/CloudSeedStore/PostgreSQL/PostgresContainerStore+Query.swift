@@ -20,18 +20,13 @@ extension PostgresContainerStore {
             arguments.append(value)
             return "$\(arguments.count)"
         }
-        var nearFilters: [(column: Int, latitude: Double, longitude: Double, radius: Double)] = []
         let names = layout.sortedFieldNames
         for checked in checked.filters {
             let filter = checked.filter
-            let column = try columnName(filter.field, in: layout)
+            let column = try CheckedQuery.column(of: filter.field, in: layout.fields)
             let clause: String
             switch filter.comparator {
-            case .near:
-                let place = checked.near!
-                nearFilters.append(
-                    (6 + names.firstIndex(of: filter.field)!, place.latitude, place.longitude, place.radius))
-                continue
+            case .near: continue
             case .contains, .containsAny, .containsAll, .memberBeginsWith:
                 // A JSON array of the values as the column holds its members.
                 func members(_ values: some Sequence<RecordValue>) -> String {
@@ -61,7 +56,7 @@ extension PostgresContainerStore {
             sql += filter.negated ? " AND \(column) IS NOT NULL AND NOT (\(clause))" : " AND \(clause)"
         }
         if let search = query.search {
-            let searched = PostgresLayout.quoted(PostgresLayout.searchColumn)
+            let searched = SQLIdentifier.quoted(PostgresLayout.searchColumn)
             let words = query.searchesAnyWord ? search.split(separator: " ").map(String.init) : [search]
             sql +=
                 " AND ("
@@ -71,37 +66,19 @@ extension PostgresContainerStore {
         if let after = query.after { sql += " AND \"___recordID\" > \(parameter(after))" }
         // SQLite's order: NULL before every value ascending, after every value descending.
         let order = try query.sortedInSQL.map {
-            "\(try columnName($0.field, in: layout)) \($0.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")"
+            "\(try CheckedQuery.column(of: $0.field, in: layout.fields)) \($0.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")"
         }
         sql += " ORDER BY " + (order + ["\"___recordID\""]).joined(separator: ", ")
         let readable = scope.database == .public ? try Permissions(store: self, scope: scope, user: query.user) : nil
-        // Where every row found is a record returned in the order read, the database stops at the limit.
-        let isFinalOrder = nearFilters.isEmpty && !query.sortsByDistance
-        if let limit = query.limit, isFinalOrder, readable?.canReadEvery(query.recordType) ?? true {
-            sql += " LIMIT \(max(0, limit))"
-        }
-        var records: [CloudRecord] = []
-        for row in try connection.rows(sql, arguments) {
-            let isNear = nearFilters.allSatisfy { near in
-                guard let text = row[near.column],
-                    case .location(let place)? = try? PostgresValueCodec.decode(
-                        text, as: .location, assetSizes: { _ in 0 })
-                else { return false }
-                return GreatCircle.meters(place.latitude, place.longitude, near.latitude, near.longitude) <= near.radius
-            }
-            let found = try record(from: row, type: query.recordType, layout: layout, zoneID: scope.zoneID)
-            if isNear, readable?.canRead(found) ?? true { records.append(found) }
-            if let limit = query.limit, !query.sortsByDistance, records.count >= limit { break }
-        }
-        return query.orderedByDistance(records)
-    }
-
-    private func columnName(_ field: String, in layout: TypeLayout) throws -> String {
-        if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
-        if field.hasPrefix("___") { return PostgresLayout.quoted(field) }
-        guard let column = layout.fields[field]?.column else {
-            throw CloudSeedError(.unknownField, "Unknown field '\(field)'")
-        }
-        return PostgresLayout.quoted(column)
+        if let limit = query.limit, checked.stopsAtLimit(readable: readable) { sql += " LIMIT \(max(0, limit))" }
+        return try checked.records(
+            from: try connection.rows(sql, arguments), readable: readable,
+            location: { row, field in
+                let place = row[6 + names.firstIndex(of: field)!].flatMap {
+                    try? PostgresValueCodec.decode($0, as: .location, assetSizes: { _ in 0 })
+                }
+                return if case .location(let place)? = place { place } else { nil }
+            },
+            record: { try record(from: $0, type: query.recordType, layout: layout, zoneID: scope.zoneID) })
     }
 }

@@ -27,6 +27,6 @@ extension PostgresContainerStore {
     package func record(named recordName: String, ofType recordType: String, in scope: StoreScope) throws
         -> CloudRecord?
     {
-        try reading { try fetch(recordName, ofType: recordType, in: scope) }
+        try reading { try record(recordName, ofType: recordType, in: scope) }
     }
 }

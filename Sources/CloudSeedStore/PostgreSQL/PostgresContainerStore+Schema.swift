@@ -30,27 +30,21 @@ extension PostgresContainerStore {
 
     package func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
         try flushPendingRows()
-        let key = [scope.container, scope.environment.rawValue]
-        for step in SchemaStep.steps(from: try schema(of: scope), to: Schema(definition)) {
-            switch step {
-            case .createRecordType(let name): try createRecordType(name, in: scope)
-            case .addField(let field, let type, let name): try addField(field, type: type, to: name, in: scope)
-            case .removeField(let field, let name): try removeField(field, from: name, in: scope)
-            case .removeRecordType(let name):
-                try connection.rows(
-                    "DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3",
-                    key + [name])
-                try connection.rows(
-                    "DELETE FROM cloudseed.record_types WHERE container = $1 AND environment = $2 AND record_type = $3",
-                    key + [name])
-            }
-        }
+        try takeSteps(to: definition, in: scope)
         try saveDefinition(definition, for: scope)
         forgetLayouts()
         try synchroniseIndexes(scope)
     }
 
-    private func removeField(_ field: String, from recordType: String, in scope: SchemaScope) throws {
+    package func removeRecordType(_ name: String, in scope: SchemaScope) throws {
+        let key = [scope.container, scope.environment.rawValue, name]
+        try connection.rows(
+            "DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3", key)
+        try connection.rows(
+            "DELETE FROM cloudseed.record_types WHERE container = $1 AND environment = $2 AND record_type = $3", key)
+    }
+
+    package func removeField(_ field: String, from recordType: String, in scope: SchemaScope) throws {
         try connection.rows(
             "DELETE FROM cloudseed.fields WHERE container = $1 AND environment = $2 AND record_type = $3 AND field = $4",
             [scope.container, scope.environment.rawValue, recordType, field])
@@ -87,7 +81,7 @@ extension PostgresContainerStore {
         }
         for (index, target) in wanted.sorted(by: { $0.key < $1.key }) {
             try connection.execute(
-                "CREATE INDEX IF NOT EXISTS \(PostgresLayout.quoted(index)) ON \(PostgresLayout.qualified(schema, target.table)) (\"___zone\", \(PostgresLayout.quoted(target.column)))"
+                "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quoted(index)) ON \(PostgresLayout.qualified(schema, target.table)) (\"___zone\", \(SQLIdentifier.quoted(target.column)))"
             )
         }
         try synchroniseSearch(searchable, in: schema)
@@ -110,16 +104,16 @@ extension PostgresContainerStore {
             let list = columns.joined(separator: ",")
             if current[table] == list { continue }
             let qualified = PostgresLayout.qualified(schema, table)
-            let search = PostgresLayout.quoted(PostgresLayout.searchColumn)
+            let search = SQLIdentifier.quoted(PostgresLayout.searchColumn)
             try connection.execute("ALTER TABLE \(qualified) DROP COLUMN IF EXISTS \(search)")
             guard !columns.isEmpty else { continue }
-            let text = columns.map { "coalesce(\(PostgresLayout.quoted($0))::text, '')" }.joined(
+            let text = columns.map { "coalesce(\(SQLIdentifier.quoted($0))::text, '')" }.joined(
                 separator: " || ' ' || ")
             try connection.execute(
                 """
                 ALTER TABLE \(qualified) ADD COLUMN \(search) tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, \(text))) STORED;
                 COMMENT ON COLUMN \(qualified).\(search) IS \(PostgresLayout.literal(list));
-                CREATE INDEX \(PostgresLayout.quoted(PostgresLayout.indexName(table: table, kind: "search", column: ""))) ON \(qualified) USING gin (\(search))
+                CREATE INDEX \(SQLIdentifier.quoted(PostgresLayout.indexName(table: table, kind: "search", column: ""))) ON \(qualified) USING gin (\(search))
                 """)
         }
     }

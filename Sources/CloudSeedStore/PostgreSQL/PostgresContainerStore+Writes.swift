@@ -42,7 +42,7 @@ extension PostgresContainerStore {
         }
         if !existing.contains(where: { $0[0] == column }) {
             try connection.execute(
-                "ALTER TABLE \(layout.qualifiedTable) ADD COLUMN \(PostgresLayout.quoted(column)) \(PostgresValueCodec.columnType(for: type))"
+                "ALTER TABLE \(layout.qualifiedTable) ADD COLUMN \(SQLIdentifier.quoted(column)) \(PostgresValueCodec.columnType(for: type))"
             )
         }
         try connection.rows(
@@ -80,7 +80,7 @@ extension PostgresContainerStore {
     /// looked up in every type's name index in one statement, then the records of each type that
     /// holds some, by another; rows still buffered are sent first. Each name is looked up on its
     /// own (`LATERAL … LIMIT 1`): a join let the planner scan a table whose statistics lag a push.
-    package func fetch(_ recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+    package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         try flushPendingRows()
         let layouts = try typeLayouts(scope.schemaScope)
@@ -101,7 +101,7 @@ extension PostgresContainerStore {
         }
     }
 
-    package func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+    package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return nil }
@@ -160,73 +160,5 @@ extension PostgresContainerStore {
         try connection.rows(
             "INSERT INTO cloudseed.assets (checksum, size, content) VALUES ($1, $2, $3) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(cloudseed.assets.content, excluded.content)",
             [asset.fileChecksum, String(asset.size), try content.map { try PostgresValueCodec.encode(.bytes($0)) }])
-    }
-}
-
-/// The writes of one run against a PostgreSQL store; valid only inside ``PostgresContainerStore/write(_:)``.
-package struct PostgresStoreTransaction: StoreTransaction {
-    package let store: PostgresContainerStore
-
-    /// 128 batches of 256 rows: the writing thread waits for the server in bursts, and with 32
-    /// the reading thread then stopped too, each waiting for the other in turn. More
-    /// batches ahead cost some memory at the peak.
-    package var rowsReadAhead: Int { 32_768 }
-
-    package func createRecordType(_ name: String, in scope: SchemaScope) throws {
-        try store.createRecordType(name, in: scope)
-    }
-
-    package func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
-        try store.addField(name, type: type, to: recordType, in: scope)
-    }
-
-    package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
-        try store.fetch(recordName, ofType: recordType, in: scope)
-    }
-
-    package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
-        try store.fetch(recordNames, in: scope)
-    }
-
-    package func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
-
-    package func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
-        try store.delete(recordName, ofType: recordType, in: scope)
-    }
-
-    package func createZone(_ scope: StoreScope) throws { _ = try store.zoneKey(scope, create: true) }
-
-    package func deleteZone(_ scope: StoreScope) throws -> Bool { try store.deleteZone(scope) }
-
-    package func saveAsset(_ asset: AssetReference, content: Data?) throws {
-        try store.saveAsset(asset, content: content)
-    }
-
-    package func nextChangeTag() throws -> String { try store.nextChangeTag() }
-
-    package func reserveStoredChangeTags() throws { try store.reserveStoredChangeTags() }
-
-    package func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
-        try store.applySchema(definition, to: scope)
-    }
-
-    package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
-        try store.deferNameIndex(ofType: recordType, in: scope)
-    }
-
-    package func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
-
-    package func startBuildingDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
-
-    package func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope)
-        throws
-    {
-        try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
-    }
-
-    package func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
-        -> StoredValueEncoder?
-    {
-        try store.valueEncoder(for: recordType, fieldNames: fieldNames, in: scope)
     }
 }

@@ -101,7 +101,7 @@ package final class PostgresContainerStore: StoreBackend {
                 + changes("length(\"___etag\") > $2", by: "length(\"___etag\"), \"___etag\"", as: "longer")
                 + " ORDER BY \"___length\", \"___etag\" LIMIT $4"
             quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(
-                PostgresLayout.quoted)
+                SQLIdentifier.quoted)
         }
 
         /// ``quotedColumns`` as a column list.
@@ -136,11 +136,7 @@ package final class PostgresContainerStore: StoreBackend {
     }
 
     package func schema(of scope: SchemaScope) throws -> Schema {
-        var schema = Schema()
-        for (name, layout) in try typeLayouts(scope) {
-            schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
-        }
-        return schema
+        Schema(fieldTypes: try typeLayouts(scope).mapValues { $0.fields.mapValues(\.type) })
     }
 
     /// Drops the cached layouts, which schema changes make stale.
@@ -177,7 +173,7 @@ package final class PostgresContainerStore: StoreBackend {
             name = PostgresLayout.identifier(
                 base.utf8.count > 58 ? String(base.prefix(58)) + "_\(suffix)" : base + "_\(suffix)")
         }
-        try connection.execute("CREATE SCHEMA \(PostgresLayout.quoted(name))")
+        try connection.execute("CREATE SCHEMA \(SQLIdentifier.quoted(name))")
         try connection.rows(
             "INSERT INTO cloudseed.environments (container, environment, schema_name) VALUES ($1, $2, $3)", key + [name]
         )
@@ -226,7 +222,7 @@ package final class PostgresContainerStore: StoreBackend {
             lastInsertTarget = nil
         }
         return try connection.transaction {
-            let result = try body(PostgresStoreTransaction(store: self))
+            let result = try body(self)
             try buildDeferredNameIndexes()
             try flushPendingRows()
             try flushChangeTagCounter()

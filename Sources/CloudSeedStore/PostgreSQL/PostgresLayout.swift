@@ -101,7 +101,7 @@ package enum PostgresLayout {
     /// first bytes, which is faster.
     package static func createRecordTable(_ table: String, in schema: String) -> String {
         """
-        CREATE TABLE \(quoted(schema)).\(quoted(table)) (
+        CREATE TABLE \(SQLIdentifier.quoted(schema)).\(SQLIdentifier.quoted(table)) (
             "___zone"       bigint NOT NULL REFERENCES cloudseed.zones (id),
             "___recordID"   text COLLATE "C" NOT NULL,
             "___createTime" timestamptz NOT NULL,
@@ -137,11 +137,12 @@ package enum PostgresLayout {
             try timestamp(shared.modifiedTimestamp), literal(shared.modifiedUserRecordName),
         ]
         return "ALTER TABLE \(table) "
-            + zip(sharedColumns, values).map { "ALTER COLUMN \(quoted($0)) SET DEFAULT \($1)" }.joined(separator: ", ")
+            + zip(sharedColumns, values).map { "ALTER COLUMN \(SQLIdentifier.quoted($0)) SET DEFAULT \($1)" }.joined(
+                separator: ", ")
     }
 
     /// The `ALTER TABLE` clauses that drop what ``settingDefaults(of:to:)`` set.
-    package static let droppingDefaults = sharedColumns.map { "ALTER COLUMN \(quoted($0)) DROP DEFAULT" }
+    package static let droppingDefaults = sharedColumns.map { "ALTER COLUMN \(SQLIdentifier.quoted($0)) DROP DEFAULT" }
 
     /// The system columns a bulk insert's rows may leave to defaults (``PostgresPendingRows/SharedColumns``).
     private static let sharedColumns = systemColumns.indices.filter(
@@ -173,12 +174,8 @@ package enum PostgresLayout {
     /// An SQL string literal, for the statements that take no parameters (comments).
     package static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
-    /// An SQL identifier in double quotes.
-    package static func quoted(_ identifier: String) -> String {
-        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
     /// `schema.table`, both quoted.
-    package static func qualified(_ schema: String, _ table: String) -> String { quoted(schema) + "." + quoted(table) }
+    package static func qualified(_ schema: String, _ table: String) -> String {
+        SQLIdentifier.quoted(schema) + "." + SQLIdentifier.quoted(table)
+    }
 }

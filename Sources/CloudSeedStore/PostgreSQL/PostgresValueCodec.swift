@@ -36,7 +36,7 @@ package enum PostgresValueCodec {
 
     /// What a SELECT reads for a column of `type`: timestamps as milliseconds since 1970, the rest as stored.
     package static func selected(_ column: String, as type: FieldType) -> String {
-        let quoted = PostgresLayout.quoted(column)
+        let quoted = SQLIdentifier.quoted(column)
         return type == .timestamp ? "(extract(epoch FROM \(quoted)) * 1000)::bigint" : quoted
     }
 

@@ -76,3 +76,48 @@ package struct CheckedFilter {
     /// NEAR, BEGINSWITH and MEMBERBEGINSWITH, which compare the text as written.
     package var values: [RecordValue] = []
 }
+
+extension CheckedQuery {
+    /// The column, quoted for SQL, that a query names by `field`: the record name's, a system
+    /// field's, or the one `fields` (a record type's fields with their types and columns) gives.
+    package static func column(of field: String, in fields: [String: (type: FieldType, column: String)]) throws
+        -> String
+    {
+        if field == "recordName" || field == "___recordID" { return "\"___recordID\"" }
+        if field.hasPrefix("___") { return SQLIdentifier.quoted(field) }
+        guard let column = fields[field]?.column else {
+            throw CloudSeedError(.unknownField, "Unknown field '\(field)'")
+        }
+        return SQLIdentifier.quoted(column)
+    }
+
+    /// Whether the store's SQL may stop at the query's limit: every row it finds is then a record
+    /// returned, in the order read (no NEAR filter, no order by distance, every record readable).
+    package func stopsAtLimit(readable: Permissions?) -> Bool {
+        filters.allSatisfy { $0.near == nil } && !query.sortsByDistance
+            && (readable?.canReadEvery(query.recordType) ?? true)
+    }
+
+    /// The records of the rows the store's SQL found, in their order: those within each NEAR
+    /// filter's reach that `readable` lets the user read, ordered by distance where the query is
+    /// (``RecordQuery/orderedByDistance(_:)``), at most its limit. `location` reads a row's
+    /// LOCATION field, `record` a row's record.
+    package func records<Row>(
+        from rows: some Sequence<Row>, readable: Permissions?, location: (Row, String) -> Location?,
+        record: (Row) throws -> CloudRecord
+    ) throws -> [CloudRecord] {
+        let near = filters.compactMap { filter in filter.near.map { (field: filter.filter.field, place: $0) } }
+        var records: [CloudRecord] = []
+        for row in rows {
+            let isNear = near.allSatisfy { near in
+                guard let found = location(row, near.field) else { return false }
+                return GreatCircle.meters(found.latitude, found.longitude, near.place.latitude, near.place.longitude)
+                    <= near.place.radius
+            }
+            let found = try record(row)
+            if isNear, readable?.canRead(found) ?? true { records.append(found) }
+            if let limit = query.limit, !query.sortsByDistance, records.count >= limit { break }
+        }
+        return query.orderedByDistance(records)
+    }
+}

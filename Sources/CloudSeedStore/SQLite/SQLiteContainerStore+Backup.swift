@@ -20,10 +20,10 @@ extension SQLiteContainerStore {
             """)
         for row in tables {
             guard case .text(let table) = row[0] else { continue }
-            let tag = SQLiteLayout.quoted("___etag")
+            let tag = SQLIdentifier.quoted("___etag")
             let top = try database.rows(
                 """
-                SELECT \(tag) FROM \(SQLiteLayout.quoted(table))
+                SELECT \(tag) FROM \(SQLIdentifier.quoted(table))
                 WHERE \(tag) NOT GLOB '*[^0-9a-z]*' AND \(tag) NOT GLOB '0?*'
                 ORDER BY length(\(tag)) DESC, \(tag) DESC LIMIT 1
                 """)
@@ -33,8 +33,4 @@ extension SQLiteContainerStore {
         }
         try database.rows("UPDATE _cloudseed_meta SET value = ? WHERE key = 'changeTag'", [.text(String(highest))])
     }
-}
-
-extension SQLiteStoreTransaction {
-    package func reserveStoredChangeTags() throws { try store.reserveStoredChangeTags() }
 }

@@ -40,7 +40,7 @@ extension SQLiteContainerStore {
         return try typeLayouts(scope.schemaScope).values.compactMap { layout -> Int64? in
             guard
                 case .text(let tag)? = try database.rows(
-                    "SELECT \"___etag\" FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? ORDER BY length(\"___etag\") DESC, \"___etag\" DESC LIMIT 1",
+                    "SELECT \"___etag\" FROM \(SQLIdentifier.quoted(layout.table)) WHERE \"___zone\" = ? ORDER BY length(\"___etag\") DESC, \"___etag\" DESC LIMIT 1",
                     [.integer(zone)]
                 ).first?.first
             else { return nil }
@@ -67,7 +67,7 @@ extension SQLiteContainerStore {
         guard let zone = try zoneKey(scope, create: false) else { return false }
         for layout in try typeLayouts(scope.schemaScope).values {
             try database.rows(
-                "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(zone)])
+                "DELETE FROM \(SQLIdentifier.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(zone)])
         }
         try database.rows("DELETE FROM _cloudseed_deletions WHERE zone = ?", [.integer(zone)])
         try database.rows("DELETE FROM _cloudseed_zones WHERE id = ?", [.integer(zone)])

@@ -19,15 +19,15 @@ extension SQLiteContainerStore {
         let index = SQLiteLayout.nameIndex(of: layout.table)
         guard
             try !database.rows("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(index)]).isEmpty,
-            try database.rows("SELECT 1 FROM \(SQLiteLayout.quoted(layout.table)) LIMIT 1").isEmpty
+            try database.rows("SELECT 1 FROM \(SQLIdentifier.quoted(layout.table)) LIMIT 1").isEmpty
         else { return false }
-        try database.execute("DROP INDEX \(SQLiteLayout.quoted(index))")
+        try database.execute("DROP INDEX \(SQLIdentifier.quoted(index))")
         let fieldIndexes = try database.rows(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
             [.text(layout.table)])
         for row in fieldIndexes {
             guard case .text(let name) = row[0], case .text(let creation) = row[1] else { continue }
-            try database.execute("DROP INDEX \(SQLiteLayout.quoted(name))")
+            try database.execute("DROP INDEX \(SQLIdentifier.quoted(name))")
             deferredFieldIndexes[layout.table, default: []].append(creation)
         }
         if deferredNameIndexes.isEmpty { try database.execute("PRAGMA cache_size = \(Self.indexingCacheSize)") }

@@ -21,6 +21,6 @@ extension SQLiteContainerStore {
     package func record(named recordName: String, ofType recordType: String, in scope: StoreScope) throws
         -> CloudRecord?
     {
-        try fetch(recordName, ofType: recordType, in: scope)
+        try record(recordName, ofType: recordType, in: scope)
     }
 }

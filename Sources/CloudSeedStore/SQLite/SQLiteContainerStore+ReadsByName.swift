@@ -42,7 +42,7 @@ extension SQLiteContainerStore {
     /// Names that cut the zone's records of the type into ranges of about equal size, in byte
     /// order: those of records at evenly spaced rowids. `nil` for a small table.
     package func nameBounds(of layout: TypeLayout, zone: Int64) throws -> [String]? {
-        let table = SQLiteLayout.quoted(layout.table)
+        let table = SQLIdentifier.quoted(layout.table)
         guard case .integer(let last)? = try database.rows("SELECT max(rowid) FROM \(table)").first?.first,
             last >= twoReadersFrom
         else { return nil }

@@ -10,12 +10,7 @@ extension SQLiteContainerStore {
     }
 
     package func assignRole(_ role: String, to user: String, in scope: SchemaScope) throws {
-        guard try schemaDefinition(of: scope).roles.contains(role) else {
-            throw CloudSeedError(
-                .invalidOption,
-                "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run cloudseed schema import"
-            )
-        }
+        try requireRole(role, in: scope)
         try write { _ in
             _ = try database.rows(
                 "INSERT OR IGNORE INTO _cloudseed_role_members (container, environment, role, user) VALUES (?, ?, ?, ?)",

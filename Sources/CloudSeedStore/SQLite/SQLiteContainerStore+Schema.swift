@@ -28,26 +28,21 @@ extension SQLiteContainerStore {
     }
 
     package func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
-        for step in SchemaStep.steps(from: try schema(of: scope), to: Schema(definition)) {
-            switch step {
-            case .createRecordType(let name): try createRecordType(name, in: scope)
-            case .addField(let field, let type, let name): try addField(field, type: type, to: name, in: scope)
-            case .removeField(let field, let name): try removeField(field, from: name, in: scope)
-            case .removeRecordType(let name):
-                try database.rows(
-                    "DELETE FROM _cloudseed_fields WHERE container = ? AND environment = ? AND record_type = ?",
-                    [.text(scope.container), .text(scope.environment.rawValue), .text(name)])
-                try database.rows(
-                    "DELETE FROM _cloudseed_record_types WHERE container = ? AND environment = ? AND record_type = ?",
-                    [.text(scope.container), .text(scope.environment.rawValue), .text(name)])
-            }
-        }
+        try takeSteps(to: definition, in: scope)
         try saveDefinition(definition, for: scope)
         forgetLayouts()
         try synchroniseIndexes()
     }
 
-    private func removeField(_ field: String, from recordType: String, in scope: SchemaScope) throws {
+    package func removeRecordType(_ name: String, in scope: SchemaScope) throws {
+        let key: [SQLiteValue] = [.text(scope.container), .text(scope.environment.rawValue), .text(name)]
+        try database.rows(
+            "DELETE FROM _cloudseed_fields WHERE container = ? AND environment = ? AND record_type = ?", key)
+        try database.rows(
+            "DELETE FROM _cloudseed_record_types WHERE container = ? AND environment = ? AND record_type = ?", key)
+    }
+
+    package func removeField(_ field: String, from recordType: String, in scope: SchemaScope) throws {
         try database.rows(
             "DELETE FROM _cloudseed_fields WHERE container = ? AND environment = ? AND record_type = ? AND field = ?",
             [.text(scope.container), .text(scope.environment.rawValue), .text(recordType), .text(field)])
@@ -86,13 +81,13 @@ extension SQLiteContainerStore {
             guard case .text(let index) = row[0], case .text(let table) = row[1] else { continue }
             let column = String(index.dropFirst(table.count + "__index__".count))
             if wanted[table]?.contains(column) != true {
-                try database.execute("DROP INDEX \(SQLiteLayout.quoted(index))")
+                try database.execute("DROP INDEX \(SQLIdentifier.quoted(index))")
             }
         }
         for (table, columns) in wanted {
             for column in columns {
                 try database.execute(
-                    "CREATE INDEX IF NOT EXISTS \(SQLiteLayout.quoted("\(table)__index__\(column)")) ON \(SQLiteLayout.quoted(table)) (\"___zone\", \(SQLiteLayout.quoted(column)))"
+                    "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quoted("\(table)__index__\(column)")) ON \(SQLIdentifier.quoted(table)) (\"___zone\", \(SQLIdentifier.quoted(column)))"
                 )
             }
         }
@@ -107,29 +102,29 @@ extension SQLiteContainerStore {
         .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
         for table in Set(tables.map { String($0.dropLast("__search".count)) }).union(searchable.keys) {
             let columns = (searchable[table] ?? []).sorted()
-            let search = SQLiteLayout.quoted(table + "__search")
+            let search = SQLIdentifier.quoted(table + "__search")
             let current = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(table + "__search")])
                 .compactMap { row -> String? in if case .text(let name) = row[0] { return name } else { return nil } }
             if current == columns { continue }
             for trigger in ["ai", "ad", "au"] {
-                try database.execute("DROP TRIGGER IF EXISTS \(SQLiteLayout.quoted("\(table)__search_\(trigger)"))")
+                try database.execute("DROP TRIGGER IF EXISTS \(SQLIdentifier.quoted("\(table)__search_\(trigger)"))")
             }
             try database.execute("DROP TABLE IF EXISTS \(search)")
             guard !columns.isEmpty else { continue }
-            let quotedTable = SQLiteLayout.quoted(table)
-            let list = columns.map(SQLiteLayout.quoted).joined(separator: ", ")
-            let new = columns.map { "new.\(SQLiteLayout.quoted($0))" }.joined(separator: ", ")
-            let old = columns.map { "old.\(SQLiteLayout.quoted($0))" }.joined(separator: ", ")
+            let quotedTable = SQLIdentifier.quoted(table)
+            let list = columns.map(SQLIdentifier.quoted).joined(separator: ", ")
+            let new = columns.map { "new.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
+            let old = columns.map { "old.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
             try database.execute(
                 """
                 CREATE VIRTUAL TABLE \(search) USING fts5(\(list), content=\(quotedTable), content_rowid=rowid);
-                CREATE TRIGGER \(SQLiteLayout.quoted("\(table)__search_ai")) AFTER INSERT ON \(quotedTable) BEGIN
+                CREATE TRIGGER \(SQLIdentifier.quoted("\(table)__search_ai")) AFTER INSERT ON \(quotedTable) BEGIN
                     INSERT INTO \(search) (rowid, \(list)) VALUES (new.rowid, \(new));
                 END;
-                CREATE TRIGGER \(SQLiteLayout.quoted("\(table)__search_ad")) AFTER DELETE ON \(quotedTable) BEGIN
+                CREATE TRIGGER \(SQLIdentifier.quoted("\(table)__search_ad")) AFTER DELETE ON \(quotedTable) BEGIN
                     INSERT INTO \(search) (\(search), rowid, \(list)) VALUES ('delete', old.rowid, \(old));
                 END;
-                CREATE TRIGGER \(SQLiteLayout.quoted("\(table)__search_au")) AFTER UPDATE ON \(quotedTable) BEGIN
+                CREATE TRIGGER \(SQLIdentifier.quoted("\(table)__search_au")) AFTER UPDATE ON \(quotedTable) BEGIN
                     INSERT INTO \(search) (\(search), rowid, \(list)) VALUES ('delete', old.rowid, \(old));
                     INSERT INTO \(search) (rowid, \(list)) VALUES (new.rowid, \(new));
                 END;

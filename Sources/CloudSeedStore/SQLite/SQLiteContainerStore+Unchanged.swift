@@ -66,8 +66,8 @@ extension SQLiteContainerStore {
         // `_rowid_`, not `rowid`: a field may be named `rowid`, none starts with an underscore.
         let read =
             (stored.map { layout.fields[$0]!.column } + ["___createdBy", "___zone", "___recordID"]).map(
-                SQLiteLayout.quoted) + ["_rowid_"]
-        let select = "SELECT \(read.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(layout.table))"
+                SQLIdentifier.quoted) + ["_rowid_"]
+        let select = "SELECT \(read.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(layout.table))"
         let comparison = Comparison(
             scope: scope, recordType: recordType, fieldNames: fieldNames, zone: zone, columns: columns,
             select: try database.statement(select + " WHERE \"___zone\" = ? AND \"___recordID\" = ?"),

@@ -92,17 +92,17 @@ package final class SQLiteContainerStore: StoreBackend {
             self.table = table
             self.fields = fields
             sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            let quotedTable = SQLiteLayout.quoted(table)
+            let quotedTable = SQLIdentifier.quoted(table)
             let read = SQLiteLayout.systemColumns.dropFirst() + sortedFieldNames.map { fields[$0]!.column }
             let select =
-                "SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
+                "SELECT \(read.map(SQLIdentifier.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
             selectAll = select + " ORDER BY \"___recordID\""
             selectByName = select + " AND \"___recordID\" = ?"
             selectByNames = select + " AND \"___recordID\" IN (SELECT value FROM json_each(?))"
             // The changes of the same length after ?3, then the longer ones: each a range of the
             // change index (SQLiteLayout.createChangeIndex).
             func changes(_ condition: String, by order: String) -> String {
-                "SELECT * FROM (SELECT \(read.map(SQLiteLayout.quoted).joined(separator: ", ")), length(\"___etag\") AS \"___length\" FROM \(quotedTable) WHERE \"___zone\" = ?1 AND \(condition) ORDER BY \(order) LIMIT ?4)"
+                "SELECT * FROM (SELECT \(read.map(SQLIdentifier.quoted).joined(separator: ", ")), length(\"___etag\") AS \"___length\" FROM \(quotedTable) WHERE \"___zone\" = ?1 AND \(condition) ORDER BY \(order) LIMIT ?4)"
             }
             selectChangedAfter =
                 changes("length(\"___etag\") = ?2 AND \"___etag\" > ?3", by: "\"___etag\"") + " UNION ALL "
@@ -110,13 +110,13 @@ package final class SQLiteContainerStore: StoreBackend {
                 + " ORDER BY \"___length\", \"___etag\" LIMIT ?4"
             let namesAndFields = ["___recordID"] + sortedFieldNames.map { fields[$0]!.column }
             selectNamesAndFields =
-                "SELECT \(namesAndFields.map(SQLiteLayout.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
+                "SELECT \(namesAndFields.map(SQLIdentifier.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
             let written = SQLiteLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }
             let values =
-                "(\(written.map(SQLiteLayout.quoted).joined(separator: ", "))) VALUES ("
+                "(\(written.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
             insert = "INSERT OR REPLACE INTO \(quotedTable) " + values
-            let changed = written.filter { $0 != "___zone" && $0 != "___recordID" }.map(SQLiteLayout.quoted)
+            let changed = written.filter { $0 != "___zone" && $0 != "___recordID" }.map(SQLIdentifier.quoted)
             upsert =
                 "INSERT INTO \(quotedTable) " + values + " ON CONFLICT (\"___recordID\", \"___zone\") DO UPDATE SET "
                 + changed.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -230,11 +230,7 @@ package final class SQLiteContainerStore: StoreBackend {
     }
 
     package func schema(of scope: SchemaScope) throws -> Schema {
-        var schema = Schema()
-        for (name, layout) in try typeLayouts(scope) {
-            schema.recordTypes[name] = RecordTypeSchema(name: name, fields: layout.fields.mapValues(\.type))
-        }
-        return schema
+        Schema(fieldTypes: try typeLayouts(scope).mapValues { $0.fields.mapValues(\.type) })
     }
 
     /// Drops the cached layouts, which schema changes make stale.
@@ -305,7 +301,7 @@ package final class SQLiteContainerStore: StoreBackend {
         do {
             result = try database.transaction(exclusive: journaled) {
                 try forgetCachesIfOthersWrote()
-                let result = try body(SQLiteStoreTransaction(store: self, database: database))
+                let result = try body(self)
                 try buildDeferredNameIndexes()
                 try flushChangeTagCounter()
                 return result
@@ -400,7 +396,7 @@ package final class SQLiteContainerStore: StoreBackend {
             var counts: [String: Int] = [:]
             for (name, layout) in try typeLayouts(scope.schemaScope) {
                 if case .integer(let count)? = try database.rows(
-                    "SELECT count(*) FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(id)]
+                    "SELECT count(*) FROM \(SQLIdentifier.quoted(layout.table)) WHERE \"___zone\" = ?", [.integer(id)]
                 ).first?.first {
                     counts[name] = Int(count)
                 }
@@ -466,7 +462,8 @@ package final class SQLiteContainerStore: StoreBackend {
         }
         if !existing.contains(where: { $0[0] == .text(column) }) {
             try database.execute(
-                "ALTER TABLE \(SQLiteLayout.quoted(layout.table)) ADD COLUMN \(SQLiteLayout.quoted(column)) \(sqlType)")
+                "ALTER TABLE \(SQLIdentifier.quoted(layout.table)) ADD COLUMN \(SQLIdentifier.quoted(column)) \(sqlType)"
+            )
             database.forgetStatements()
         }
         try database.rows(
@@ -500,7 +497,7 @@ package final class SQLiteContainerStore: StoreBackend {
         changeTagCounter = nil
     }
 
-    package func fetch(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
+    package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
         if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return nil }
@@ -512,13 +509,13 @@ package final class SQLiteContainerStore: StoreBackend {
     /// The stored records of any type with one of `recordNames`: which types hold which names,
     /// joined with every type's name index in one statement, then the records of each type that
     /// holds some, by another. A request's names are read once, not once per type.
-    package func fetch(_ recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
+    package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
         if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
         let layouts = try typeLayouts(scope.schemaScope)
         guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
         let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let probe = types.enumerated().map { offset, type in
-            "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLiteLayout.quoted(layouts[type]!.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
+            "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLIdentifier.quoted(layouts[type]!.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
         }.joined(separator: " UNION ALL ")
         var held: [Int: [String]] = [:]
         for row in try database.rows(probe, [.integer(zone), .text(JSONText.array(quoting: Array(Set(recordNames))))]) {
@@ -679,7 +676,7 @@ package final class SQLiteContainerStore: StoreBackend {
         guard let layout = try typeLayouts(scope.schemaScope)[recordType], let zone = try zoneKey(scope, create: false)
         else { return false }
         let sql =
-            "DELETE FROM \(SQLiteLayout.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
+            "DELETE FROM \(SQLIdentifier.quoted(layout.table)) WHERE \"___zone\" = ? AND \"___recordID\" = ? RETURNING 1"
         guard try !database.rows(sql, [.integer(zone), .text(recordName)]).isEmpty else { return false }
         try noteDeletion(of: recordName, ofType: recordType, zone: zone)
         return true
@@ -704,67 +701,5 @@ package final class SQLiteContainerStore: StoreBackend {
         try database.rows(
             "INSERT INTO _cloudseed_assets (checksum, size, content) VALUES (?, ?, ?) ON CONFLICT (checksum) DO UPDATE SET content = coalesce(content, excluded.content)",
             [.text(asset.fileChecksum), .integer(asset.size), content.map { .blob($0) } ?? .null])
-    }
-}
-
-/// The writes of one run against a SQLite store; valid only inside ``SQLiteContainerStore/write(_:)``.
-package struct SQLiteStoreTransaction: StoreTransaction {
-    package let store: SQLiteContainerStore
-    package let database: SQLiteDatabase
-
-    package func createRecordType(_ name: String, in scope: SchemaScope) throws {
-        try store.createRecordType(name, in: scope)
-    }
-
-    package func addField(_ name: String, type: FieldType, to recordType: String, in scope: SchemaScope) throws {
-        try store.addField(name, type: type, to: recordType, in: scope)
-    }
-
-    package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
-        try store.fetch(recordName, ofType: recordType, in: scope)
-    }
-
-    package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
-        try store.fetch(recordNames, in: scope)
-    }
-
-    package func save(_ record: CloudRecord, in scope: StoreScope) throws { try store.save(record, in: scope) }
-
-    package func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool {
-        try store.delete(recordName, ofType: recordType, in: scope)
-    }
-
-    package func createZone(_ scope: StoreScope) throws { _ = try store.zoneKey(scope, create: true) }
-
-    package func deleteZone(_ scope: StoreScope) throws -> Bool { try store.deleteZone(scope) }
-
-    package func saveAsset(_ asset: AssetReference, content: Data?) throws {
-        try store.saveAsset(asset, content: content)
-    }
-
-    package func nextChangeTag() throws -> String { try store.nextChangeTag() }
-
-    package func deferNameIndex(ofType recordType: String, in scope: SchemaScope) throws -> Bool {
-        try store.deferNameIndex(ofType: recordType, in: scope)
-    }
-
-    package func buildDeferredNameIndexes() throws { try store.buildDeferredNameIndexes() }
-
-    package func insertNew(_ record: TypedRecord, fieldNames: [String], system: SystemFields, in scope: StoreScope)
-        throws
-    {
-        try store.insertNew(record, fieldNames: fieldNames, system: system, in: scope)
-    }
-
-    package func holdsUnchanged(
-        _ record: TypedRecord, fieldNames: [String], createdBy creator: String?, in scope: StoreScope
-    )
-        throws -> Bool
-    {
-        try store.holdsUnchanged(record, fieldNames: fieldNames, createdBy: creator, in: scope)
-    }
-
-    package func applySchema(_ definition: SchemaDefinition, to scope: SchemaScope) throws {
-        try store.applySchema(definition, to: scope)
     }
 }

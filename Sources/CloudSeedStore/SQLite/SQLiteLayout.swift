@@ -76,7 +76,7 @@ package enum SQLiteLayout {
     /// dropped while a bulk insert runs.
     package static func createRecordTable(_ table: String) -> String {
         """
-        CREATE TABLE \(quoted(table)) (
+        CREATE TABLE \(SQLIdentifier.quoted(table)) (
             "___zone"       INTEGER NOT NULL REFERENCES _cloudseed_zones (id),
             "___recordID"   TEXT NOT NULL,
             "___createTime" TEXT NOT NULL,
@@ -94,14 +94,14 @@ package enum SQLiteLayout {
     /// compares the names' bytes where they lie, where an integer first has it unpack every key
     /// to compare the names after a zone that is mostly the same.
     package static func createNameIndex(_ table: String) -> String {
-        "CREATE UNIQUE INDEX \(quoted(nameIndex(of: table))) ON \(quoted(table)) (\"___recordID\", \"___zone\")"
+        "CREATE UNIQUE INDEX \(SQLIdentifier.quoted(nameIndex(of: table))) ON \(SQLIdentifier.quoted(table)) (\"___recordID\", \"___zone\")"
     }
 
     /// The index that reads a record table's changes a page at a time (``ZoneChanges``): by zone
     /// and change tag, a counter in base 36 that orders as a number by its length first. Made
     /// where a zone's changes are first read, not with the table, which imports then keep up.
     package static func createChangeIndex(_ table: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \(quoted(changeIndex(of: table))) ON \(quoted(table)) (\"___zone\", length(\"___etag\"), \"___etag\")"
+        "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quoted(changeIndex(of: table))) ON \(SQLIdentifier.quoted(table)) (\"___zone\", length(\"___etag\"), \"___etag\")"
     }
 
     package static func changeIndex(of table: String) -> String {
@@ -118,9 +118,4 @@ package enum SQLiteLayout {
         recordType.lowercased().hasPrefix("sqlite_") ? "cloudseed_" + recordType : recordType
     }
 
-    /// An SQL identifier in double quotes. Names reaching here are already CloudKit identifiers.
-    package static func quoted(_ identifier: String) -> String {
-        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

@@ -70,10 +70,10 @@ import Testing
             let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
                 row -> String in
                 guard case .text(let name) = row[0] else { return "NULL" }
-                return "quote(\(SQLiteLayout.quoted(name)))"
+                return "quote(\(SQLIdentifier.quoted(name)))"
             }
             tables[type] = try database.rows(
-                "SELECT quote(\"___recordID\"), \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\""
+                "SELECT quote(\"___recordID\"), \(columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) ORDER BY \"___recordID\""
             )
         }
         tables["_cloudseed_fields"] = try database.rows(

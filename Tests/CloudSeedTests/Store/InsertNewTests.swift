@@ -97,10 +97,11 @@ import Testing
             let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
                 row -> String in
                 guard case .text(let name) = row[0] else { return "NULL" }
-                return "quote(\(SQLiteLayout.quoted(name)))"
+                return "quote(\(SQLIdentifier.quoted(name)))"
             }
             return try database.rows(
-                "SELECT \(columns.joined(separator: ", ")) FROM \(SQLiteLayout.quoted(table)) ORDER BY \"___recordID\"")
+                "SELECT \(columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) ORDER BY \"___recordID\""
+            )
         }
         let saved = try rows("Saved")
         #expect(saved.count == records.count)
