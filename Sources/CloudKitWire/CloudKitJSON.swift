@@ -30,26 +30,83 @@ package enum CloudKitJSON {
     package static func appendRecord(
         _ record: CloudRecord, downloadURL: ((AssetReference) -> String)?, to bytes: inout [UInt8]
     ) {
-        bytes += #"{"recordName":"#.utf8
-        JSONText.appendQuoted(record.recordID.recordName.utf8, to: &bytes)
-        bytes += #","recordType":"#.utf8
-        JSONText.appendQuoted(record.recordType.utf8, to: &bytes)
-        bytes += #","recordChangeTag":"#.utf8
+        appendRecordName(record.recordID.recordName.utf8, to: &bytes)
+        bytes += recordTypeKeys(record.recordType, changeTag: true)
         JSONText.appendQuoted(record.system.changeTag.utf8, to: &bytes)
-        bytes += #","fields":{"#.utf8
+        bytes += fieldsKey
+        bytes.append(UInt8(ascii: "{"))
         for (offset, name) in record.sortedFieldNames.enumerated() {
             if offset > 0 { bytes.append(UInt8(ascii: ",")) }
             JSONText.appendQuoted(name.utf8, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             appendField(record.fields[name]!, downloadURL: downloadURL, to: &bytes)
         }
-        bytes += #"},"created":"#.utf8
-        appendStamp(record.system.createdTimestamp, record.system.createdUserRecordName, to: &bytes)
-        bytes += #","modified":"#.utf8
-        appendStamp(record.system.modifiedTimestamp, record.system.modifiedUserRecordName, to: &bytes)
-        bytes += #","zoneID":"#.utf8
-        record.recordID.zoneID.appendCloudKitJSON(to: &bytes)
         bytes.append(UInt8(ascii: "}"))
+        let system = record.system
+        appendStamps(
+            created: system.createdTimestamp, by: system.createdUserRecordName.utf8,
+            modified: system.modifiedTimestamp, by: system.modifiedUserRecordName.utf8, to: &bytes)
+        bytes += zoneKeyAndEnd(record.recordID.zoneID)
+    }
+
+    // A record dictionary in the parts its writers fill in: `record(_:)` from a record, a store
+    // from its columns, `push` around the fields the store wrote. In this order:
+
+    /// Opens a record dictionary with its name: `{"recordName":"…"`.
+    package static func appendRecordName(_ name: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        bytes += #"{"recordName":"#.utf8
+        JSONText.appendQuoted(name, to: &bytes)
+    }
+
+    /// `,"recordType":"…"`, then the key of the change tag that follows it where `changeTag`.
+    package static func recordTypeKeys(_ recordType: String, changeTag: Bool) -> [UInt8] {
+        var bytes = Array(#","recordType":"#.utf8)
+        JSONText.appendQuoted(recordType.utf8, to: &bytes)
+        if changeTag { bytes += #","recordChangeTag":"#.utf8 }
+        return bytes
+    }
+
+    /// The key of the fields object that follows it.
+    package static let fieldsKey = Array(#","fields":"#.utf8)
+
+    /// `,"created":{…},"modified":{…}`: when and by whom the record was created and last changed.
+    package static func appendStamps(
+        created: Int64, by creator: some Collection<UInt8>, modified: Int64, by modifier: some Collection<UInt8>,
+        to bytes: inout [UInt8]
+    ) {
+        bytes += #","created":{"timestamp":"#.utf8
+        bytes += String(created).utf8
+        bytes += #","userRecordName":"#.utf8
+        JSONText.appendQuoted(creator, to: &bytes)
+        bytes += #"},"modified":{"timestamp":"#.utf8
+        bytes += String(modified).utf8
+        bytes += #","userRecordName":"#.utf8
+        JSONText.appendQuoted(modifier, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"zoneID":{…}}`: the zone, and the end of the dictionary.
+    package static func zoneKeyAndEnd(_ zoneID: RecordZoneID) -> [UInt8] {
+        var bytes = Array(#","zoneID":"#.utf8)
+        zoneID.appendCloudKitJSON(to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// What comes before a field's value in the fields object: `"name":{"value":`.
+    package static func fieldHead(_ name: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        JSONText.appendQuoted(name.utf8, to: &bytes)
+        bytes += #":{"value":"#.utf8
+        return bytes
+    }
+
+    /// What follows a field's value: `,"type":"STRING"}`.
+    package static func fieldTail(_ type: FieldType) -> [UInt8] {
+        var bytes = Array(#","type":"#.utf8)
+        JSONText.appendQuoted(type.wireName.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     /// A field dictionary, `{value, type}`, of `value` written as `json`.
@@ -63,9 +120,7 @@ package enum CloudKitJSON {
     ) {
         bytes += #"{"value":"#.utf8
         appendValue(value, downloadURL: downloadURL, to: &bytes)
-        bytes += #","type":"#.utf8
-        JSONText.appendQuoted(value.fieldType.wireName.utf8, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
+        bytes += fieldTail(value.fieldType)
     }
 
     /// The `value` of a field dictionary.
@@ -87,7 +142,7 @@ package enum CloudKitJSON {
         case .bytes(let data): JSONText.appendQuoted(data.base64EncodedString().utf8, to: &bytes)
         case .timestamp(let milliseconds): bytes += String(milliseconds).utf8
         case .location(let location): location.appendCloudKitJSON(to: &bytes)
-        case .reference(let reference): bytes += reference.cloudKitJSON.utf8
+        case .reference(let reference): reference.appendCloudKitJSON(to: &bytes)
         case .asset(let asset):
             bytes += #"{"fileChecksum":"#.utf8
             JSONText.appendQuoted(asset.fileChecksum.utf8, to: &bytes)
@@ -106,13 +161,5 @@ package enum CloudKitJSON {
             }
             bytes.append(UInt8(ascii: "]"))
         }
-    }
-
-    private static func appendStamp(_ timestamp: Int64, _ user: String, to bytes: inout [UInt8]) {
-        bytes += #"{"timestamp":"#.utf8
-        bytes += String(timestamp).utf8
-        bytes += #","userRecordName":"#.utf8
-        JSONText.appendQuoted(user.utf8, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
     }
 }

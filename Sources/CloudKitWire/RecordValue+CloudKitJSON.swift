@@ -5,10 +5,30 @@ package import CloudSeedCore
 extension Reference {
     /// `recordName`, `zoneID` where it points into another zone, `action`.
     package var cloudKitJSON: String {
-        var members = [("recordName", JSONText.quoted(recordName))]
-        if let zoneName { members.append(("zoneID", RecordZoneID(zoneName: zoneName).cloudKitJSON(owner: .never))) }
-        members.append(("action", JSONText.quoted(action.rawValue)))
-        return JSONText.object(members)
+        var bytes: [UInt8] = []
+        appendCloudKitJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``cloudKitJSON`` to `bytes`.
+    package func appendCloudKitJSON(to bytes: inout [UInt8]) {
+        bytes += #"{"recordName":"#.utf8
+        JSONText.appendQuoted(recordName.utf8, to: &bytes)
+        if let zoneName {
+            bytes += #","zoneID":"#.utf8
+            RecordZoneID(zoneName: zoneName).appendCloudKitJSON(to: &bytes, owner: .never)
+        }
+        bytes += #","action":"#.utf8
+        JSONText.appendQuoted(action.rawValue.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the dictionary of a reference without an action or a zone of its own to the record
+    /// named by `recordName`'s bytes.
+    package static func appendCloudKitJSON(recordName: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        bytes += #"{"recordName":"#.utf8
+        JSONText.appendQuoted(recordName, to: &bytes)
+        bytes += #","action":"NONE"}"#.utf8
     }
 }
 

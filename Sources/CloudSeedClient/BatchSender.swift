@@ -26,16 +26,13 @@ struct BatchSender: Sendable {
             let operationType = pusher.operationType(for: outgoing, journal: journal)
             var json = Array(#"{"operationType":"#.utf8)
             JSONText.appendQuoted(operationType.utf8, to: &json)
-            json += #","record":{"recordName":"#.utf8
-            JSONText.appendQuoted(outgoing.recordName.utf8, to: &json)
-            json += #","recordType":"#.utf8
-            JSONText.appendQuoted(outgoing.recordType.utf8, to: &json)
+            json += #","record":"#.utf8
+            CloudKitJSON.appendRecordName(outgoing.recordName.utf8, to: &json)
+            json += CloudKitJSON.recordTypeKeys(outgoing.recordType, changeTag: operationType == "update")
             if operationType == "update" {
-                json += #","recordChangeTag":"#.utf8
-                let noted = JournalEntry(journal[outgoing.journalKey]!)
-                JSONText.appendQuoted(noted.serverTag.utf8, to: &json)
+                JSONText.appendQuoted(JournalEntry(journal[outgoing.journalKey]!).serverTag.utf8, to: &json)
             }
-            json += #","fields":"#.utf8
+            json += CloudKitJSON.fieldsKey
             json += fields
             json += "}}".utf8
             operations.append((outgoing, json))

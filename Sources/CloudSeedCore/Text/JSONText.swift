@@ -22,8 +22,9 @@ package struct JSONText {
         }
     }
 
-    /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
-    package static func appendQuoted(_ value: String.UTF8View, to bytes: inout [UInt8]) {
+    /// Appends the JSON string literal for the UTF-8 `value` (a string's `utf8`, a column's bytes)
+    /// to `bytes`.
+    package static func appendQuoted(_ value: some Collection<UInt8>, to bytes: inout [UInt8]) {
         let appended: Void? = value.withContiguousStorageIfAvailable { appendQuoted($0, to: &bytes) }
         if appended == nil { appendEscaping(value, to: &bytes) }
     }

@@ -1,5 +1,5 @@
 package import CloudSeedCore
-package import CloudSeedSchema
+import CloudSeedSchema
 package import Foundation
 
 /// The writes of a run: record types and fields just in time, saved rows, deletions, assets and change tags.

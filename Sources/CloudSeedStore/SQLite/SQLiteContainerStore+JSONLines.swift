@@ -16,9 +16,7 @@ extension SQLiteContainerStore {
     package func forEachRecordJSONLine(in scope: StoreScope, recordType: String?, _ line: ([UInt8]) throws -> Void)
         throws -> Int
     {
-        var zoneTail = Array(#"},"zoneID":"#.utf8)
-        scope.zoneID.appendCloudKitJSON(to: &zoneTail)
-        zoneTail += "}\n".utf8
+        let zoneTail = CloudKitJSON.zoneKeyAndEnd(scope.zoneID) + [UInt8(ascii: "\n")]
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096)
         return try forEachStoredRow(in: scope, recordType: recordType, referenceObjects: true) { row, type in
@@ -102,20 +100,13 @@ extension SQLiteContainerStore {
         guard let created = Timestamp.parse(utf8: row.textBytes(1)),
             let modified = Timestamp.parse(utf8: row.textBytes(3))
         else { return false }
-        bytes += #"{"recordName":"#.utf8
-        JSONText.appendQuoted(row.textBytes(0), to: &bytes)
+        CloudKitJSON.appendRecordName(row.textBytes(0), to: &bytes)
         bytes += type.head
         JSONText.appendQuoted(row.textBytes(5), to: &bytes)
-        bytes += #","fields":"#.utf8
+        bytes += CloudKitJSON.fieldsKey
         guard appendFields(row, type.fields, referenceObjects: type.referenceObjects, to: &bytes) else { return false }
-        bytes += #","created":{"timestamp":"#.utf8
-        bytes += String(created).utf8
-        bytes += #","userRecordName":"#.utf8
-        JSONText.appendQuoted(row.textBytes(2), to: &bytes)
-        bytes += #"},"modified":{"timestamp":"#.utf8
-        bytes += String(modified).utf8
-        bytes += #","userRecordName":"#.utf8
-        JSONText.appendQuoted(row.textBytes(4), to: &bytes)
+        CloudKitJSON.appendStamps(
+            created: created, by: row.textBytes(2), modified: modified, by: row.textBytes(4), to: &bytes)
         bytes += zoneTail
         return true
     }
@@ -152,10 +143,7 @@ private struct JSONRecordType {
     init(name: String, layout: SQLiteContainerStore.TypeLayout, referenceObjects: Bool) {
         self.name = name
         fields = layout.sortedFieldNames.map { JSONLineField(name: $0, type: layout.fields[$0]!.type) }
-        var head = Array(#","recordType":"#.utf8)
-        JSONText.appendQuoted(name.utf8, to: &head)
-        head += #","recordChangeTag":"#.utf8
-        self.head = head
+        head = CloudKitJSON.recordTypeKeys(name, changeTag: true)
         self.referenceObjects = referenceObjects
     }
 }
@@ -168,11 +156,8 @@ private struct JSONLineField {
 
     init(name: String, type: FieldType) {
         self.type = type
-        var prefix: [UInt8] = []
-        JSONText.appendQuoted(name.utf8, to: &prefix)
-        prefix += #":{"value":"#.utf8
-        self.prefix = prefix
-        suffix = Array(#","type":"\#(type.wireName)"}"#.utf8)
+        prefix = CloudKitJSON.fieldHead(name)
+        suffix = CloudKitJSON.fieldTail(type)
     }
 
     /// Writes the column's value; `false` if it is not in the form ``SQLiteValueCodec`` writes, or
@@ -198,9 +183,7 @@ private struct JSONLineField {
                 guard referenceObjects else { return false }
                 bytes += text
             } else {
-                bytes += #"{"recordName":"#.utf8
-                JSONText.appendQuoted(text, to: &bytes)
-                bytes += #","action":"NONE"}"#.utf8
+                Reference.appendCloudKitJSON(recordName: text, to: &bytes)
             }
         case (.location, SQLITE_TEXT), (.list, SQLITE_TEXT):
             // Stored as the CloudKit JSON of the value (a location, a list of plain values).
