@@ -21,7 +21,7 @@ public struct CloudKitServer: Sendable {
     /// The port to listen on; 0 takes any free one (``run(onRunning:)`` tells which).
     public var port: Int
     private let worker: StoreWorker
-    private let authentication: RequestAuthentication
+    private let authentication: CloudKitAuthentication
     /// The time stamped on saved records, in milliseconds since 1970.
     private let now: @Sendable () -> Int64
 
@@ -45,8 +45,9 @@ public struct CloudKitServer: Sendable {
                 .invalidOption,
                 "the server key is not a PEM P-256 public key; make one with openssl ec -in eckey.pem -pubout")
         }
-        authentication = RequestAuthentication(
-            apiToken: apiToken, serverKey: key, serverKeyID: serverKeyID, defaultUser: user)
+        authentication = CloudKitAuthentication(
+            authentication: RequestAuthentication(
+                apiToken: apiToken, serverKey: key, serverKeyID: serverKeyID, defaultUser: user))
         self.now = now
     }
 
@@ -79,8 +80,8 @@ public struct CloudKitServer: Sendable {
         { request, worker in try await worker.run { try answer(request, $0) } }
     }
 
-    private func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    private func router() -> Router<CloudKitRequestContext> {
+        let router = Router(context: CloudKitRequestContext.self)
         let now = self.now
         let endpoints: [(String, [HTTPRequest.Method], Endpoint)] = [
             ("records/query", [.post], Self.onStore(RecordsQuery.answer)),
@@ -97,11 +98,17 @@ public struct CloudKitServer: Sendable {
             ("users/caller", [.get, .post], { request, _ in Users.current(request) }),
             ("assets/upload", [.post], { request, _ in try Assets.tokens(request) }),
         ]
+        let database = router.group("database/1/:container/:environment/:database")
+            .add(middleware: CloudKitErrors()).add(middleware: authentication)
         for (path, methods, endpoint) in endpoints {
             for method in methods {
-                router.on(RouterPath("database/1/:container/:environment/:database/\(path)"), method: method) {
-                    request, context in
-                    await respond(to: request, context, endpoint)
+                database.on(RouterPath(path), method: method) { request, context in
+                    let databaseRequest = try DatabaseRequest(
+                        container: context.parameters.get("container") ?? "",
+                        environment: context.parameters.get("environment") ?? "",
+                        database: context.parameters.get("database") ?? "", user: context.user, body: context.body,
+                        baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
+                    return JSONAnswer(try await endpoint(databaseRequest, worker))
                 }
             }
         }
@@ -110,104 +117,32 @@ public struct CloudKitServer: Sendable {
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: ConsolePage.html)))
         }
-        router.get("console/environments") { request, _ in
-            await answering {
-                _ = try await authenticated(request)
-                return try await worker.run { try Console.environments(store: $0) }
-            }
+        let console = router.group("console").add(middleware: CloudKitErrors()).add(middleware: authentication)
+        console.get("environments") { _, _ in
+            JSONAnswer(try await worker.run { try Console.environments(store: $0) })
         }
-        router.get("console/schema/:container/:environment") { request, context in
-            await answering {
-                _ = try await authenticated(request)
-                let container = context.parameters.get("container") ?? ""
-                let environment = context.parameters.get("environment") ?? ""
-                return try await worker.run {
-                    try Console.schema(container: container, environment: environment, store: $0)
-                }
-            }
+        console.get("schema/:container/:environment") { _, context in
+            let container = context.parameters.get("container") ?? ""
+            let environment = context.parameters.get("environment") ?? ""
+            return JSONAnswer(
+                try await worker.run { try Console.schema(container: container, environment: environment, store: $0) })
         }
-        router.post(RouterPath(Assets.uploadPath)) { request, _ in
-            await answering {
-                var request = request
-                let bytes = Array(buffer: try await request.collectBody(upTo: Self.maximumAssetSize))
-                return try await worker.run { try Assets.upload(bytes, store: $0) }
-            }
+        let assets = router.group().add(middleware: CloudKitErrors())
+        assets.post(RouterPath(Assets.uploadPath)) { request, _ in
+            var request = request
+            let bytes = Array(buffer: try await request.collectBody(upTo: Self.maximumAssetSize))
+            return JSONAnswer(try await worker.run { try Assets.upload(bytes, store: $0) })
         }
-        router.get("assets/:checksum") { _, context in
+        assets.get("assets/:checksum") { _, context in
             let checksum = context.parameters.get("checksum") ?? ""
-            do {
-                let content = try await worker.run { try Assets.download(checksum, store: $0) }
-                return Response(
-                    status: .ok, headers: [.contentType: "application/octet-stream"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: content)))
-            } catch {
-                return Self.response(to: error)
-            }
+            let content = try await worker.run { try Assets.download(checksum, store: $0) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: content)))
         }
         return router
     }
 
     /// CloudKit's limit on an asset, 50 MB.
     private static let maximumAssetSize = 50 * 1024 * 1024
-    /// The largest request body taken: 200 records of 1 MB each.
-    private static let maximumBodySize = 200 * 1024 * 1024
-
-    /// Authenticates a database request, then runs `endpoint` on the store.
-    private func respond(to request: Request, _ context: BasicRequestContext, _ endpoint: @escaping Endpoint) async
-        -> Response
-    {
-        await answering {
-            let database = context.parameters.get("database") ?? ""
-            let (user, body) = try await authenticated(request, database: DatabaseScope(rawValue: database))
-            let databaseRequest = try DatabaseRequest(
-                container: context.parameters.get("container") ?? "",
-                environment: context.parameters.get("environment") ?? "", database: database, user: user, body: body,
-                baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
-            return try await endpoint(databaseRequest, worker)
-        }
-    }
-
-    /// The user a request acts as, with its body, or AUTHENTICATION_FAILED; for a request to a
-    /// private or shared `database`, AUTHENTICATION_REQUIRED without a signed-in user.
-    private func authenticated(_ request: Request, database: DatabaseScope? = nil) async throws -> (
-        user: String, body: [UInt8]
-    ) {
-        var request = request
-        let body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
-        let query = request.uri.queryParameters
-        let credentials = RequestAuthentication.Credentials(
-            apiToken: query.get("ckAPIToken").map { String($0) },
-            webAuthToken: query.get("ckWebAuthToken").map { String($0) },
-            keyID: request.headers[HTTPField.Name(ServerToServerSignature.keyIDHeader)!],
-            date: request.headers[HTTPField.Name(ServerToServerSignature.dateHeader)!],
-            signature: request.headers[HTTPField.Name(ServerToServerSignature.signatureHeader)!])
-        return (
-            try authentication.user(for: credentials, body: body, subpath: request.uri.path, database: database), body
-        )
-    }
-
-    /// The JSON `body` gives, or the error it throws in CloudKit's shape.
-    private func answering(_ body: () async throws -> String) async -> Response {
-        do {
-            return Self.json(try await body(), status: .ok)
-        } catch {
-            return Self.response(to: error)
-        }
-    }
-
-    private static func response(to error: any Error) -> Response {
-        let serverError =
-            switch error {
-            case let error as ServerError: error
-            case let error as CloudSeedError: ServerError(error)
-            default: ServerError(.internalError, "\(error)")
-            }
-        return json(serverError.json(), status: serverError.code.status)
-    }
-
-    private static func json(_ text: String, status: HTTPResponse.Status) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
 }

@@ -23,7 +23,7 @@ extension CloudKitErrorCode {
 }
 
 /// A request refused as a whole: answered with CloudKit's error dictionary and the code's status.
-struct ServerError: Error {
+struct ServerError: HTTPResponseError {
     var code: CloudKitErrorCode
     var reason: String
 
@@ -34,6 +34,12 @@ struct ServerError: Error {
 
     init(_ error: CloudSeedError) {
         self.init(CloudKitErrorCode(error), error.message)
+    }
+
+    var status: HTTPResponse.Status { code.status }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONAnswer.response(json(), status: status)
     }
 
     /// `{"uuid", "serverErrorCode", "reason"}`, with `recordName` first for a record's error.

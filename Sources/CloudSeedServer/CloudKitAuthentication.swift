@@ -1,0 +1,34 @@
+import CloudKitWire
+import CloudSeed
+import HTTPTypes
+import Hummingbird
+
+/// Authenticates each request of the routes it is added to (``RequestAuthentication``) before
+/// their handler runs, and hands the handler the user and the body in its context; for a route
+/// with a `database` parameter, the private and shared databases need a signed-in user.
+struct CloudKitAuthentication: RouterMiddleware {
+    typealias Context = CloudKitRequestContext
+
+    let authentication: RequestAuthentication
+    /// The largest request body taken: 200 records of 1 MB each.
+    static let maximumBodySize = 200 * 1024 * 1024
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        var request = request
+        var context = context
+        context.body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
+        let query = request.uri.queryParameters
+        let credentials = RequestAuthentication.Credentials(
+            apiToken: query.get("ckAPIToken").map { String($0) },
+            webAuthToken: query.get("ckWebAuthToken").map { String($0) },
+            keyID: request.headers[HTTPField.Name(ServerToServerSignature.keyIDHeader)!],
+            date: request.headers[HTTPField.Name(ServerToServerSignature.dateHeader)!],
+            signature: request.headers[HTTPField.Name(ServerToServerSignature.signatureHeader)!])
+        context.user = try authentication.user(
+            for: credentials, body: context.body, subpath: request.uri.path,
+            database: context.parameters.get("database").flatMap { DatabaseScope(rawValue: $0) })
+        return try await next(request, context)
+    }
+}
