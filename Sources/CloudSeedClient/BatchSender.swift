@@ -51,6 +51,7 @@ struct BatchSender: Sendable {
             let answer = try await client.post("records/modify", body: Data(body), reading: ModifyAnswer.init)
             guard let results = answer.outcomes, results.count == operations.count else {
                 throw ClientError(
+                    .unexpectedAnswer,
                     "records/modify answered \(answer.outcomes?.count ?? 0) records for \(operations.count) operations; the server is not CloudKit Web Services"
                 )
             }
@@ -144,11 +145,13 @@ struct BatchSender: Sendable {
             ]))
         guard let text = tokens["tokens"]?.items?.first?["url"]?.string, let url = URL(string: text) else {
             throw ClientError(
+                .unexpectedAnswer,
                 "assets/upload answered no upload URL for field '\(field)' of '\(record.recordID.recordName)'")
         }
         let answer = try await client.upload(content, to: url)
         guard let file = answer["singleFile"], let checksum = file["fileChecksum"]?.string else {
             throw ClientError(
+                .unexpectedAnswer,
                 "the asset upload answered no singleFile for field '\(field)' of '\(record.recordID.recordName)'")
         }
         summary.assetsUploaded += 1

@@ -15,6 +15,7 @@ package enum CloudKitCredentials: Sendable {
     package static func serverKey(id: String, pem: String) throws -> CloudKitCredentials {
         guard let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {
             throw ClientError(
+                .invalidKey,
                 "the key file is not a PEM P-256 private key; make one with openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem"
             )
         }

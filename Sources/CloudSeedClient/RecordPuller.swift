@@ -23,7 +23,7 @@ package struct RecordPuller {
     /// The record types fetched from the default zone; empty for those of the store's schema.
     package var recordTypes: [String] = []
     /// Called with what the user should know of a pull that goes on: a zone left out.
-    package var warning: @Sendable (String) -> Void = { _ in }
+    package var warning: @Sendable (ClientError) -> Void = { _ in }
     /// Called as pages are saved: how many records were saved and deleted so far.
     package var progress: @Sendable (Int) -> Void = { _ in }
 
@@ -70,7 +70,7 @@ package struct RecordPuller {
             return RecordZoneID(zoneName: name, ownerName: owner)
         }
         if let zoneName, zoneIDs.isEmpty {
-            throw ClientError("the server has no zone '\(zoneName)' in this database; check --zone")
+            throw ClientError(.unknownZone, "the server has no zone '\(zoneName)' in this database")
         }
         let store = try openStore()
         var tokens = try store.backend.journalEntries(of: target)
@@ -121,10 +121,10 @@ package struct RecordPuller {
         }
         guard !types.isEmpty else {
             let reason =
-                "CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time; name them with --type (once per type)"
-            if scope.database == .public { throw ClientError(reason + ", or pull into a store that has the schema") }
-            if zoneName != nil { throw ClientError(reason) }
-            warning("the default zone was left out: \(reason)")
+                "CloudKit lists no record types, and the default zone's records are fetched with records/query, one record type at a time"
+            if scope.database == .public { throw ClientError(.recordTypesOrSchemaNeeded, reason) }
+            if zoneName != nil { throw ClientError(.recordTypesNeeded, reason) }
+            warning(ClientError(.recordTypesNeeded, "the default zone was left out: \(reason)"))
             return false
         }
         for type in types {
@@ -179,6 +179,7 @@ package struct RecordPuller {
                 record = try CloudKitRecordDecoding.serverRecord(from: item)
             } catch let error as CloudSeedError {
                 throw ClientError(
+                    .unexpectedAnswer,
                     "\(endpoint) answered record '\(name)' in a form cloudseed cannot keep: \(error.message)")
             }
             record.recordID.zoneID = scope.zoneID

@@ -170,7 +170,8 @@ package struct RecordPusher: Sendable {
         if scopes.isEmpty {
             let what = zoneName.map { "zone '\($0)' of " } ?? ""
             throw ClientError(
-                "the store has no \(what)\(database.container) \(database.environment.rawValue) \(database.database.rawValue) database; check --container, --environment, --database and --zone"
+                .unknownScope,
+                "the store has no \(what)\(database.container) \(database.environment.rawValue) \(database.database.rawValue) database"
             )
         }
         if let recordType {
@@ -241,6 +242,7 @@ package struct RecordPusher: Sendable {
         for zone in answer["zones"]?.items ?? [] {
             if let code = zone["serverErrorCode"]?.string {
                 throw ClientError(
+                    .refused,
                     "the server refused to create zone '\(zone["zoneID"]?["zoneName"]?.string ?? "")': \(code): \(zone["reason"]?.string ?? "")"
                 )
             }

@@ -111,7 +111,7 @@ package final class WebServicesClient: @unchecked Sendable {
             }
             attempt += 1
             guard refusal.isRetryable, attempt < retry.attempts else {
-                throw ClientError(refusal.message(what, attempts: attempt))
+                throw refusal.error(what, attempts: attempt)
             }
             lock.withLock { triedAgain += 1 }
             let delay = retry.delay(beforeRetry: attempt, retryAfter: refusal.retryAfter)
@@ -125,7 +125,7 @@ package final class WebServicesClient: @unchecked Sendable {
         do {
             return try read(data)
         } catch {
-            throw ClientError("\(what) answered with something that is not JSON; check --endpoint")
+            throw ClientError(.notJSON, "\(what) answered with something that is not JSON")
         }
     }
 
@@ -206,16 +206,14 @@ package final class WebServicesClient: @unchecked Sendable {
                 || code.map(RetryPolicy.retryableCodes.contains) == true
         }
 
-        func message(_ what: String, attempts: Int) -> String {
+        func error(_ what: String, attempts: Int) -> ClientError {
             let tries = attempts > 1 ? " after \(attempts) tries" : ""
-            if let connectionFailure {
-                return "\(what): \(connectionFailure)\(tries); check --endpoint and that the server is up"
-            }
+            if let connectionFailure { return ClientError(.unreachable, "\(what): \(connectionFailure)\(tries)") }
             let answer = [code, reason].compactMap { $0 }.joined(separator: ": ")
-            let advice =
-                code == CloudKitErrorCode.authenticationFailed.rawValue || status == 401
-                ? "; check --key-id and --key-file, or --api-token" : ""
-            return "\(what) answered HTTP \(status ?? 0)\(answer.isEmpty ? "" : " \(answer)")\(tries)\(advice)"
+            let isAuthentication = code == CloudKitErrorCode.authenticationFailed.rawValue || status == 401
+            return ClientError(
+                isAuthentication ? .notAuthenticated : .refused,
+                "\(what) answered HTTP \(status ?? 0)\(answer.isEmpty ? "" : " \(answer)")\(tries)")
         }
     }
 }

@@ -113,10 +113,27 @@ func reportingCloudKitErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as ClientError {
-        printError(error.description)
+        printError(error.withAdvice)
         throw ExitCode(1)
     } catch let error as CloudSeedError {
         for error in error.allErrors { printError(error.description) }
         throw ExitCode(1)
+    }
+}
+
+extension ClientError {
+    /// The message, with the options that fix what failed.
+    var withAdvice: String {
+        switch code {
+        case .unknownZone: message + "; check --zone"
+        case .unknownScope: message + "; check --container, --environment, --database and --zone"
+        case .unreachable: message + "; check --endpoint and that the server is up"
+        case .notAuthenticated: message + "; check --key-id and --key-file, or --api-token"
+        case .notJSON: message + "; check --endpoint"
+        case .recordTypesNeeded: message + "; name them with --type (once per type)"
+        case .recordTypesOrSchemaNeeded:
+            message + "; name them with --type (once per type), or pull into a store that has the schema"
+        case .refused, .unexpectedAnswer, .invalidKey: message
+        }
     }
 }

@@ -60,7 +60,7 @@ struct PullCommand: AsyncParsableCommand {
             puller.progress = { progress?.update(records: $0) }
             puller.warning = { warning in
                 progress?.finish()
-                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+                FileHandle.standardError.write(Data("warning: \(warning.withAdvice)\n".utf8))
             }
             let summary = try await puller.run()
             progress?.finish()
