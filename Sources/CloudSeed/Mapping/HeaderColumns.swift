@@ -43,7 +43,7 @@ struct HeaderColumns {
         names = header.columns.map(\.name)
         if let template = options.template(for: recordType) {
             var parts: [TemplatePart<Int>] = []
-            for part in TemplateNaming.parts(of: template.template) {
+            for part in template.parts {
                 switch part {
                 case .text(let text): parts.append(.text(text))
                 case .field(let placeholder):

@@ -111,19 +111,24 @@ public struct FieldTypeOverride: Hashable, Sendable {
 /// ```
 public struct NameTemplate: Hashable, Sendable {
     public var recordType: String?
-    public var template: String
+    /// The template as written; ``parts`` follow it.
+    public var template: String {
+        didSet { parts = TemplateNaming.parts(of: template) }
+    }
+    /// The template's pieces, read once: literal text and the fields it names.
+    package private(set) var parts: [TemplatePart<String>]
 
     public init(recordType: String? = nil, template: String) {
         self.recordType = recordType
         self.template = template
+        parts = TemplateNaming.parts(of: template)
     }
 
     public init(parsing text: String) throws {
         if let equals = text.firstIndex(of: "="), let brace = text.firstIndex(of: "{"), equals < brace {
-            recordType = String(text[..<equals])
-            template = String(text[text.index(after: equals)...])
+            self.init(recordType: String(text[..<equals]), template: String(text[text.index(after: equals)...]))
         } else {
-            template = text
+            self.init(template: text)
         }
         guard !placeholders.isEmpty else {
             throw CloudSeedError(
@@ -134,7 +139,7 @@ public struct NameTemplate: Hashable, Sendable {
 
     /// The field keys the template names, in order.
     package var placeholders: [String] {
-        TemplateNaming.parts(of: template).compactMap { part in
+        parts.compactMap { part in
             if case .field(let name) = part { name } else { nil }
         }
     }

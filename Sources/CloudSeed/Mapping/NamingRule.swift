@@ -2,7 +2,7 @@
 /// prints after "named by" (`Artwork: named by the 'recordName' column`).
 package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     /// `--name-template "{firstName} {lastName}"`.
-    case template(String)
+    case template(NameTemplate)
     /// Names the source itself gives: CloudKit's `recordName`, or the keys of a dictionary of records.
     case fromSource
     /// A column named `recordName`, `___recordID`, `recordID`, `id`, `_id` (MongoDB's) or `uuid`.
@@ -23,7 +23,7 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     /// The `--name-template` that gives the same names, where there is one.
     package var pinningTemplate: String? {
         switch self {
-        case .template(let template): template
+        case .template(let template): template.template
         case .naturalKey(let key): key.hasPrefix("{") ? key : "{\(key)}"
         case .column(let column): "{\(column)}"
         default: nil
@@ -38,7 +38,7 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .template(let template): "the name template \"\(template)\""
+        case .template(let template): "the name template \"\(template.template)\""
         case .fromSource: "record names given by the source"
         case .column(let column): "the '\(column)' column"
         case .qualifiedColumn(let column):

@@ -5,7 +5,7 @@
 struct NamingSurvey {
     let recordType: String
     /// The `--name-template` of the type, which then is the only rule considered.
-    let template: String?
+    let template: NameTemplate?
     let randomNames: Bool
 
     /// Rows not inside another row: the rows that are named by the rules.
@@ -39,7 +39,7 @@ struct NamingSurvey {
     /// whatever rule names the rest.
     private(set) var rowsWithOwnName = 0
 
-    init(recordType: String, template: String?, randomNames: Bool) {
+    init(recordType: String, template: NameTemplate?, randomNames: Bool) {
         self.recordType = recordType
         self.template = template
         self.randomNames = randomNames

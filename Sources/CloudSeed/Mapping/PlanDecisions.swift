@@ -62,9 +62,11 @@ struct PlanDecisions {
             naming.rules[type] = rule
             var problems: [Int: NamingProblem] = [:]
             if case .template(let template) = rule {
-                for (row, position) in survey.naming.unnamedRows { problems[row] = .template(template, position) }
+                for (row, position) in survey.naming.unnamedRows {
+                    problems[row] = .template(template.template, position)
+                }
                 for (row, position, given, named) in survey.naming.renamedRows {
-                    problems[row] = .renamed(template: template, given: given, named: named, position)
+                    problems[row] = .renamed(template: template.template, given: given, named: named, position)
                 }
             }
             for (first, second) in survey.naming.duplicates(under: rule) where problems[second] == nil {
@@ -130,7 +132,7 @@ struct PlanDecisions {
             keys += NaturalKeyLists.keys(of: row.fields, upTo: NaturalKeyLists.longest)
         }
         if let template = options.template(for: row.recordType),
-            let text = TemplateNaming.text(of: row, template: template.template)
+            let text = TemplateNaming.text(of: row, template: template)
         {
             keys.append(text)
         }

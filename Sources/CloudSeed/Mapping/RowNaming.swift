@@ -43,7 +43,7 @@ struct RowNaming: Sendable {
     /// to its position. `naturalKey` gives the row's text of a natural key, `template` the filled
     /// template, `nil` where the row leaves a field it names unset: the row then has no name.
     static func pendingName(
-        by rule: NamingRule, ownName: String?, naturalKey: (String) -> String?, template: (String) -> String?
+        by rule: NamingRule, ownName: String?, naturalKey: (String) -> String?, template: (NameTemplate) -> String?
     ) -> PendingName? {
         if case .template(let text) = rule { return template(text).map(PendingName.text) }
         if let ownName { return .text(ownName) }

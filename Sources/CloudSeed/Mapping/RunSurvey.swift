@@ -93,7 +93,7 @@ package final class RunSurvey {
                     TypeSurvey(
                         firstRowPosition: firstPosition,
                         naming: NamingSurvey(
-                            recordType: type, template: options.template(for: type)?.template,
+                            recordType: type, template: options.template(for: type),
                             randomNames: options.randomNames))
                 )
             }

@@ -1,6 +1,6 @@
 /// A name template's pieces, in order: literal text, and the fields it names (by key in a row, by
 /// column in a header's records).
-enum TemplatePart<Field> {
+package enum TemplatePart<Field: Hashable & Sendable>: Hashable, Sendable {
     case text(String)
     case field(Field)
 }
@@ -47,8 +47,8 @@ enum TemplateNaming {
     }
 
     /// The filled template, or `nil` when the row lacks a field it names.
-    static func text(of row: PreparedRow, template: String) -> String? {
-        fill(parts(of: template)) { placeholder in
+    static func text(of row: PreparedRow, template: NameTemplate) -> String? {
+        fill(template.parts) { placeholder in
             (row.templateValues[placeholder] ?? row.templateValues[IdentifierMapping.identifier(for: placeholder)])
                 .flatMap(\.namingText)
         }

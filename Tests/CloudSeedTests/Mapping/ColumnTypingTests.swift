@@ -148,7 +148,9 @@ import Testing
         ]
         let result = try Self.imported(
             [("artists.csv", Self.artists), ("artworks.csv", Self.artworks)], options: options)
-        #expect(result.summary.plan.recordType("Artwork")?.namingRule == .template("{catalogNumber} {title}"))
+        #expect(
+            result.summary.plan.recordType("Artwork")?.namingRule
+                == .template(try NameTemplate(parsing: "Artwork={catalogNumber} {title}")))
         #expect(
             result.tables["Artwork"]?.map { $0[0] } == [
                 .text("'115 Harbor at Dusk, \"late\"'"), .text("'116 Fenetre  han zi'"), .text("'117 Two\nlines'"),
