@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs the producing half of a loop on a second thread, handing its items over in batches, so that
 /// reading and preparing rows (on one core) overlaps with what consumes them (on the other):
@@ -16,13 +16,13 @@ import Foundation
 @usableFromInline
 package enum BackgroundProducer {
     /// How many items a batch holds unless told.
-    package static let defaultBatchSize = 256
+    @usableFromInline package static let defaultBatchSize = 256
     /// How many batches a producer runs ahead unless told.
-    package static let defaultBatchesAhead = 32
+    @usableFromInline package static let defaultBatchesAhead = 32
     /// How many items that is: room enough where the consumer takes them as fast as they come.
     @usableFromInline package static let defaultItemsAhead = defaultBatchesAhead * defaultBatchSize
 
-    package static func run<Item>(
+    @inlinable package static func run<Item>(
         batchSize: Int = defaultBatchSize, batchesAhead: Int = defaultBatchesAhead,
         produce: (_ emit: (consuming Item) throws -> Void) throws -> Void, consume: (consuming Item) throws -> Void
     ) throws {

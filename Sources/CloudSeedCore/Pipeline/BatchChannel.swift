@@ -9,7 +9,7 @@ import Foundation
 /// A thread that waits is woken once a few batches are there to take (or free to fill), not at
 /// every batch: waking a thread is a system call that reaches the other core, and a reading thread
 /// that woke an idle consumer at every batch spent much of a JSON Lines import doing so.
-package final class BatchChannel<Item>: @unchecked Sendable {
+@usableFromInline package final class BatchChannel<Item>: @unchecked Sendable {
     /// Thrown to the producer when the consumer has stopped.
     package struct Cancelled: Error {}
 
@@ -28,7 +28,7 @@ package final class BatchChannel<Item>: @unchecked Sendable {
 
     /// A channel for `capacity` batches (at least 2): a waiting thread is woken at half of it, at
     /// most at sixteen batches.
-    package init(capacity: Int = 32) {
+    @usableFromInline package init(capacity: Int = 32) {
         self.capacity = max(capacity, 2)
         wakeAt = min(self.capacity / 2, 16)
     }
@@ -39,7 +39,7 @@ package final class BatchChannel<Item>: @unchecked Sendable {
     /// batches are not allocated again (each new one made glibc gather the small blocks freed
     /// before it).
     @discardableResult
-    package func put(_ batch: [Item]) throws -> [Item] {
+    @usableFromInline package func put(_ batch: [Item]) throws -> [Item] {
         condition.lock()
         while batches.count >= capacity && !isCancelled {
             producerWaits = true
@@ -63,14 +63,14 @@ package final class BatchChannel<Item>: @unchecked Sendable {
 
     /// Hands a taken batch back, to be freed by the producer at its next ``put(_:)``: memory is
     /// freed on the thread that allocated it.
-    package func giveBack(_ batch: consuming [Item]) {
+    @usableFromInline package func giveBack(_ batch: consuming [Item]) {
         condition.lock()
         consumed.append(batch)
         condition.unlock()
     }
 
     /// The next batch, `nil` once the producer finished and everything was taken, or its error.
-    package func take() throws -> [Item]? {
+    @usableFromInline package func take() throws -> [Item]? {
         condition.lock()
         defer { condition.unlock() }
         while batches.isEmpty && !isFinished {
@@ -88,7 +88,7 @@ package final class BatchChannel<Item>: @unchecked Sendable {
     }
 
     /// Ends the producer's side: with its error, which the consumer gets after the batches before it.
-    package func finish(_ error: (any Error)?) {
+    @usableFromInline package func finish(_ error: (any Error)?) {
         condition.lock()
         isFinished = true
         failure = error
@@ -97,7 +97,7 @@ package final class BatchChannel<Item>: @unchecked Sendable {
     }
 
     /// Stops the producer at its next ``put(_:)``.
-    package func cancel() {
+    @usableFromInline package func cancel() {
         condition.lock()
         isCancelled = true
         condition.broadcast()
@@ -106,7 +106,7 @@ package final class BatchChannel<Item>: @unchecked Sendable {
 }
 
 /// A value handed to another thread; only that thread uses it until the work ends.
-package final class UncheckedBox<Value>: @unchecked Sendable {
-    package var value: Value?
-    package init(_ value: Value) { self.value = value }
+@usableFromInline package final class UncheckedBox<Value>: @unchecked Sendable {
+    @usableFromInline package var value: Value?
+    @usableFromInline package init(_ value: Value) { self.value = value }
 }

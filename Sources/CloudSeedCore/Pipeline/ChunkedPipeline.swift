@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs several producers at once, each on a thread of its own, over chunks of work that must be
 /// consumed in order: producer `p` of `n` makes chunks `p`, `p + n`, `p + 2n`, …, and the calling
@@ -7,13 +7,13 @@ import Foundation
 ///
 /// When a producer throws, the items before its failing chunk's are consumed, then its error is
 /// thrown. When `consume` throws, the producers are stopped at their next item and its error is thrown.
-package enum ChunkedPipeline {
-    private enum Piece<Item> {
+@usableFromInline package enum ChunkedPipeline {
+    @usableFromInline enum Piece<Item> {
         case item(Item)
         case endOfChunk
     }
 
-    package static func run<Item>(
+    @inlinable package static func run<Item>(
         chunkCount: Int, producerCount: Int,
         produce: (_ producer: Int, _ chunk: Int, _ emit: (Item) throws -> Void) throws -> Void,
         consume: (Item) throws -> Void
@@ -52,7 +52,7 @@ package enum ChunkedPipeline {
         }
     }
 
-    private static func consumeChunk<Item>(from channel: BatchChannel<Piece<Item>>, _ consume: (Item) throws -> Void)
+    @inlinable static func consumeChunk<Item>(from channel: BatchChannel<Piece<Item>>, _ consume: (Item) throws -> Void)
         throws
     {
         // Each batch goes back to its producer to be freed, as in ``BackgroundProducer``.

@@ -7,13 +7,13 @@
 /// bit moves every output bit.
 /// It is not meant to resist crafted collisions: its users treat a collision as a miss (the text
 /// is looked up the usual way) or, for fingerprints, need two 64-bit lanes to collide at once.
-package enum ByteHash {
+@usableFromInline package enum ByteHash {
     /// The seeds of the process: drawn once, so that hashes compare within one process only.
     private static let seeds = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
 
     /// The hash of `bytes` in the first lane.
     @inline(__always)
-    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    @usableFromInline package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         hash(bytes, seed: seeds.0, multiplier: 0x9E37_79B9_7F4A_7C15)
     }
 

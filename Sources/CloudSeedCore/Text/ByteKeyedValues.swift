@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    public import Darwin
 #endif
 
 /// Values found again by the exact UTF-8 bytes of the text they were made of, without making a
@@ -16,39 +16,48 @@
 /// records looks its texts up in a table larger than the processor's nearest caches, so each read
 /// may wait for memory: where a slot only pointed to an array of hashes, and that to another of
 /// where the bytes start, lookups waited more often and took longer.
-package struct ByteKeyedValues<Value> {
+@usableFromInline package struct ByteKeyedValues<Value> {
     /// Where an entry is found: the high half of its hash (the low half places it), where its bytes
     /// start in ``keptBytes`` and how many there are, and its number plus one (0: an empty slot).
-    private struct Slot {
-        var tag: UInt32 = 0
-        var entry: UInt32 = 0
-        var start: UInt32 = 0
-        var length: UInt32 = 0
+    @usableFromInline struct Slot {
+        @usableFromInline var tag: UInt32 = 0
+        @usableFromInline var entry: UInt32 = 0
+        @usableFromInline var start: UInt32 = 0
+        @usableFromInline var length: UInt32 = 0
+
+        @inlinable init() {}
+
+        @inlinable init(tag: UInt32, entry: UInt32, start: UInt32, length: UInt32) {
+            self.tag = tag
+            self.entry = entry
+            self.start = start
+            self.length = length
+        }
     }
 
     /// The slots; their count is a power of two, at least four thirds of the entries', so that a
     /// probe soon meets an empty slot (on average within the slot's cache line) while the table
     /// stays small enough for the processor's nearer caches: 10,000 entries take 256 KB of slots,
     /// not 512 (most of a lookup's time is the wait for its slot to come from memory).
-    private var slots: [Slot] = []
+    @usableFromInline var slots: [Slot] = []
     /// The kept bytes, one text after another.
-    private var keptBytes: [UInt8] = []
-    private var values: [Value] = []
+    @usableFromInline var keptBytes: [UInt8] = []
+    @usableFromInline var values: [Value] = []
 
-    package var count: Int { values.count }
+    @inlinable package var count: Int { values.count }
 
     /// An empty table.
-    package init() {}
+    @inlinable package init() {}
 
     /// The value kept for a text of exactly these bytes.
-    package func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+    @inlinable package func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         guard !slots.isEmpty else { return nil }
         return entry(of: bytes, hash: Self.hash(bytes)).found.map { values[$0] }
     }
 
     /// Keeps a text's bytes with `value`, unless they are kept already (or would not fit in the
     /// 4 GiB a table keeps).
-    package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
+    @inlinable package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
         guard keptBytes.count + bytes.count <= Int(UInt32.max), values.count < Int(UInt32.max) else { return }
         if (values.count + 1) * 4 > slots.count * 3 { grow() }
         let hash = Self.hash(bytes)
@@ -61,13 +70,13 @@ package struct ByteKeyedValues<Value> {
         values.append(value)
     }
 
-    package mutating func removeAll() {
+    @inlinable package mutating func removeAll() {
         self = ByteKeyedValues()
     }
 
     /// The entry kept for `bytes`, whose hash is `hash`, or else the empty slot that ends its
     /// probe; the table must have slots.
-    private func entry(of bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (found: Int?, emptySlot: Int) {
+    @inlinable func entry(of bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (found: Int?, emptySlot: Int) {
         let tag = Self.tag(hash)
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
@@ -83,7 +92,7 @@ package struct ByteKeyedValues<Value> {
         }
     }
 
-    private func equal(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+    @inlinable func equal(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         bytes.isEmpty
             || keptBytes.withUnsafeBufferPointer {
                 memcmp($0.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
@@ -91,7 +100,7 @@ package struct ByteKeyedValues<Value> {
     }
 
     /// Doubles the slots (16 at first) and places every entry again, by its bytes' hash.
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         let old = slots
         slots = Array(repeating: Slot(), count: max(16, slots.count * 2))
         let mask = slots.count - 1
@@ -105,11 +114,11 @@ package struct ByteKeyedValues<Value> {
         }
     }
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inlinable static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         ByteHash.hash(UnsafeRawBufferPointer(bytes))
     }
 
-    private static func tag(_ hash: UInt64) -> UInt32 {
+    @inlinable static func tag(_ hash: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: hash >> 32)
     }
 }
@@ -119,12 +128,12 @@ package typealias ByteKeyedTexts = ByteKeyedValues<Void>
 
 extension ByteKeyedValues where Value == Void {
     /// Whether a text of exactly these bytes was kept.
-    package func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable package func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         value(for: bytes) != nil
     }
 
     /// Keeps a text's bytes.
-    package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) {
         insert(bytes, value: ())
     }
 }

@@ -1,5 +1,5 @@
 /// Builds JSON text by hand, so that key order and number forms are exactly as CloudKit writes them.
-package struct JSONText {
+@usableFromInline package struct JSONText {
     package private(set) var text = ""
 
     /// A JSON string literal for `value`, escaping what RFC 8259 requires.
@@ -12,7 +12,7 @@ package struct JSONText {
     }
 
     /// Appends the JSON string literal for the UTF-8 `value` to `bytes`.
-    package static func appendQuoted(_ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    @inlinable package static func appendQuoted(_ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         if !value.contains(where: needsEscape) {
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: value)
@@ -24,13 +24,13 @@ package struct JSONText {
 
     /// Appends the JSON string literal for the UTF-8 `value` (a string's `utf8`, a column's bytes)
     /// to `bytes`.
-    package static func appendQuoted(_ value: some Collection<UInt8>, to bytes: inout [UInt8]) {
+    @inlinable package static func appendQuoted(_ value: some Collection<UInt8>, to bytes: inout [UInt8]) {
         let appended: Void? = value.withContiguousStorageIfAvailable { appendQuoted($0, to: &bytes) }
         if appended == nil { appendEscaping(value, to: &bytes) }
     }
 
     /// Appends `value` in quotes, escaping byte by byte.
-    private static func appendEscaping(_ value: some Sequence<UInt8>, to bytes: inout [UInt8]) {
+    @inlinable static func appendEscaping(_ value: some Sequence<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value {
             guard needsEscape(byte) else {
@@ -55,14 +55,12 @@ package struct JSONText {
     }
 
     /// The lowercase hexadecimal digit of `value` (0–15).
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
+    @inlinable static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// Whether a byte of UTF-8 must be escaped inside a JSON string: a quote, a backslash, a control character.
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
+    @inlinable static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 

@@ -5,23 +5,23 @@ package import CloudSeedCore
 /// pass that needs few texts makes few strings: pass one types a number or a date by its bytes.
 ///
 /// A record is lent to the caller of ``CSVReader/forEachRecord(_:)`` for the time of the call.
-package struct CSVRecord {
+@usableFromInline package struct CSVRecord {
     /// A cell: its bytes are `input[range]`, or `unescaped[range]` for a quoted cell whose doubled
     /// quotes were undone, and the line and column it starts at. Plain values, which a record's
     /// cells are copied and cleared as without counting references: each held a position, whose
     /// key path was retained and released for every cell.
-    package struct Cell {
-        package var range: Range<Int>
-        package var isUnescaped: Bool
+    @usableFromInline package struct Cell {
+        @usableFromInline package var range: Range<Int>
+        @usableFromInline package var isUnescaped: Bool
         package var line: Int?
         package var column: Int?
-        package var wasQuoted: Bool
+        @usableFromInline package var wasQuoted: Bool
     }
 
-    package let cells: [Cell]
+    @usableFromInline package let cells: [Cell]
     /// The bytes the cells' ranges point into: the scanner's input.
-    package let input: [UInt8]
-    package let unescaped: [UInt8]
+    @usableFromInline package let input: [UInt8]
+    @usableFromInline package let unescaped: [UInt8]
     /// The file the cells are in: their positions are made from it.
     package let origin: SourcePosition
 
@@ -47,16 +47,16 @@ package struct CSVRecord {
         self.origin = origin
     }
 
-    package var count: Int { cells.count }
+    @inlinable package var count: Int { cells.count }
 
     /// Whether the record has the column and the cell sets it: an empty cell leaves its field
     /// unset, `""` quoted is the empty string.
-    package func isSet(_ column: Int) -> Bool {
+    @inlinable package func isSet(_ column: Int) -> Bool {
         column < cells.count && (!cells[column].range.isEmpty || cells[column].wasQuoted)
     }
 
     /// Whether the cell holds no bytes.
-    package func isEmpty(_ column: Int) -> Bool { cells[column].range.isEmpty }
+    @inlinable package func isEmpty(_ column: Int) -> Bool { cells[column].range.isEmpty }
 
     package func position(_ column: Int) -> SourcePosition { Self.position(of: cells[column], in: origin) }
 
@@ -79,7 +79,8 @@ package struct CSVRecord {
     }
 
     /// Lends `body` the cell's bytes.
-    package func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    @inlinable package func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+        rethrows
         -> Result
     {
         let range = cells[column].range
