@@ -12,8 +12,17 @@ extension Reference {
 
     /// Appends ``cloudKitJSON`` to `bytes`.
     package func appendCloudKitJSON(to bytes: inout [UInt8]) {
+        Self.appendCloudKitJSON(recordName: recordName.utf8, zoneName: zoneName, action: action, to: &bytes)
+    }
+
+    /// Appends the dictionary of a reference to the record named by `recordName`'s bytes: what a
+    /// store writes from a column that keeps the name alone.
+    package static func appendCloudKitJSON(
+        recordName: some Collection<UInt8>, zoneName: String? = nil, action: ReferenceAction = .none,
+        to bytes: inout [UInt8]
+    ) {
         bytes += #"{"recordName":"#.utf8
-        JSONText.appendQuoted(recordName.utf8, to: &bytes)
+        JSONText.appendQuoted(recordName, to: &bytes)
         if let zoneName {
             bytes += #","zoneID":"#.utf8
             RecordZoneID(zoneName: zoneName).appendCloudKitJSON(to: &bytes, owner: .never)
@@ -21,14 +30,6 @@ extension Reference {
         bytes += #","action":"#.utf8
         JSONText.appendQuoted(action.rawValue.utf8, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// Appends the dictionary of a reference without an action or a zone of its own to the record
-    /// named by `recordName`'s bytes.
-    package static func appendCloudKitJSON(recordName: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        bytes += #"{"recordName":"#.utf8
-        JSONText.appendQuoted(recordName, to: &bytes)
-        bytes += #","action":"NONE"}"#.utf8
     }
 }
 
