@@ -187,13 +187,25 @@ public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var code: Code
     public var position: SourcePosition?
-    public var message: String
+    /// What is wrong and what to do, with the run options it names as the library words them.
+    public var message: String {
+        get { optionText.description }
+        set { optionText = OptionText(newValue) }
+    }
+    /// The message with the run options it names kept apart, for a front end to word them as its
+    /// own (the command line names its flags).
+    package var optionText: OptionText
     /// When a run stopped on several errors, this error is the first and these the rest, at most ``limit`` in all.
     public var furtherErrors: [CloudSeedError] = []
 
     public init(_ code: Code, _ message: String, at position: SourcePosition? = nil) {
+        self.init(code, OptionText(message), at: position)
+    }
+
+    /// An error whose message names run options, as the library words them.
+    package init(_ code: Code, _ message: OptionText, at position: SourcePosition? = nil) {
         self.code = code
-        self.message = message
+        self.optionText = message
         self.position = position
     }
 
@@ -213,10 +225,20 @@ public struct CloudSeedError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// `FILE:LINE:COLUMN: message`, with the key path of a JSON or plist row after the message; one
     /// line for each of ``allErrors``.
-    public var description: String { allErrors.map(\.line).joined(separator: "\n") }
+    public var description: String { described { $0.libraryWording } }
+
+    /// ``message`` with the run options it names worded by `wording`.
+    package func message(wordingOptions wording: (RunOption) -> String) -> String {
+        optionText.worded(wording)
+    }
+
+    /// ``description`` with the run options the messages name worded by `wording`.
+    package func described(wordingOptions wording: (RunOption) -> String) -> String {
+        allErrors.map { $0.line(message: $0.message(wordingOptions: wording)) }.joined(separator: "\n")
+    }
 
     /// This error's own line.
-    private var line: String {
+    private func line(message: String) -> String {
         guard let position else { return message }
         if position.line != nil, let keyPath = position.keyPath, !keyPath.isEmpty {
             return "\(position): \(message) (at \(keyPath))"

@@ -47,7 +47,7 @@ struct RequestAuthentication: Sendable {
         if let given = credentials.apiToken {
             guard let apiToken else {
                 throw ServerError(
-                    .authenticationFailed, "this server takes no API token; start it with --api-token to accept one")
+                    .authenticationFailed, "this server takes no API token; start it with an API token to accept one")
             }
             guard given == apiToken else { throw ServerError(.authenticationFailed, "the API token is not valid") }
             guard let webAuthToken = credentials.webAuthToken else {
@@ -75,7 +75,8 @@ struct RequestAuthentication: Sendable {
         guard let serverKey else {
             throw ServerError(
                 .authenticationFailed,
-                "this server has no server-to-server key; start it with --server-key to accept signed requests")
+                "this server has no server-to-server key; start it with a server-to-server key to accept signed requests"
+            )
         }
         guard credentials.keyID?.isEmpty == false, let date = credentials.date,
             let signatureText = credentials.signature

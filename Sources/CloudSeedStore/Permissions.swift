@@ -28,7 +28,7 @@ package struct Permissions {
             "\(needed.rawValue.uppercased()) operation not permitted: user \(user) may not \(needed == .create ? "create" : "change") record '\(record.recordID.recordName)' of type \(record.recordType); "
                 + (granted.isEmpty
                     ? "the schema grants \(needed.rawValue.uppercased()) to no role"
-                    : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (--user) or give the user a role with cloudseed role assign")
+                    : "the schema grants it to \(granted.joined(separator: ", ")): act as such a user (\(option: .user)) or give the user a role with \(option: .roleAssignment)")
         )
     }
 

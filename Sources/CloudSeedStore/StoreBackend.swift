@@ -122,7 +122,7 @@ extension StoreBackend {
         guard try !schemaDefinition(of: scope).roles.contains(role) else { return }
         throw CloudSeedError(
             .invalidOption,
-            "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run cloudseed schema import"
+            "the \(scope.environment.rawValue) schema of \(scope.container) has no role '\(role)'; add CREATE ROLE \(role); to the schema and run \(option: .schemaImport)"
         )
     }
 
@@ -133,7 +133,7 @@ extension StoreBackend {
         guard !types.contains(recordType) else { return }
         throw CloudSeedError(
             .unknownRecordType,
-            "the store has no record type \(recordType) in \(scope.container) \(scope.environment.rawValue)\(types.isEmpty ? "" : "; its types are \(types.joined(separator: ", "))"); check --type"
+            "the store has no record type \(recordType) in \(scope.container) \(scope.environment.rawValue)\(types.isEmpty ? "" : "; its types are \(types.joined(separator: ", "))"); check \(option: .recordType(nil))"
         )
     }
 }

@@ -1,7 +1,5 @@
-import Foundation
-
-/// Where a store is, as `--store` or the `CLOUDSEED_STORE` environment variable names it: a SQLite
-/// file (a path, or `sqlite:PATH`) or a PostgreSQL database (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`).
+/// Where a store is: a SQLite file (a path, or `sqlite:PATH`) or a PostgreSQL database
+/// (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`).
 ///
 /// ```swift
 /// let store = try StoreLocation("postgres://seed@localhost:5432/cloudseed").open()
@@ -9,12 +7,6 @@ import Foundation
 package enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(url: String)
-
-    /// The environment variable that names the store when `--store` is not given.
-    package static let environmentVariable = "CLOUDSEED_STORE"
-
-    /// The store a command uses when neither `--store` nor `CLOUDSEED_STORE` names one.
-    package static let defaultPath = "cloudseed.sqlite"
 
     /// Reads a store's name: `postgres://` or `postgresql://` URLs are PostgreSQL, anything else a SQLite path.
     package init(_ text: String) {
@@ -25,11 +17,6 @@ package enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
         } else {
             self = .sqlite(path: text)
         }
-    }
-
-    /// The store `--store` names, else `CLOUDSEED_STORE`, else ``defaultPath``.
-    package init(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(option ?? environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath)
     }
 
     /// The path, or the URL without its password: what messages show.

@@ -28,11 +28,8 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            if let path = storeLocation.location.path, !FileManager.default.fileExists(atPath: path) {
-                throw CloudSeedError(
-                    .storeFailure, "no such store; name it with --store", at: SourcePosition(file: path))
-            }
-            let manifest = try BackupWriter(store: try storeLocation.open(), container: container).write(to: out)
+            let manifest = try BackupWriter(store: try storeLocation.open(mustExist: true), container: container).write(
+                to: out)
             print("Backed up \(container) into \(out): \(manifest.summary)")
         }
     }

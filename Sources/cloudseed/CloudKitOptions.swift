@@ -116,7 +116,7 @@ func reportingCloudKitErrors(_ body: () async throws -> Void) async throws {
         printError(error.withAdvice)
         throw ExitCode(1)
     } catch let error as CloudSeedError {
-        for error in error.allErrors { printError(error.description) }
+        for error in error.allErrors { printError(error.described(wordingOptions: { $0.flag })) }
         throw ExitCode(1)
     }
 }

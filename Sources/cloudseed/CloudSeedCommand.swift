@@ -31,7 +31,7 @@ func reportingErrors(writes: Bool = true, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as CloudSeedError {
-        for error in error.allErrors { printError(error.description) }
+        for error in error.allErrors { printError(error.described(wordingOptions: { $0.flag })) }
         if error.allErrors.count >= CloudSeedError.limit { printError("stopped after \(CloudSeedError.limit) errors") }
         if writes { printError("nothing was written") }
         throw ExitCode(1)

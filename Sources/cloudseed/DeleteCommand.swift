@@ -18,9 +18,8 @@ struct DeleteCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let deleted = try RecordDeleter(
-                store: try storeOptions.openStore(mustExist: true), scope: storeOptions.scope
-            ).delete(names, ofType: type)
+            let deleted = try storeOptions.openStore(mustExist: true).deleteRecords(
+                names, ofType: type, in: storeOptions.scope)
             print("Deleted \(deleted.count) record\(deleted.count == 1 ? "" : "s"):")
             for record in deleted { print("  \(record)") }
         }

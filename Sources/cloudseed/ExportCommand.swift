@@ -32,41 +32,16 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            let store = try storeOptions.openStore(mustExist: true)
-            if let type { try store.checkRecordType(type, in: storeOptions.scope.schemaScope) }
-            let assets = try assetsOut.map { try AssetExporter(store: store, folder: $0) }
-            if format == .csv {
-                let standardOutput = BufferedOutput(try OutputSink(path: nil))
-                defer { standardOutput.flush() }
-                let exporter = try CSVExporter(
-                    folder: out, schema: try store.schema(of: storeOptions.scope.schemaScope),
-                    standardOutput: standardOutput.write)
-                if assets == nil {
-                    try store.forEachRecordCSVLine(
-                        in: storeOptions.scope, recordType: type, columns: { try exporter.columns(of: $0) },
-                        line: { try exporter.append(line: $1, recordType: $0) }, record: exporter.append)
-                } else {
-                    try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
-                        try assets?.write(assetsOf: record)
-                        try exporter.append(record)
-                    }
-                }
-                try exporter.finish()
-                return
+            var output: BufferedOutput?
+            defer { output?.flush() }
+            try storeOptions.openStore(mustExist: true).export(
+                storeOptions.scope, recordType: type, as: format, csvFolder: format == .csv ? out : nil,
+                assetsFolder: assetsOut
+            ) {
+                let opened = BufferedOutput(try OutputSink(path: format == .csv ? nil : out))
+                output = opened
+                return opened.write
             }
-            let output = BufferedOutput(try OutputSink(path: out))
-            defer { output.flush() }
-            if format == .jsonl, assets == nil {
-                try store.forEachRecordJSONLine(in: storeOptions.scope, recordType: type, output.write)
-                return
-            }
-            var writer = RecordWriter(format: format, write: output.write)
-            writer.begin()
-            try store.forEachRecord(in: storeOptions.scope, recordType: type) { record in
-                try assets?.write(assetsOf: record)
-                writer.append(record)
-            }
-            writer.end()
         }
     }
 }

@@ -171,8 +171,7 @@ struct ImportCommand: ParsableCommand {
             if let progress {
                 options.progress = ProgressMeter(total: ProgressMeter.total(of: sources), report: progress.update)
             }
-            try StoreFile.removingIfNew(storeOptions.storeLocation.location) {
-                let store = try storeOptions.openStore()
+            try ContainerStore.removingIfNew(storeOptions.storeLocation.location) { store in
                 var importer = Importer(
                     store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
                 importer.mode = mode
@@ -180,13 +179,16 @@ struct ImportCommand: ParsableCommand {
                 let rejectsFile = try rejects.map { try OutputSink(path: $0) }
                 let summary = try importer.run(sources, dryRun: dryRun) { row in
                     guard let rejectsFile else {
-                        for error in row.errors { FileHandle.standardError.write(Data("refused: \(error)\n".utf8)) }
+                        for error in row.errors {
+                            FileHandle.standardError.write(
+                                Data("refused: \(error.described(wordingOptions: { $0.flag }))\n".utf8))
+                        }
                         return
                     }
-                    for line in row.jsonLines { rejectsFile.write(line + "\n") }
+                    for line in row.jsonLines(wordingOptions: { $0.flag }) { rejectsFile.write(line + "\n") }
                 }
                 progress?.finish()
-                print(json ? summary.json : summary.text, terminator: "")
+                print(json ? summary.wordedJSON { $0.flag } : summary.wordedText { $0.flag }, terminator: "")
             }
         }
     }

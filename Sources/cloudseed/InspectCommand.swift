@@ -15,8 +15,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(writes: false) {
-            let inventory = try storeLocation.open(mustExist: true).inventory()
-            print(json ? inventory.json : inventory.text, terminator: "")
+            print(try storeLocation.open(mustExist: true).inventory(asJSON: json), terminator: "")
         }
     }
 }

@@ -52,7 +52,7 @@ struct PullCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingCloudKitErrors {
             var puller = RecordPuller(client: try cloudKit.client()) {
-                ContainerStore(backend: try storeLocation.open())
+                try storeLocation.open()
             }
             puller.zoneName = zone
             puller.recordTypes = types

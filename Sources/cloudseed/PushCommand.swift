@@ -61,7 +61,7 @@ struct PushCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingCloudKitErrors {
-            let store = ContainerStore(backend: try storeLocation.open(mustExist: true))
+            let store = try storeLocation.open(mustExist: true)
             var pusher = RecordPusher(store: store, database: cloudKit.cloudKitDatabase)
             pusher.zoneName = zone
             pusher.recordType = type

@@ -33,7 +33,7 @@ struct RestoreCommand: ParsableCommand {
             let target = try storeLocation.open()
             let manifest = try Restorer(store: target, container: container, merge: merge).restore(bundle)
             print(
-                "Restored \(folder) into \(container ?? manifest.container) in \(storeLocation.location): \(manifest.summary)"
+                "Restored \(folder) into \(container ?? manifest.container) in \(target.location): \(manifest.summary)"
             )
         }
     }

@@ -25,7 +25,7 @@ struct RoleCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 try storeOptions.openStore(mustExist: true).assignRole(
-                    role, to: user, in: storeOptions.scope.schemaScope)
+                    role, to: user, in: storeOptions.container, storeOptions.environment)
                 print("\(user) has the role \(role) in \(storeOptions.container) \(storeOptions.environment.rawValue).")
             }
         }

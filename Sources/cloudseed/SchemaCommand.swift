@@ -23,7 +23,8 @@ struct SchemaCommand: ParsableCommand {
             try reportingErrors(writes: false) {
                 let store = try storeOptions.openStore(mustExist: true)
                 try OutputSink(path: out).write(
-                    CKSLPrinter.print(try store.schemaDefinition(of: storeOptions.scope.schemaScope)))
+                    CKSLPrinter.print(
+                        try store.schema(of: storeOptions.container, environment: storeOptions.environment)))
             }
         }
     }
@@ -65,7 +66,7 @@ struct SchemaCommand: ParsableCommand {
         func run() throws {
             try reportingErrors(writes: false) {
                 let definition = try SchemaOperations(
-                    store: try SQLiteContainerStore.inMemory(), container: StoreScope.defaultContainer
+                    store: try ContainerStore.inMemory(), container: StoreScope.defaultContainer
                 ).definition(from: file)
                 let diagnostics = definition.validate()
                 for diagnostic in diagnostics { print("\(file): \(diagnostic)") }

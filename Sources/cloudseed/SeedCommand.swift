@@ -35,10 +35,10 @@ struct SeedCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let manifest = try FixtureManifest(path: manifest)
-            let summary = try StoreFile.removingIfNew(storeLocation.location) {
-                try Seeder(store: try storeLocation.open(), reset: reset, prune: prune, dryRun: dryRun).run(manifest)
+            let summary = try ContainerStore.removingIfNew(storeLocation.location) { store in
+                try Seeder(store: store, reset: reset, prune: prune, dryRun: dryRun).run(manifest)
             }
-            print(json ? summary.json : summary.text, terminator: "")
+            print(json ? summary.wordedJSON { $0.flag } : summary.wordedText { $0.flag }, terminator: "")
         }
     }
 }

@@ -53,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server: CloudKitServer
+        let location: String
         do {
             let key = try serverKey.map { path in
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -61,14 +62,16 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 return text
             }
+            let store = try storeLocation.open()
+            location = store.location
             server = try CloudKitServer(
-                store: ContainerStore(backend: storeLocation.open()), host: host, port: port, apiToken: apiToken,
+                store: store, host: host, port: port, apiToken: apiToken,
                 serverKey: key, serverKeyID: serverKeyID, user: user)
         } catch let error as CloudSeedError {
-            printError(error.description)
+            printError(error.described(wordingOptions: { $0.flag }))
             throw ExitCode(1)
         }
-        let (location, host) = (storeLocation.location.description, host)
+        let host = host
         try await server.run { port in
             FileHandle.standardOutput.write(
                 Data("Serving \(location) on http://\(host):\(port) (CloudKit Web Services under /database/1/)\n".utf8))

@@ -10,11 +10,15 @@ struct StoreLocationOption: ParsableArguments {
             valueName: "store"))
     var store: String?
 
-    var location: StoreLocation { StoreLocation(option: store) }
+    /// The store `--store` names, else `CLOUDSEED_STORE`, else `cloudseed.sqlite`.
+    var location: String {
+        store ?? ProcessInfo.processInfo.environment["CLOUDSEED_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "cloudseed.sqlite"
+    }
 
     /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
-    func open(mustExist: Bool = false) throws -> any StoreBackend {
-        try StoreFile.open(location, mustExist: mustExist)
+    func open(mustExist: Bool = false) throws -> ContainerStore {
+        mustExist ? try ContainerStore(existing: location) : try ContainerStore(location)
     }
 }
 
@@ -45,36 +49,8 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store; with `mustExist`, a missing SQLite file is an error rather than a new empty store.
-    func openStore(mustExist: Bool = false) throws -> any StoreBackend {
+    func openStore(mustExist: Bool = false) throws -> ContainerStore {
         try storeLocation.open(mustExist: mustExist)
-    }
-}
-
-/// Opening stores for commands: the one place a command gets its `any StoreBackend`.
-enum StoreFile {
-    static func open(_ location: StoreLocation, mustExist: Bool) throws -> any StoreBackend {
-        if mustExist, let path = location.path, !FileManager.default.fileExists(atPath: path) {
-            throw CloudSeedError(
-                .storeFailure, "there is no store here; import or seed something first, or name the store with --store",
-                at: SourcePosition(file: path))
-        }
-        return try location.open()
-    }
-
-    /// Runs `body`; when it fails and the SQLite file did not exist before, removes the files opening
-    /// it made, so that a refused first run leaves nothing behind. A server's store is left to its
-    /// transaction, which a failed run never commits.
-    static func removingIfNew<T>(_ location: StoreLocation, _ body: () throws -> T) throws -> T {
-        guard let path = location.path else { return try body() }
-        let existed = FileManager.default.fileExists(atPath: path)
-        do {
-            return try body()
-        } catch {
-            if !existed {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            }
-            throw error
-        }
     }
 }
 

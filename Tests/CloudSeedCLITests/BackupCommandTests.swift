@@ -97,7 +97,7 @@ struct BackupCommandTests {
         #expect(refused.status == 1)
         #expect(
             refused.standardError == """
-                error: the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them
+                error: the store already holds records of iCloud.com.example.cloudseed; restore into a new store (--store), or pass --merge to write the backup's records over them
                 error: nothing was written
 
                 """)
@@ -107,7 +107,10 @@ struct BackupCommandTests {
     @Test func backupWithoutAStoreSaysSo() throws {
         let result = try cloudseed("backup", "--out", "backup")
         #expect(result.status == 1)
-        #expect(result.standardError == "error: cloudseed.sqlite: no such store; name it with --store\n")
+        #expect(
+            result.standardError
+                == "error: cloudseed.sqlite: there is no store here; import or seed something first, or name the store with --store\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder.path("cloudseed.sqlite")))
     }
 

@@ -71,7 +71,7 @@ import Testing
             #expect(refusal["serverErrorCode"] as? String == "BAD_REQUEST")
             #expect(
                 refusal["reason"] as? String
-                    == "Cannot create new type Sculpture in production schema; import into --environment development, where types are created just in time"
+                    == "Cannot create new type Sculpture in production schema; import into the development environment, where types are created just in time"
             )
             let development = try await server.post(Self.path(), create)
             let created = try #require((try development.object()["records"] as? [[String: Any]])?.first)

@@ -72,7 +72,7 @@ import Testing
             #expect(error["serverErrorCode"] as? String == "BAD_REQUEST")
             #expect(
                 error["reason"] as? String
-                    == "Field 'address' is not marked queryable; add QUERYABLE to Artwork.address in the schema and run cloudseed schema import"
+                    == "Field 'address' is not marked queryable; add QUERYABLE to Artwork.address in the schema and run a schema import"
             )
             #expect((error["uuid"] as? String)?.count == 36)
         }
@@ -137,7 +137,7 @@ import Testing
             #expect(unindexed.status == 400)
             #expect(
                 try unindexed.object()["reason"] as? String
-                    == "Field 'location' is not marked sortable; add SORTABLE to Artwork.location in the schema and run cloudseed schema import"
+                    == "Field 'location' is not marked sortable; add SORTABLE to Artwork.location in the schema and run a schema import"
             )
             let malformed = try await server.post(
                 Self.path,

@@ -22,7 +22,7 @@ package struct BackupBundle: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: self.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CloudSeedError(
-                .fileAccess, "no such folder; name a backup folder that cloudseed backup wrote",
+                .fileAccess, "no such folder; name a backup folder that \(option: .backup) wrote",
                 at: SourcePosition(file: self.path))
         }
         var present = Set<String>()

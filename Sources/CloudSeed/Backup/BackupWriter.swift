@@ -31,13 +31,6 @@ public struct BackupWriter: Sendable {
         self.now = now
     }
 
-    package init(
-        store: any StoreBackend, container: String = StoreScope.defaultContainer,
-        now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
-    ) {
-        self.init(store: ContainerStore(backend: store), container: container, now: now)
-    }
-
     /// Writes the bundle to `folder`, replacing an earlier backup there once the new one is complete.
     @discardableResult
     public func write(to folder: String) throws -> BackupManifest {
@@ -67,7 +60,7 @@ public struct BackupWriter: Sendable {
         guard !zones.isEmpty || definitions.contains(where: { !$0.recordTypes.isEmpty || !$0.roles.isEmpty }) else {
             throw CloudSeedError(
                 .invalidOption,
-                "the store holds no records or schema of \(container); name the container with --container (cloudseed inspect lists them)"
+                "the store holds no records or schema of \(container); name the container with \(option: .container) (\(option: .inventory) lists them)"
             )
         }
         var files: [BackupManifest.File] = []

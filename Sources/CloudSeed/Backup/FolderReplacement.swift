@@ -26,7 +26,7 @@ struct FolderReplacement {
             guard isDirectory.boolValue, Self.isReplaceable(target) else {
                 throw CloudSeedError(
                     .fileAccess,
-                    "exists and is not a cloudseed backup, so it was left alone; name a new folder with --out",
+                    "exists and is not a cloudseed backup, so it was left alone; name a new folder with \(option: .output)",
                     at: SourcePosition(file: path))
             }
         }

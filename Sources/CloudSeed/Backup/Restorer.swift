@@ -30,10 +30,6 @@ public struct Restorer: Sendable {
         self.merge = merge
     }
 
-    package init(store: any StoreBackend, container: String? = nil, merge: Bool = false) {
-        self.init(store: ContainerStore(backend: store), container: container, merge: merge)
-    }
-
     /// Verifies the backup in `folder` (every file against its checksum), restores it, and returns
     /// its manifest.
     @discardableResult
@@ -54,7 +50,7 @@ public struct Restorer: Sendable {
             {
                 throw CloudSeedError(
                     .recordConflict,
-                    "the store already holds records of \(container); restore into a new --store, or pass --merge to write the backup's records over them"
+                    "the store already holds records of \(container); restore into a new store (\(option: .store)), or pass \(option: .merge) to write the backup's records over them"
                 )
             }
             var schemas: [ContainerEnvironment: Schema] = [:]

@@ -30,10 +30,6 @@ public struct Seeder: Sendable {
         self.dryRun = dryRun
     }
 
-    package init(store: any StoreBackend, reset: Bool = false, prune: Bool = false, dryRun: Bool = false) {
-        self.init(store: ContainerStore(backend: store), reset: reset, prune: prune, dryRun: dryRun)
-    }
-
     /// Seeds the store. A manifest's schema file replaces the record types it defines (with their
     /// indexes and grants); the environment's other types stay as they are.
     public func run(_ manifest: FixtureManifest) throws -> ImportSummary {
@@ -47,7 +43,8 @@ public struct Seeder: Sendable {
         importer.reset = reset
         importer.prune = prune
         if let schema = manifest.schema {
-            let file = try SchemaOperations(store: store, container: manifest.container).definition(from: schema)
+            let file = try SchemaOperations(store: containerStore, container: manifest.container).definition(
+                from: schema)
             var merged = try store.schemaDefinition(of: manifest.scope.schemaScope)
             merged.roles += file.roles
             merged.recordTypes += file.recordTypes

@@ -20,7 +20,7 @@ struct AssetPresence {
                 guard try store.hasAssetContent(asset.fileChecksum) else {
                     throw CloudSeedError(
                         .missingAsset,
-                        "field '\(name)' names the asset \(asset.fileChecksum), whose bytes are not in the store; give the asset's file path instead, or pass --allow-dangling to keep it as metadata only"
+                        "field '\(name)' names the asset \(asset.fileChecksum), whose bytes are not in the store; give the asset's file path instead, or pass \(option: .allowDangling) to keep it as metadata only"
                     )
                 }
                 present.insert(asset.fileChecksum)

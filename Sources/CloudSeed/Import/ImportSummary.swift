@@ -25,7 +25,10 @@ public struct ImportSummary: Sendable {
     public var seconds: Double = 0
 
     /// The summary for people: a table of counts, then the schema created and the choices made.
-    public var text: String {
+    public var text: String { wordedText { $0.libraryWording } }
+
+    /// ``text`` with the options that pin each choice worded by `wording`.
+    package func wordedText(_ wording: (RunOption) -> String) -> String {
         let target =
             "\(scope.container) \(scope.environment.rawValue) \(scope.database.rawValue) \(scope.zoneID.zoneName)"
         var lines = [
@@ -55,35 +58,44 @@ public struct ImportSummary: Sendable {
                 lines.append("  new field \(type).\(field) \(fieldType.schemaName)")
             }
         }
-        lines.append("Choices (pin them with the flags shown):")
+        lines.append("Choices (pin them as shown):")
         for recordType in plan.recordTypes {
-            let pin = recordType.pinningTemplate.map { "  --name-template '\(recordType.name)=\($0)'" } ?? ""
-            lines.append("  \(recordType.name): named by \(recordType.namingDescription)\(pin)")
+            let pin = recordType.pinningTemplate.map {
+                "  " + wording(.nameTemplate("\(recordType.name)=\($0)"))
+            }
+            let naming = recordType.namingDescription.worded(wording)
+            lines.append("  \(recordType.name): named by \(naming)\(pin ?? "")")
             for name in recordType.sortedFieldNames {
-                lines.append("    " + Self.describe(name, recordType.fields[name]!, in: recordType))
+                lines.append("    " + Self.describe(name, recordType.fields[name]!, in: recordType).worded(wording))
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// One field's line: its type, the rule and reason, the source key it was renamed from, the pin.
-    static func describe(_ name: String, _ field: PlannedField, in recordType: PlannedRecordType) -> String {
-        var line = "\(name) \(field.type.schemaName)"
+    static func describe(_ name: String, _ field: PlannedField, in recordType: PlannedRecordType) -> OptionText {
+        var line = OptionText("\(name) \(field.type.schemaName)")
         if let target = field.target { line += " → \(target)" }
-        line += " (\(field.rule.rawValue)\(field.reason.map { ": \($0)" } ?? ""))"
+        line += " (\(field.rule.rawValue)"
+        if let reason = field.reason { line += ": \(reason)" }
+        line += ")"
         if let key = recordType.renamedKeys[name] { line += " from key '\(key)'" }
+        let qualified = "\(recordType.name).\(name)"
         switch (field.rule, field.type) {
         case (.schema, _), (.declared, _), (.cloudKitValue, _): break
         case (_, .reference), (_, .list(.reference)):
-            line += "  --reference \(recordType.name).\(name)" + (field.target.map { ":\($0)" } ?? "")
-        default: line += "  --field \(recordType.name).\(name):\(field.type.schemaName)"
+            line += "  \(option: .reference(qualified + (field.target.map { ":\($0)" } ?? "")))"
+        default: line += "  \(option: .fieldType("\(qualified):\(field.type.schemaName)"))"
         }
-        if let pattern = field.dateReading?.pattern { line += " --date-format '\(recordType.name).\(name)=\(pattern)'" }
+        if let pattern = field.dateReading?.pattern { line += " \(option: .dateFormat("\(qualified)=\(pattern)"))" }
         return line
     }
 
     /// The summary as one JSON object, for scripts.
-    public var json: String {
+    public var json: String { wordedJSON { $0.libraryWording } }
+
+    /// ``json`` with the options the fields' reasons name worded by `wording`.
+    package func wordedJSON(_ wording: (RunOption) -> String) -> String {
         JSONText.object([
             ("container", JSONText.quoted(scope.container)),
             ("environment", JSONText.quoted(scope.environment.rawValue)),
@@ -100,7 +112,7 @@ public struct ImportSummary: Sendable {
                             ("created", String(count.created)), ("updated", String(count.updated)),
                             ("unchanged", String(count.unchanged)),
                             ("refused", String(count.refused)), ("deleted", String(count.deleted)),
-                            ("naming", JSONText.quoted(recordType.namingRule.description)),
+                            ("naming", JSONText.quoted(recordType.namingRule.text.worded(wording))),
                             (
                                 "fields",
                                 JSONText.object(
@@ -114,7 +126,7 @@ public struct ImportSummary: Sendable {
                                             members.append(("target", JSONText.quoted(target)))
                                         }
                                         if let reason = field.reason {
-                                            members.append(("reason", JSONText.quoted(reason)))
+                                            members.append(("reason", JSONText.quoted(reason.worded(wording))))
                                         }
                                         if let pattern = field.dateReading?.pattern {
                                             members.append(("dateFormat", JSONText.quoted(pattern)))

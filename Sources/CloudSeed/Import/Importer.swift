@@ -375,7 +375,7 @@ package struct SchemaChanges: Sendable {
                     try errors.record(
                         CloudSeedError(
                             .productionSchemaRefused,
-                            "Cannot create new type \(recordType.name) in production schema; import into --environment development, where types are created just in time",
+                            "Cannot create new type \(recordType.name) in production schema; import into \(option: .environment("development")), where types are created just in time",
                             at: recordType.firstRowPosition))
                     continue
                 }
@@ -386,7 +386,7 @@ package struct SchemaChanges: Sendable {
                     try errors.record(
                         CloudSeedError(
                             .productionSchemaRefused,
-                            "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into --environment development, where fields are created just in time",
+                            "Cannot create or modify field '\(field)' in record '\(recordType.name)' in production schema; import into \(option: .environment("development")), where fields are created just in time",
                             at: recordType.firstPositions[field]))
                     continue
                 }
@@ -410,7 +410,7 @@ enum ScopeValidation {
         if scope.database == .public && scope.zoneID.zoneName != RecordZoneID.defaultZoneName {
             throw CloudSeedError(
                 .invalidOption,
-                "the public database has only the default zone; drop --zone \(scope.zoneID.zoneName) or use --database private"
+                "the public database has only the default zone; drop \(option: .zone(scope.zoneID.zoneName)) or use \(option: .database("private"))"
             )
         }
         let zone = scope.zoneID.zoneName

@@ -35,7 +35,7 @@ package struct RecordDeleter {
                 try errors.record(
                     CloudSeedError(
                         .unresolvedReference,
-                        "no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with cloudseed export --type \(type)"
+                        "no \(type) record named '\(name)' in \(scope.zoneID.zoneName); check the name with \(option: .export(recordType: type))"
                     ))
             }
         }
@@ -65,5 +65,13 @@ extension RecordValue {
         case .list(_, let items): items.flatMap(\.references)
         default: []
         }
+    }
+}
+
+extension ContainerStore {
+    /// Deletes the named records of `recordType` in `scope` as ``RecordDeleter`` does; returns every
+    /// record deleted as `Type/name`.
+    package func deleteRecords(_ names: [String], ofType recordType: String, in scope: StoreScope) throws -> [String] {
+        try exclusively { try RecordDeleter(store: backend, scope: scope).delete(names, ofType: recordType) }
     }
 }

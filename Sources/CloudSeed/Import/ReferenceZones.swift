@@ -27,7 +27,7 @@ struct ReferenceZones {
                 } else if !allowDangling, try !storeHasZone(zone) {
                     throw CloudSeedError(
                         .unresolvedReference,
-                        "field '\(name)' points into zone '\(zone)', which does not exist (ZONE_NOT_FOUND); import into that zone first, or pass --allow-dangling to keep the reference"
+                        "field '\(name)' points into zone '\(zone)', which does not exist (ZONE_NOT_FOUND); import into that zone first, or pass \(option: .allowDangling) to keep the reference"
                     )
                 }
                 return reference

@@ -18,13 +18,14 @@ public enum SaveMode: String, CaseIterable, Sendable {
             return .failure(
                 CloudSeedError(
                     .recordConflict,
-                    "\(name) already exists; --mode create only adds records (use --mode changed-keys to update them)"))
+                    "\(name) already exists; \(option: .saveMode("create")) only adds records (use \(option: .saveMode("changed-keys")) to update them)"
+                ))
         case .updateIfUnchanged where record.system.changeTag != existing.system.changeTag:
             let given = record.system.changeTag.isEmpty ? "no change tag" : "change tag '\(record.system.changeTag)'"
             return .failure(
                 CloudSeedError(
                     .recordConflict,
-                    "\(name) was changed in the store: the source has \(given), the store '\(existing.system.changeTag)' (CloudKit's serverRecordChanged); export it again or use --mode changed-keys"
+                    "\(name) was changed in the store: the source has \(given), the store '\(existing.system.changeTag)' (CloudKit's serverRecordChanged); export it again or use \(option: .saveMode("changed-keys"))"
                 ))
         case .updateIfUnchanged, .changedKeys:
             return .success(existing.fields.merging(record.fields) { _, new in new })

@@ -5,7 +5,7 @@ enum QueryFilterValue {
         let converter = ValueConverter(
             loadAsset: { _, _ in throw ValueConverter.Mismatch(valueType: "STRING", detail: nil) }, recordName: { $0 })
         do {
-            return try converter.convert(.text(text), to: type, at: SourcePosition(file: "--filter"))
+            return try converter.convert(.text(text), to: type, at: SourcePosition(file: "filter"))
         } catch {
             throw CloudSeedError(
                 .invalidOption,

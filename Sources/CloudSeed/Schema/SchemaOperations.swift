@@ -3,11 +3,13 @@ import Foundation
 /// What the `schema` commands do to a store: import a definition into development, promote
 /// development to production (additive only), and read a definition from a file or the store.
 package struct SchemaOperations {
-    package var store: any StoreBackend
+    /// The store changed, held to itself for each operation.
+    package var containerStore: ContainerStore
     package var container: String
+    private var store: any StoreBackend { containerStore.backend }
 
-    package init(store: any StoreBackend, container: String) {
-        self.store = store
+    package init(store: ContainerStore, container: String) {
+        self.containerStore = store
         self.container = container
     }
 
@@ -19,7 +21,7 @@ package struct SchemaOperations {
     /// and no file of that name exists.
     package func definition(from source: String) throws -> SchemaDefinition {
         if !FileManager.default.fileExists(atPath: source), let environment = ContainerEnvironment(rawValue: source) {
-            return try store.schemaDefinition(of: scope(environment))
+            return try containerStore.exclusively { try store.schemaDefinition(of: scope(environment)) }
         }
         guard let data = FileManager.default.contents(atPath: source) else {
             throw CloudSeedError(
@@ -35,6 +37,12 @@ package struct SchemaOperations {
     /// Makes `definition` the development schema. Refused whole, with the offending changes, when it
     /// would remove or retype a record type or field that production has.
     package func importIntoDevelopment(_ definition: SchemaDefinition) throws -> SchemaDiff {
+        try containerStore.exclusively { try importIntoDevelopment(definition, with: store) }
+    }
+
+    private func importIntoDevelopment(_ definition: SchemaDefinition, with store: any StoreBackend) throws
+        -> SchemaDiff
+    {
         let production = try store.schemaDefinition(of: scope(.production))
         let lost = SchemaDiff(from: production, to: definition).changes.filter { change in
             switch change {
@@ -59,6 +67,10 @@ package struct SchemaOperations {
     /// Copies the development schema to production when every change is additive; otherwise
     /// refuses whole, listing the changes production cannot take, and changes nothing.
     package func promote() throws -> SchemaDiff {
+        try containerStore.exclusively { try promote(with: store) }
+    }
+
+    private func promote(with store: any StoreBackend) throws -> SchemaDiff {
         let development = try store.schemaDefinition(of: scope(.development))
         let diff = SchemaDiff(from: try store.schemaDefinition(of: scope(.production)), to: development)
         let refused = diff.changes.filter { !$0.isAdditive }

@@ -16,6 +16,8 @@ public import Foundation
 public final class ContainerStore: @unchecked Sendable {
     /// The SQLite or PostgreSQL store behind it, used only while `lock` is held.
     package let backend: any StoreBackend
+    /// Where the store is, as messages show it: a SQLite file's path, or a PostgreSQL URL without its password.
+    package let location: String
     /// Held for each call and run; recursive, as a run calls the store's own methods.
     private let lock = NSRecursiveLock()
 
@@ -23,11 +25,13 @@ public final class ContainerStore: @unchecked Sendable {
     /// path (or `sqlite:PATH`), or a PostgreSQL URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`),
     /// as `--store` takes them.
     public convenience init(_ location: String) throws {
-        self.init(backend: try StoreLocation(location).open())
+        let parsed = StoreLocation(location)
+        self.init(backend: try parsed.open(), location: parsed.description)
     }
 
-    package init(backend: any StoreBackend) {
+    package init(backend: any StoreBackend, location: String = ":memory:") {
         self.backend = backend
+        self.location = location
     }
 
     /// Runs `body` with the store to itself: calls from other threads wait until it returns.

@@ -33,7 +33,7 @@ package struct CSVReader: SourceReader {
         var firstRecord: SourcePosition?
         if let columns = options.columns {
             headerCells = columns.enumerated().map {
-                CSVCell(text: $0.element, position: SourcePosition(file: "--columns", line: 1, column: $0.offset + 1))
+                CSVCell(text: $0.element, position: SourcePosition(file: "columns", line: 1, column: $0.offset + 1))
             }
         } else {
             guard let position = try scanner.nextRecord(delimiter: separator, into: &cells, unescaped: &unescaped)

@@ -39,7 +39,7 @@ package final class PostgresConnection: @unchecked Sendable {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             throw CloudSeedError(
                 .storeFailure,
-                "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in --store are right"
+                "cannot connect to the PostgreSQL store at \(location): \(message); check that the server is running there and that the user, password and database in \(option: .store) are right"
             )
         }
         let version = PQserverVersion(handle)

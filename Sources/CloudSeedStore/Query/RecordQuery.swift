@@ -136,7 +136,7 @@ public struct QueryFilter: Hashable, Sendable {
         else {
             throw CloudSeedError(
                 .invalidOption,
-                "--filter '\(text)' needs FIELD [NOT] OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
+                "\(option: .filter(text)) needs FIELD [NOT] OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
             )
         }
         self.init(field: parts[0], comparator: comparator, value: parts[2], negated: negated)
@@ -156,20 +156,20 @@ package enum QueryAuthorization {
         guard let recordType = definition.recordType(named: query.recordType) else {
             throw CloudSeedError(
                 .unknownRecordType,
-                "Did not find record type: \(query.recordType); check the name with cloudseed inspect")
+                "Did not find record type: \(query.recordType); check the name with \(option: .inventory)")
         }
         func require(_ option: FieldDefinition.Option, _ field: String) throws {
             let name = field == "recordName" ? "___recordID" : field
             guard let definition = recordType.field(named: name) else {
                 throw CloudSeedError(
                     .unknownField,
-                    "Unknown field '\(field)' in record type \(query.recordType); check the name with cloudseed inspect"
+                    "Unknown field '\(field)' in record type \(query.recordType); check the name with \(option: .inventory)"
                 )
             }
             guard definition.options.contains(option) else {
                 throw CloudSeedError(
                     .unsupportedQuery,
-                    "Field '\(name)' is not marked \(option.rawValue.lowercased()); add \(option.rawValue) to \(query.recordType).\(name) in the schema and run cloudseed schema import"
+                    "Field '\(name)' is not marked \(option.rawValue.lowercased()); add \(option.rawValue) to \(query.recordType).\(name) in the schema and run \(option: .schemaImport)"
                 )
             }
         }
@@ -194,7 +194,7 @@ package enum QueryAuthorization {
         if query.search != nil, !recordType.fields.contains(where: { $0.options.contains(.searchable) }) {
             throw CloudSeedError(
                 .unsupportedQuery,
-                "Type \(query.recordType) has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import"
+                "Type \(query.recordType) has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run \(option: .schemaImport)"
             )
         }
         if query.filters.isEmpty, query.search == nil { try require(.queryable, "___recordID") }

@@ -160,7 +160,7 @@ package final class SQLiteContainerStore: StoreBackend {
             guard tables.isEmpty || tables.contains([.text("_cloudseed_meta")]) else {
                 throw CloudSeedError(
                     .storeFailure,
-                    "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
+                    "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with \(option: .store)",
                     at: SourcePosition(file: path))
             }
         }

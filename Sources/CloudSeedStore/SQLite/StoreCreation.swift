@@ -99,7 +99,7 @@ package final class StoreCreation {
         }
         throw CloudSeedError(
             .storeFailure,
-            "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+            "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with \(option: .store)",
             at: SourcePosition(file: path))
     }
 

@@ -38,7 +38,8 @@ struct BackupFixture {
         try load(["CloudKit/AllTypes.json"], at: 1_700_000_000_000)
         try load(["Gallery/artists.csv", "Gallery/artworks.plist"], at: 1_700_000_001_000)
         try load(["ToDoItems/ToDoItems.plist"], into: Self.aliceWork, at: 1_700_000_002_000)
-        _ = try SchemaOperations(store: store, container: StoreScope.defaultContainer).promote()
+        _ = try SchemaOperations(store: ContainerStore(backend: store), container: StoreScope.defaultContainer)
+            .promote()
         try load(["ToDoItems/ToDoItems.json"], into: Self.production, at: 1_700_000_003_000)
         try load(["Person/Person.plist"], into: Self.bobFamily, at: 1_700_000_004_000)
     }

@@ -21,10 +21,12 @@ import Testing
     var folder: TemporaryFolder { fixture.folder }
 
     @Test func backupRestoreBackupGivesTheSameFilesApartFromTheTime() throws {
-        let first = try BackupWriter(store: original, now: 1_800_000_000_000).write(to: folder.path("first"))
+        let first = try BackupWriter(store: ContainerStore(backend: original), now: 1_800_000_000_000).write(
+            to: folder.path("first"))
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("first")))
-        let second = try BackupWriter(store: restored, now: 1_800_000_060_000).write(to: folder.path("second"))
+        try Restorer(store: ContainerStore(backend: restored)).restore(BackupBundle(verifying: folder.path("first")))
+        let second = try BackupWriter(store: ContainerStore(backend: restored), now: 1_800_000_060_000).write(
+            to: folder.path("second"))
 
         var firstFiles = try BackupFixture.files(in: folder.path("first"))
         var secondFiles = try BackupFixture.files(in: folder.path("second"))
@@ -56,9 +58,10 @@ import Testing
     }
 
     @Test func restoredRecordsSchemasAndAssetsEqualTheOriginals() throws {
-        try BackupWriter(store: original).write(to: folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: original)).write(to: folder.path("backup"))
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        let manifest = try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
+        let manifest = try Restorer(store: ContainerStore(backend: restored)).restore(
+            BackupBundle(verifying: folder.path("backup")))
         #expect(manifest.summary == "16 records in 4 zones, 4 assets")
 
         let records = try BackupFixture.records(of: original)
@@ -78,9 +81,9 @@ import Testing
     }
 
     @Test func everyFieldTypeComesBackExactly() throws {
-        try BackupWriter(store: original).write(to: folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: original)).write(to: folder.path("backup"))
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
+        try Restorer(store: ContainerStore(backend: restored)).restore(BackupBundle(verifying: folder.path("backup")))
         var specimens: [CloudRecord] = []
         try restored.forEachRecord(in: StoreScope(), recordType: "Specimen") { specimens.append($0) }
         let fields = try #require(specimens.first?.fields)
@@ -122,19 +125,20 @@ import Testing
     }
 
     @Test func changeTagsGivenAfterARestoreFollowTheRestoredOnes() throws {
-        try BackupWriter(store: original).write(to: folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: original)).write(to: folder.path("backup"))
         let highest = try BackupFixture.records(of: original).compactMap { Int64($0.system.changeTag, radix: 36) }.max()
         #expect(highest == 16)
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
+        try Restorer(store: ContainerStore(backend: restored)).restore(BackupBundle(verifying: folder.path("backup")))
         #expect(try restored.write { try $0.nextChangeTag() } == "h")
     }
 
     @Test func restoresIntoAnotherContainer() throws {
-        try BackupWriter(store: original).write(to: folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: original)).write(to: folder.path("backup"))
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        let manifest = try Restorer(store: restored, container: "iCloud.com.example.Copy").restore(
-            BackupBundle(verifying: folder.path("backup")))
+        let manifest = try Restorer(store: ContainerStore(backend: restored), container: "iCloud.com.example.Copy")
+            .restore(
+                BackupBundle(verifying: folder.path("backup")))
         #expect(manifest.container == StoreScope.defaultContainer)
         #expect(
             try BackupFixture.records(of: restored, container: "iCloud.com.example.Copy")
@@ -143,7 +147,8 @@ import Testing
     }
 
     @Test func restoredStoresBackUpWithTheSameCountsAsTheInventory() throws {
-        let manifest = try BackupWriter(store: original, now: 0).write(to: folder.path("backup"))
+        let manifest = try BackupWriter(store: ContainerStore(backend: original), now: 0).write(
+            to: folder.path("backup"))
         #expect(
             manifest.environments == [
                 BackupManifest.Environment(

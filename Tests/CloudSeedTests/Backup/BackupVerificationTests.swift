@@ -20,13 +20,15 @@ import Testing
     init() throws {
         fixture = try BackupFixture()
         bundle = fixture.folder.path("backup")
-        try BackupWriter(store: try fixture.filledStore(), now: 0).write(to: bundle)
+        try BackupWriter(store: ContainerStore(backend: try fixture.filledStore()), now: 0).write(to: bundle)
         target = try SQLiteContainerStore(path: fixture.folder.path("target.sqlite"))
     }
 
     /// What restoring the bundle throws; the target must be as empty afterwards as before.
     func refusal() throws -> String? {
-        let error = BackupFixture.error { try Restorer(store: target).restore(BackupBundle(verifying: bundle)) }
+        let error = BackupFixture.error {
+            try Restorer(store: ContainerStore(backend: target)).restore(BackupBundle(verifying: bundle))
+        }
         #expect(try target.inventory().zones.isEmpty)
         #expect(try target.inventory().schemas.isEmpty)
         return error
@@ -166,7 +168,7 @@ import Testing
         let path = fixture.folder.path("nowhere")
         #expect(
             BackupFixture.error { _ = try BackupBundle(verifying: path) }
-                == "\(path): no such folder; name a backup folder that cloudseed backup wrote")
+                == "\(path): no such folder; name a backup folder that BackupWriter wrote")
     }
 
     @Test func anIntactBundleVerifies() throws {

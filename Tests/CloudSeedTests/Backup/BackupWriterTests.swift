@@ -64,14 +64,15 @@ import Testing
     }
 
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {
-        try BackupWriter(store: store, now: 0).write(to: folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: store), now: 0).write(to: folder.path("backup"))
         let before = try BackupFixture.files(in: folder.path("backup"))
         _ = try Importer(store: store, scope: StoreScope(), now: 1).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         #expect(
             BackupFixture.error {
-                try BackupWriter(store: FailingStore(store), now: 1).write(to: folder.path("backup"))
+                try BackupWriter(store: ContainerStore(backend: FailingStore(store)), now: 1).write(
+                    to: folder.path("backup"))
             } == "the disk went away")
         #expect(try BackupFixture.files(in: folder.path("backup")) == before)
         #expect(try fixture.entries() == ["backup"])
@@ -80,15 +81,18 @@ import Testing
 
     @Test func aFailedFirstBackupLeavesNothing() throws {
         #expect(
-            BackupFixture.error { try BackupWriter(store: FailingStore(store)).write(to: folder.path("backup")) }
+            BackupFixture.error {
+                try BackupWriter(store: ContainerStore(backend: FailingStore(store))).write(to: folder.path("backup"))
+            }
                 == "the disk went away")
         #expect(try fixture.entries() == [])
     }
 
     @Test func anEarlierBackupIsReplacedWhole() throws {
-        try BackupWriter(store: store, now: 0).write(to: folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: store), now: 0).write(to: folder.path("backup"))
         try Data("left over".utf8).write(to: URL(fileURLWithPath: folder.path("backup/records/notes.txt")))
-        let manifest = try BackupWriter(store: store, now: 60_000).write(to: folder.path("backup"))
+        let manifest = try BackupWriter(store: ContainerStore(backend: store), now: 60_000).write(
+            to: folder.path("backup"))
         #expect(
             try Set(BackupFixture.files(in: folder.path("backup")).keys)
                 == Set(["manifest.json"] + manifest.files.map(\.path)))
@@ -98,7 +102,7 @@ import Testing
 
     @Test func anEmptyFolderIsFilled() throws {
         try FileManager.default.createDirectory(atPath: folder.path("empty"), withIntermediateDirectories: false)
-        try BackupWriter(store: store).write(to: folder.path("empty") + "/")
+        try BackupWriter(store: ContainerStore(backend: store)).write(to: folder.path("empty") + "/")
         #expect(try fixture.entries() == ["empty"])
         _ = try BackupBundle(verifying: folder.path("empty"))
     }
@@ -106,30 +110,37 @@ import Testing
     @Test func aFolderThatIsNotABackupIsLeftAlone() throws {
         let notes = try folder.write("documents/notes.txt", "keep me")
         #expect(
-            BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("documents")) }
-                == "\(folder.path("documents")): exists and is not a cloudseed backup, so it was left alone; name a new folder with --out"
+            BackupFixture.error {
+                try BackupWriter(store: ContainerStore(backend: store)).write(to: folder.path("documents"))
+            }
+                == "\(folder.path("documents")): exists and is not a cloudseed backup, so it was left alone; name a new folder with BackupWriter.write(to:)"
         )
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
         try folder.write("webapp/manifest.json", "{\"name\": \"not ours\"}")
         #expect(
-            BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("webapp")) }
-                == "\(folder.path("webapp")): exists and is not a cloudseed backup, so it was left alone; name a new folder with --out"
+            BackupFixture.error {
+                try BackupWriter(store: ContainerStore(backend: store)).write(to: folder.path("webapp"))
+            }
+                == "\(folder.path("webapp")): exists and is not a cloudseed backup, so it was left alone; name a new folder with BackupWriter.write(to:)"
         )
         #expect(try fixture.entries() == ["documents", "webapp"])
     }
 
     @Test func aMissingParentFolderIsNamed() throws {
         #expect(
-            BackupFixture.error { try BackupWriter(store: store).write(to: folder.path("no/such/backup")) }
+            BackupFixture.error {
+                try BackupWriter(store: ContainerStore(backend: store)).write(to: folder.path("no/such/backup"))
+            }
                 == "\(folder.path("no/such")): the folder that would hold the backup does not exist; create it first")
     }
 
     @Test func aContainerTheStoreDoesNotHoldIsRefused() throws {
         #expect(
             BackupFixture.error {
-                try BackupWriter(store: store, container: "iCloud.com.example.Other").write(to: folder.path("backup"))
+                try BackupWriter(store: ContainerStore(backend: store), container: "iCloud.com.example.Other").write(
+                    to: folder.path("backup"))
             }
-                == "the store holds no records or schema of iCloud.com.example.Other; name the container with --container (cloudseed inspect lists them)"
+                == "the store holds no records or schema of iCloud.com.example.Other; name the container with BackupWriter.container (the store's inventory lists them)"
         )
         #expect(try fixture.entries() == [])
     }
@@ -142,11 +153,11 @@ import Testing
             try $0.applySchema(
                 definition, to: SchemaScope(container: StoreScope.defaultContainer, environment: .development))
         }
-        let manifest = try BackupWriter(store: empty).write(to: folder.path("backup"))
+        let manifest = try BackupWriter(store: ContainerStore(backend: empty)).write(to: folder.path("backup"))
         #expect(manifest.summary == "0 records in 0 zones, 0 assets")
         #expect(manifest.files.map(\.path) == ["schema/development.ckdb", "schema/production.ckdb"])
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
+        try Restorer(store: ContainerStore(backend: restored)).restore(BackupBundle(verifying: folder.path("backup")))
         #expect(
             try restored.schemaDefinition(
                 of: SchemaScope(container: StoreScope.defaultContainer, environment: .development)) == definition)
@@ -167,12 +178,12 @@ import Testing
         _ = try Importer(store: store, scope: odd, now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
-        let manifest = try BackupWriter(store: store).write(to: folder.path("backup"))
+        let manifest = try BackupWriter(store: ContainerStore(backend: store)).write(to: folder.path("backup"))
         #expect(
             manifest.files.map(\.path).contains(
                 "records/development/private/%2E%2E%2F%2E%2E%20Zo%C3%AB%2Fx/Work/ToDoItem.jsonl"))
         let restored = try SQLiteContainerStore(path: folder.path("restored.sqlite"))
-        try Restorer(store: restored).restore(BackupBundle(verifying: folder.path("backup")))
+        try Restorer(store: ContainerStore(backend: restored)).restore(BackupBundle(verifying: folder.path("backup")))
         #expect(try BackupFixture.records(of: restored) == BackupFixture.records(of: store))
     }
 }

@@ -15,7 +15,8 @@ import Testing
 
     init() throws {
         fixture = try BackupFixture()
-        try BackupWriter(store: try fixture.filledStore()).write(to: fixture.folder.path("backup"))
+        try BackupWriter(store: ContainerStore(backend: try fixture.filledStore())).write(
+            to: fixture.folder.path("backup"))
         bundle = try BackupBundle(verifying: fixture.folder.path("backup"))
     }
 
@@ -30,8 +31,8 @@ import Testing
         ])
         let before = try BackupFixture.records(of: target)
         #expect(
-            BackupFixture.error { try Restorer(store: target).restore(bundle) }
-                == "the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them"
+            BackupFixture.error { try Restorer(store: ContainerStore(backend: target)).restore(bundle) }
+                == "the store already holds records of iCloud.com.example.cloudseed; restore into a new store (ContainerStore(_:)), or pass Restorer.merge to write the backup's records over them"
         )
         #expect(try BackupFixture.records(of: target) == before)
         #expect(try target.inventory().schemas.keys.map(\.environment) == [.development])
@@ -43,7 +44,7 @@ import Testing
         let changed = try fixture.folder.write("ToDoItem.csv", "recordName,title,priority\nGet apples,Get pears,1\n")
         _ = try Importer(store: target, scope: StoreScope(), now: 0).run([SourceFile(path: notes)])
         _ = try Importer(store: target, scope: BackupFixture.aliceWork, now: 0).run([SourceFile(path: changed)])
-        try Restorer(store: target, merge: true).restore(bundle)
+        try Restorer(store: ContainerStore(backend: target), merge: true).restore(bundle)
 
         let original = try BackupFixture.records(of: store("original.sqlite"))
         let merged = try BackupFixture.records(of: target)
@@ -66,8 +67,8 @@ import Testing
         _ = try Importer(store: target, scope: BackupFixture.bobFamily, now: 0).run([SourceFile(path: todo)])
         let before = try BackupFixture.records(of: target)
         #expect(
-            BackupFixture.error { try Restorer(store: target, merge: true).restore(bundle) }
-                == "\(bundle.path)/schema/development.ckdb: field ToDoItem.isCompleted is INT64 in the backup but STRING in the store; restore into a new --store"
+            BackupFixture.error { try Restorer(store: ContainerStore(backend: target), merge: true).restore(bundle) }
+                == "\(bundle.path)/schema/development.ckdb: field ToDoItem.isCompleted is INT64 in the backup but STRING in the store; restore into a new store (ContainerStore(_:))"
         )
         #expect(try BackupFixture.records(of: target) == before)
     }
@@ -80,7 +81,7 @@ import Testing
         let damaged = try rewritten(path, swapped)
         let target = try store("target.sqlite")
         #expect(
-            BackupFixture.error { try Restorer(store: target).restore(damaged) }
+            BackupFixture.error { try Restorer(store: ContainerStore(backend: target)).restore(damaged) }
                 == "\(bundle.path)/\(path):2:1: record Mei Chen comes after Tomas Ortega; a backup lists each record once, in order of name; restore from an intact backup"
         )
         #expect(try target.inventory().zones.isEmpty)
@@ -93,7 +94,9 @@ import Testing
             .replacingOccurrences(of: "\"title\":", with: "\"heading\":")
         let damaged = try rewritten(path, text)
         #expect(
-            BackupFixture.error { try Restorer(store: store("target.sqlite")).restore(damaged) }
+            BackupFixture.error {
+                try Restorer(store: ContainerStore(backend: store("target.sqlite"))).restore(damaged)
+            }
                 == "\(bundle.path)/\(path):1:1: field 'heading' is not in the backup's development schema of ToDoItem; restore from an intact backup"
         )
     }

@@ -26,10 +26,10 @@ import Testing
 
     @Test func seedsTheSampleGalleryOnceAndThenChangesNothing() throws {
         let manifest = try FixtureManifest(path: Repository.sample("gallery.json"))
-        let first = try Seeder(store: store).run(manifest)
+        let first = try Seeder(store: ContainerStore(backend: store)).run(manifest)
         #expect(first.counts.map(\.created) == [3, 4, 1, 3])
         #expect(try names("Artwork") == ["115 Mei Chen", "116 Mei Chen", "207 Zoe Muller", "308 Tomas Ortega"])
-        let second = try Seeder(store: store).run(manifest)
+        let second = try Seeder(store: ContainerStore(backend: store)).run(manifest)
         #expect(second.counts.map(\.unchanged) == [3, 4, 1, 3])
         #expect(second.counts.map(\.created) == [0, 0, 0, 0])
         let definition = try store.schemaDefinition(of: galleryScope.schemaScope)
@@ -42,15 +42,15 @@ import Testing
     @Test func resetRebuildsTheZoneAndPruneDropsWhatTheManifestNoLongerMakes() throws {
         let csv = try folder.write("notes.csv", "title,body\nOne,a\nTwo,b\nThree,c\n")
         let manifest = FixtureManifest(sources: [FixtureSource(file: csv, recordType: "Note")])
-        _ = try Seeder(store: store).run(manifest)
+        _ = try Seeder(store: ContainerStore(backend: store)).run(manifest)
         try folder.write("notes.csv", "title,body\nOne,a\nTwo,b\n")
-        let dryRun = try Seeder(store: store, prune: true, dryRun: true).run(manifest)
+        let dryRun = try Seeder(store: ContainerStore(backend: store), prune: true, dryRun: true).run(manifest)
         #expect(dryRun.counts.map(\.deleted) == [1])
         #expect(try names("Note", StoreScope()) == ["One", "Three", "Two"])
-        let pruned = try Seeder(store: store, prune: true).run(manifest)
+        let pruned = try Seeder(store: ContainerStore(backend: store), prune: true).run(manifest)
         #expect(pruned.counts.map(\.deleted) == [1])
         #expect(try names("Note", StoreScope()) == ["One", "Two"])
-        let reset = try Seeder(store: store, reset: true).run(manifest)
+        let reset = try Seeder(store: ContainerStore(backend: store), reset: true).run(manifest)
         #expect(reset.counts.map(\.created) == [2])
         #expect(reset.counts.map(\.deleted) == [2])
     }
@@ -69,7 +69,7 @@ import Testing
                 fields:
                   price: {type: DOUBLE}
             """)
-        let summary = try Seeder(store: store).run(try FixtureManifest(path: path))
+        let summary = try Seeder(store: ContainerStore(backend: store)).run(try FixtureManifest(path: path))
         #expect(summary.counts.map(\.created) == [1])
         #expect(try names("Item", StoreScope(container: "iCloud.com.example.Shop")) == ["Pen"])
     }
@@ -84,7 +84,7 @@ import Testing
                   placed: {dateFormat: FORMAT}
             """
         let path = try folder.write("orders.yaml", manifest.replacingOccurrences(of: "FORMAT", with: "dd/MM/yyyy"))
-        let summary = try Seeder(store: store).run(try FixtureManifest(path: path))
+        let summary = try Seeder(store: ContainerStore(backend: store)).run(try FixtureManifest(path: path))
         #expect(summary.plan.recordType("Order")?.fields["placed"]?.type == .timestamp)
         var placed: [String: RecordValue] = [:]
         try store.forEachRecord(in: StoreScope(), recordType: "Order") {

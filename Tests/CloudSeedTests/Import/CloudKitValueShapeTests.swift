@@ -118,7 +118,7 @@ extension CloudKitValueShapeTests {
         let path = folder.path("modify.json")
         #expect(
             errorMessages { _ = try importText("modify.json", Self.playlistRequest, allowDangling: false) } == [
-                "\(path):2:40: field 'cover' names the asset AbCd==, whose bytes are not in the store; give the asset's file path instead, or pass --allow-dangling to keep it as metadata only (at operations[0].record)"
+                "\(path):2:40: field 'cover' names the asset AbCd==, whose bytes are not in the store; give the asset's file path instead, or pass MappingOptions.allowDangling to keep it as metadata only (at operations[0].record)"
             ])
         #expect(try records().isEmpty)
     }
@@ -172,7 +172,7 @@ extension CloudKitValueShapeTests {
     @Test func aReferenceIntoAZoneTheStoreLacksFailsUnlessDangling() throws {
         #expect(
             errorMessages { try importNote(allowDangling: false) } == [
-                "\(folder.path("note.json")):1:14: field 'about' points into zone 'Work', which does not exist (ZONE_NOT_FOUND); import into that zone first, or pass --allow-dangling to keep the reference (at records[0])"
+                "\(folder.path("note.json")):1:14: field 'about' points into zone 'Work', which does not exist (ZONE_NOT_FOUND); import into that zone first, or pass MappingOptions.allowDangling to keep the reference (at records[0])"
             ])
         #expect(try note() == nil)
         try importNote(allowDangling: true)

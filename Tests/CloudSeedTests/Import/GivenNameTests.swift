@@ -67,7 +67,7 @@ import Testing
         let path = folder.path("named.json")
         #expect(
             errorMessages { _ = try importFiles([("named.json", Self.namedSong)], options: options) } == [
-                "\(path):1:14: the source names this record 's1', but the name template \"{title}\" names it 'a'; drop --name-template for Song, or remove the source's recordName (at records[0])"
+                "\(path):1:14: the source names this record 's1', but the name template \"{title}\" names it 'a'; drop MappingOptions.nameTemplates for Song, or remove the source's recordName (at records[0])"
             ])
         #expect(try names().isEmpty)
     }

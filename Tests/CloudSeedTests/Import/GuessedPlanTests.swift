@@ -139,7 +139,7 @@ import Testing
         Self.expectSame(missed, missedTwice)
         #expect(
             missed.error?.hasSuffix(
-                "artworks.csv:8:6: no Artist record matches 'Nobody Known' (closest: Mei Chen, Zoe Muller, mei xiao shan tian); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
+                "artworks.csv:8:6: no Artist record matches 'Nobody Known' (closest: Mei Chen, Zoe Muller, mei xiao shan tian); fix the value, or pass MappingOptions.allowDangling to keep it as a reference to a missing record"
             ) == true)
         #expect(missed.tables.isEmpty)
     }

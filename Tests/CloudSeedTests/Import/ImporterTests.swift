@@ -150,7 +150,7 @@ import Testing
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
         #expect(
             errorMessages { _ = try importFiles([path], scope: production) } == [
-                "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+                "\(path):2:1: Cannot create new type ToDoItem in production schema; import into the development environment, where types are created just in time"
             ])
         #expect(try store.inventory().zones.isEmpty)
     }
@@ -164,8 +164,8 @@ import Testing
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
         #expect(
             errorMessages { _ = try importFiles([path], scope: production) } == [
-                "\(path):2:12: Cannot create or modify field 'dueDate' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
-                "\(path):2:33: Cannot create or modify field 'isCompleted' in record 'ToDoItem' in production schema; import into --environment development, where fields are created just in time",
+                "\(path):2:12: Cannot create or modify field 'dueDate' in record 'ToDoItem' in production schema; import into the development environment, where fields are created just in time",
+                "\(path):2:33: Cannot create or modify field 'isCompleted' in record 'ToDoItem' in production schema; import into the development environment, where fields are created just in time",
             ])
         #expect(try records(production).isEmpty)
     }
@@ -230,7 +230,7 @@ import Testing
         let options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "image", type: .asset)])
         #expect(
             errorMessages { _ = try importFiles([source], options: options) } == [
-                "\(source):2:5: the asset path '../../etc/passwd' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets"
+                "\(source):2:5: the asset path '../../etc/passwd' leads outside the source file's folder; move the file inside it, or pass MappingOptions.allowOutsideAssets"
             ])
     }
 
@@ -243,7 +243,7 @@ import Testing
         let twice = MappingOptions(nameTemplates: [NameTemplate(template: "{firstName} {lastName}")])
         #expect(
             errorMessages { _ = try importFiles([source], options: twice) } == [
-                "\(source):4:1: two rows get the record name 'Mei Chen' (the other is at \(source):2:1); give each row its own name, for example with --name-template"
+                "\(source):4:1: two rows get the record name 'Mei Chen' (the other is at \(source):2:1); give each row its own name, for example with MappingOptions.nameTemplates"
             ])
     }
 

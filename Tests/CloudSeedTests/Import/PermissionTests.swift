@@ -35,8 +35,8 @@ import Testing
         #expect(try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_alice").counts.map(\.unchanged) == [2])
         #expect(
             errorMessages { _ = try importing("recordName,text\np1,Hello\np2,Bye\n", as: "_bob") } == [
-                "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _bob may not change record 'p1' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
-                "\(folder.path("Post.csv")):3:1: WRITE operation not permitted: user _bob may not change record 'p2' of type Post; the schema grants it to _creator: act as such a user (--user) or give the user a role with cloudseed role assign",
+                "\(folder.path("Post.csv")):2:1: WRITE operation not permitted: user _bob may not change record 'p1' of type Post; the schema grants it to _creator: act as such a user (Importer.userRecordName) or give the user a role with a role assignment",
+                "\(folder.path("Post.csv")):3:1: WRITE operation not permitted: user _bob may not change record 'p2' of type Post; the schema grants it to _creator: act as such a user (Importer.userRecordName) or give the user a role with a role assignment",
             ])
         var definition = try store.schemaDefinition(of: StoreScope().schemaScope)
         var post = try #require(definition.recordType(named: "Post"))
@@ -60,7 +60,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .invalidOption,
-                "the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run cloudseed schema import"
+                "the development schema of iCloud.com.example.cloudseed has no role 'admin'; add CREATE ROLE admin; to the schema and run a schema import"
             )
         ) {
             try store.assignRole("admin", to: "_carol", in: StoreScope().schemaScope)

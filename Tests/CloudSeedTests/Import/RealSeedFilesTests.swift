@@ -466,7 +466,8 @@ struct RealSeedFilesTests {
         #expect(errors.count == 1)
         #expect(
             errors.first?.hasSuffix(
-                "; closest: 'Phat thai.jpg'); fix the path, or pass --allow-dangling to leave it out") == true)
+                "; closest: 'Phat thai.jpg'); fix the path, or pass MappingOptions.allowDangling to leave it out")
+                == true)
         #expect(errors.first?.contains("the asset file 'Phat Thai.jpg' does not exist") == true)
 
         let (section, entry) = ("Data", "Entry")

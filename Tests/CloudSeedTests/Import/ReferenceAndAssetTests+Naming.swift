@@ -36,7 +36,7 @@ extension ReferenceAndAssetTests {
         let second = try folder.write("b/notes.csv", "body\nz\n")
         #expect(
             errorMessages { _ = try importFiles([first, second]) } == [
-                "\(second):2:1: two rows get the record name 'Note-1' (the other is at \(first):2:1); give each row its own name, for example with --name-template"
+                "\(second):2:1: two rows get the record name 'Note-1' (the other is at \(first):2:1); give each row its own name, for example with MappingOptions.nameTemplates"
             ])
         #expect(try records("Note").isEmpty)
     }
@@ -69,7 +69,7 @@ extension ReferenceAndAssetTests {
             """)
         #expect(
             errorMessages { _ = try importFiles([document]) } == [
-                "\(document):2:29: record name 'Hello' is this Tag's and the Post's at \(document):1:12; a record name is unique in its zone, whatever the type: name one type's records apart, for example with --name-template 'Tag=Tag {name}' (at tags[1])"
+                "\(document):2:29: record name 'Hello' is this Tag's and the Post's at \(document):1:12; a record name is unique in its zone, whatever the type: name one type's records apart, for example with the name template 'Tag=Tag {name}' (at tags[1])"
             ])
         #expect(try records("Post").isEmpty)
         #expect(try records("Tag").isEmpty)
@@ -88,7 +88,8 @@ extension ReferenceAndAssetTests {
         options.skipBadRows = true
         let importer = Importer(store: store, scope: StoreScope(), options: options, now: 0)
         var rejected: [String] = []
-        let summary = try importer.run([SourceFile(path: people)], rejected: { rejected += $0.jsonLines })
+        let summary = try importer.run(
+            [SourceFile(path: people)], rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "People", created: 2, refused: 1)])
         #expect(
             try records("People").map { [$0.recordID.recordName, "\($0.fields["age"]!)"] } == [
@@ -96,7 +97,7 @@ extension ReferenceAndAssetTests {
             ])
         #expect(
             rejected == [
-                #"{"file":"\#(people)","line":4,"column":1,"recordType":"People","reason":"two rows get the record name 'mei' (the other is at \#(people):2:1); give each row its own name, for example with --name-template"}"#
+                #"{"file":"\#(people)","line":4,"column":1,"recordType":"People","reason":"two rows get the record name 'mei' (the other is at \#(people):2:1); give each row its own name, for example with MappingOptions.nameTemplates"}"#
             ])
     }
 

@@ -139,7 +139,7 @@ extension ReferenceAndAssetTests {
         #expect(messages.count == 1)
         #expect(
             messages.first?.hasSuffix(
-                #"no Contenttype record matches '["books", "author"]' (closest: Contenttype-1, Contenttype-2); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"#
+                #"no Contenttype record matches '["books", "author"]' (closest: Contenttype-1, Contenttype-2); fix the value, or pass MappingOptions.allowDangling to keep it as a reference to a missing record"#
             ) == true)
         #expect(try records("Logentry").isEmpty)
     }

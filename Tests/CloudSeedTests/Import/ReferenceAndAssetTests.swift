@@ -75,7 +75,7 @@ import Testing
                 == PlannedField(
                     type: .string, rule: .inferred,
                     reason:
-                        "not a reference: 1 of 2 values name no Artist record ('Mei Chan'); --reference Artwork.artist:Artist makes it one"
+                        "not a reference: 1 of 2 values name no Artist record ('Mei Chan'); \(option: .reference("Artwork.artist:Artist")) makes it one"
                 ))
         #expect(try records("Artwork").map(\.fields["artist"]) == [.string("Mei Chen"), .string("Mei Chan")])
 
@@ -88,7 +88,7 @@ import Testing
                     try SourceFile(path: artists), try SourceFile(path: artworks),
                 ])
             } == [
-                "\(artworks):3:3: no Artist record matches 'Mei Chan' (closest: Mei Chen, Zoe Muller, Tomas Ortega); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
+                "\(artworks):3:3: no Artist record matches 'Mei Chan' (closest: Mei Chen, Zoe Muller, Tomas Ortega); fix the value, or pass MappingOptions.allowDangling to keep it as a reference to a missing record"
             ])
         #expect(try store.inventory().zones.isEmpty)
         options.allowDangling = true
@@ -158,7 +158,7 @@ import Testing
         options.fieldTypes = [FieldTypeOverride(field: "image", type: .asset)]
         #expect(
             errorMessages { _ = try importFiles([photos], options: options) } == [
-                "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path, or pass --allow-dangling to leave it out"
+                "\(photos):2:7: the asset file 'missing.png' does not exist (looked in \(folder.url.standardizedFileURL.resolvingSymlinksInPath().path)); fix the path, or pass MappingOptions.allowDangling to leave it out"
             ])
     }
 
@@ -171,7 +171,7 @@ import Testing
         let base = folder.url.standardizedFileURL.resolvingSymlinksInPath().path
         #expect(
             errorMessages { _ = try importFiles([dishes]) } == [
-                "\(dishes):4:11: the asset file 'Phat Thai.jpg' does not exist (looked in \(base); closest: 'Phat thai.jpg'); fix the path, or pass --allow-dangling to leave it out"
+                "\(dishes):4:11: the asset file 'Phat Thai.jpg' does not exist (looked in \(base); closest: 'Phat thai.jpg'); fix the path, or pass MappingOptions.allowDangling to leave it out"
             ])
         #expect(try records("Dish").isEmpty)
 
@@ -180,7 +180,7 @@ import Testing
         let summary = try importFiles([dishes], options: options)
         #expect(
             summary.plan.recordType("Dish")?.fields["image"]?.reason
-                == "2 of 3 values are paths to existing media or document files; the 1 naming none ('Phat Thai.jpg') are errors, or left out with --allow-dangling"
+                == "2 of 3 values are paths to existing media or document files; the 1 naming none ('Phat Thai.jpg') are errors, or left out with \(option: .allowDangling)"
         )
         #expect(
             try records("Dish").map {

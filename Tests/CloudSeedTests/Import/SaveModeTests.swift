@@ -49,7 +49,7 @@ import Testing
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Note", created: 1, refused: 1)])
         #expect(
             rejected.map(\.errors.description) == [
-                "[\(path):2:1: record 'a' of type Note already exists; --mode create only adds records (use --mode changed-keys to update them)]"
+                "[\(path):2:1: record 'a' of type Note already exists; the save mode create only adds records (use the save mode changed-keys to update them)]"
             ])
     }
 
@@ -81,14 +81,15 @@ import Testing
         options.skipBadRows = true
         let importer = Importer(store: store, scope: StoreScope(), options: options)
         var rejected: [String] = []
-        let summary = try importer.run([SourceFile(path: csv)], rejected: { rejected += $0.jsonLines })
+        let summary = try importer.run(
+            [SourceFile(path: csv)], rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Count", created: 9_997, refused: 3)])
         #expect(
             rejected
                 == [8, 501, 10_000].map { line in
                     let column = "r\(line - 1),".count + 1
                     return
-                        #"{"file":"\#(csv)","line":\#(line),"column":\#(column),"recordType":"Count","reason":"invalid attempt to set value type STRING for field 'value' for type 'Count', defined to be: INT64; fix the value or change --field value:INT64"}"#
+                        #"{"file":"\#(csv)","line":\#(line),"column":\#(column),"recordType":"Count","reason":"invalid attempt to set value type STRING for field 'value' for type 'Count', defined to be: INT64; fix the value or change the field type 'value:INT64'"}"#
                 })
     }
 }

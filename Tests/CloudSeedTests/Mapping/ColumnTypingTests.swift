@@ -80,7 +80,8 @@ import Testing
         let importer = Importer(
             store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
         var rejected: [String] = []
-        let summary = try importer.run(sources, rejected: { rejected += $0.jsonLines })
+        let summary = try importer.run(
+            sources, rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })
         return Imported(
             tables: try tables(of: path), summary: summary,
             rejected: rejected.map { $0.replacingOccurrences(of: folder.url.path + "/", with: "") })
@@ -316,7 +317,7 @@ import Testing
         #expect(result.rows("Artwork") == Self.expected["refused.Artwork"])
         #expect(
             result.rejected == [
-                #"{"file":"artworks.csv","line":3,"column":5,"recordType":"Artwork","reason":"invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64; fix the value or change --field copies:INT64"}"#
+                #"{"file":"artworks.csv","line":3,"column":5,"recordType":"Artwork","reason":"invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64; fix the value or change the field type 'copies:INT64'"}"#
             ])
         #expect(result.summary.counts.map(\.refused) == [1])
     }

@@ -71,14 +71,15 @@ import Testing
         let result = try ColumnTypingTests.imported([("artworks.csv", csv)])
         let artwork = try #require(result.summary.plan.recordType("Artwork"))
         #expect(
-            artwork.sortedFieldNames.map { ImportSummary.describe($0, artwork.fields[$0]!, in: artwork) } == [
-                "appVersion STRING (inferred: kept as text: 'appVersion' holds versions)  --field Artwork.appVersion:STRING",
-                "build INT64 (inferred)  --field Artwork.build:INT64",
-                "price DOUBLE (inferred)  --field Artwork.price:DOUBLE",
-                "rating DOUBLE (inferred)  --field Artwork.rating:DOUBLE",
-                "title STRING (inferred)  --field Artwork.title:STRING",
-                "version STRING (inferred: kept as text: 1.10 and 1.1 differ)  --field Artwork.version:STRING",
-            ])
+            artwork.sortedFieldNames.map { ImportSummary.describe($0, artwork.fields[$0]!, in: artwork).description }
+                == [
+                    "appVersion STRING (inferred: kept as text: 'appVersion' holds versions)  the field type 'Artwork.appVersion:STRING'",
+                    "build INT64 (inferred)  the field type 'Artwork.build:INT64'",
+                    "price DOUBLE (inferred)  the field type 'Artwork.price:DOUBLE'",
+                    "rating DOUBLE (inferred)  the field type 'Artwork.rating:DOUBLE'",
+                    "title STRING (inferred)  the field type 'Artwork.title:STRING'",
+                    "version STRING (inferred: kept as text: 1.10 and 1.1 differ)  the field type 'Artwork.version:STRING'",
+                ])
         // Each cell is quoted by SQLite: a text in quotes, as written; a number bare.
         let rows = try #require(result.tables["Artwork"])
         #expect(rows.map { $0.contains(.text("'1.10'")) } == [false, false, false, true])

@@ -230,7 +230,8 @@ import Testing
                 now: 1_700_000_000_000)
             importer.guessingRows = guessingRows
             var rejected: [String] = []
-            let summary = try importer.run(sources, rejected: { rejected += $0.jsonLines })
+            let summary = try importer.run(
+                sources, rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })
             summaries.append(
                 summary.text.replacingOccurrences(of: #"in \d+\.\d+ s"#, with: "", options: .regularExpression))
             stores.append(
@@ -319,7 +320,7 @@ import Testing
         #expect(messages[0] == messages[1])
         #expect(
             messages[1].contains(
-                "\(path):2:25: Cannot create or modify field 'extra' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"
+                "\(path):2:25: Cannot create or modify field 'extra' in record 'Artwork' in production schema; import into the development environment, where fields are created just in time"
             ))
     }
 
@@ -337,7 +338,7 @@ import Testing
         for store in result.stores {
             #expect(
                 store.rejected == [
-                    #"{"file":"artworks.jsonl","line":2,"column":28,"keyPath":"[1]","recordType":"Artwork","reason":"invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64; fix the value or change --field copies:INT64"}"#
+                    #"{"file":"artworks.jsonl","line":2,"column":28,"keyPath":"[1]","recordType":"Artwork","reason":"invalid attempt to set value type STRING for field 'copies' for type 'Artwork', defined to be: INT64; fix the value or change the field type 'copies:INT64'"}"#
                 ])
         }
     }

@@ -18,18 +18,18 @@ import Testing
 
     static func describe(_ result: ImportSummary) throws -> [String] {
         let artwork = try #require(result.plan.recordType("Artwork"))
-        return artwork.sortedFieldNames.map { ImportSummary.describe($0, artwork.fields[$0]!, in: artwork) }
+        return artwork.sortedFieldNames.map { ImportSummary.describe($0, artwork.fields[$0]!, in: artwork).description }
     }
 
     @Test func aColumnDecidesTheOrderOfItsDatesOrStaysText() throws {
         let result = try ColumnTypingTests.imported([("artworks.csv", Self.artworks)])
         #expect(
             try Self.describe(result.summary) == [
-                "announced TIMESTAMP (inferred)  --field Artwork.announced:TIMESTAMP",
-                "published TIMESTAMP (inferred: dates written MM/dd/yyyy: a day over 12 tells)  --field Artwork.published:TIMESTAMP --date-format 'Artwork.published=MM/dd/yyyy'",
-                "released STRING (inferred: kept as text: no day over 12 tells MM/dd/yyyy from dd/MM/yyyy; pin one with --date-format 'Artwork.released=dd/MM/yyyy')  --field Artwork.released:STRING",
-                "title STRING (inferred)  --field Artwork.title:STRING",
-                "updated TIMESTAMP (inferred)  --field Artwork.updated:TIMESTAMP",
+                "announced TIMESTAMP (inferred)  the field type 'Artwork.announced:TIMESTAMP'",
+                "published TIMESTAMP (inferred: dates written MM/dd/yyyy: a day over 12 tells)  the field type 'Artwork.published:TIMESTAMP' the date format 'Artwork.published=MM/dd/yyyy'",
+                "released STRING (inferred: kept as text: no day over 12 tells MM/dd/yyyy from dd/MM/yyyy; pin one with the date format 'Artwork.released=dd/MM/yyyy')  the field type 'Artwork.released:STRING'",
+                "title STRING (inferred)  the field type 'Artwork.title:STRING'",
+                "updated TIMESTAMP (inferred)  the field type 'Artwork.updated:TIMESTAMP'",
             ])
         let rows = try #require(result.tables["Artwork"])
         #expect(rows.map { $0.contains(.text("'2026-11-26T00:00:00.000Z'")) } == [true, false, false])
@@ -48,8 +48,8 @@ import Testing
         let result = try ColumnTypingTests.imported([("artworks.csv", Self.artworks)], options: options)
         #expect(
             try Self.describe(result.summary).filter { $0.hasPrefix("published") || $0.hasPrefix("released") } == [
-                "published TIMESTAMP (inferred: dates written MM/dd/yyyy: a day over 12 tells)  --field Artwork.published:TIMESTAMP --date-format 'Artwork.published=MM/dd/yyyy'",
-                "released TIMESTAMP (inferred: dates written dd/MM/yyyy, as --date-format says)  --field Artwork.released:TIMESTAMP --date-format 'Artwork.released=dd/MM/yyyy'",
+                "published TIMESTAMP (inferred: dates written MM/dd/yyyy: a day over 12 tells)  the field type 'Artwork.published:TIMESTAMP' the date format 'Artwork.published=MM/dd/yyyy'",
+                "released TIMESTAMP (inferred: dates written dd/MM/yyyy, as the date format says)  the field type 'Artwork.released:TIMESTAMP' the date format 'Artwork.released=dd/MM/yyyy'",
             ])
         let rows = try #require(result.tables["Artwork"])
         // Midnight at +02:00 is 22:00 UTC the day before; a zone written wins.

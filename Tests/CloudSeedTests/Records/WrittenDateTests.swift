@@ -117,12 +117,12 @@ import Testing
         let zone = #expect(throws: CloudSeedError.self) { try TimeZoneChoice(parsing: "Mars/Olympus") }
         #expect(
             zone?.message
-                == "--timezone 'Mars/Olympus' is not a time zone; use a name such as Europe/Paris or America/New_York, UTC, or an offset such as +02:00"
+                == "the time zone 'Mars/Olympus' is not a time zone; use a name such as Europe/Paris or America/New_York, UTC, or an offset such as +02:00"
         )
         let format = #expect(throws: CloudSeedError.self) { try DateFormatPin(parsing: "published=yyyy/MM/dd") }
         #expect(
             format?.message
-                == "--date-format 'published=yyyy/MM/dd': use MM/dd/yyyy (month first) or dd/MM/yyyy (day first), with /, . or - between the numbers, for one field as [type.]field=FORMAT"
+                == "the date format 'published=yyyy/MM/dd': use MM/dd/yyyy (month first) or dd/MM/yyyy (day first), with /, . or - between the numbers, for one field as [type.]field=FORMAT"
         )
     }
 

@@ -36,7 +36,7 @@ import Testing
     init() throws {
         folder = try TemporaryFolder()
         store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        operations = SchemaOperations(store: store, container: StoreScope.defaultContainer)
+        operations = SchemaOperations(store: ContainerStore(backend: store), container: StoreScope.defaultContainer)
     }
 
     func importSchema(_ text: String) throws -> SchemaDiff {
@@ -92,7 +92,7 @@ import Testing
         #expect(
             errorMessages { _ = try Importer(store: store, scope: production, now: 0).run([SourceFile(path: csv)]) }
                 == [
-                    "\(csv):2:9: Cannot create or modify field 'rating' in record 'Artwork' in production schema; import into --environment development, where fields are created just in time"
+                    "\(csv):2:9: Cannot create or modify field 'rating' in record 'Artwork' in production schema; import into the development environment, where fields are created just in time"
                 ])
     }
 

@@ -56,7 +56,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .unsupportedQuery,
-                "Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run cloudseed schema import"
+                "Field 'price' is not marked sortable; add SORTABLE to Artwork.price in the schema and run a schema import"
             )
         ) {
             try gallery.store.query(query, in: StoreScope())
@@ -131,7 +131,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .unsupportedQuery,
-                "Field 'catalogNumber' is not marked sortable; add SORTABLE to Artwork.catalogNumber in the schema and run cloudseed schema import"
+                "Field 'catalogNumber' is not marked sortable; add SORTABLE to Artwork.catalogNumber in the schema and run a schema import"
             )
         ) { try titles([QuerySort("artist"), QuerySort("catalogNumber")]) }
     }
@@ -201,7 +201,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .unsupportedQuery,
-                "Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run cloudseed schema import"
+                "Type Artwork has no SEARCHABLE field; add SEARCHABLE to a STRING field in the schema and run a schema import"
             )
         ) {
             try gallery.store.query(query, in: StoreScope())

@@ -139,7 +139,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .storeFailure,
-                "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with --store",
+                "this SQLite file is not a cloudseed store, so it was left untouched; name a new file with ContainerStore(_:)",
                 at: SourcePosition(file: path))
         ) {
             _ = try SQLiteContainerStore(path: path)
@@ -170,7 +170,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .invalidOption,
-                "the public database has only the default zone; drop --zone Work or use --database private")
+                "the public database has only the default zone; drop the zone 'Work' or use the private database")
         ) {
             _ = try Importer(store: store, scope: scope).run([])
         }

@@ -22,7 +22,7 @@ import Testing
 
     /// Backs `store` up into `folder/name` and returns the bundle's files.
     static func backup(_ store: any StoreBackend, _ folder: TemporaryFolder, _ name: String) throws -> [String: Data] {
-        try BackupWriter(store: store, now: backupTime).write(to: folder.path(name))
+        try BackupWriter(store: ContainerStore(backend: store), now: backupTime).write(to: folder.path(name))
         return try BackupFixture.files(in: folder.path(name))
     }
 
@@ -33,7 +33,8 @@ import Testing
         let first = try Self.backup(store, original.folder, "first")
         let restored = try TestStore(backend, folder: original.folder, name: "restored.sqlite")
         let target = try restored.open()
-        let manifest = try Restorer(store: target).restore(BackupBundle(verifying: original.folder.path("first")))
+        let manifest = try Restorer(store: ContainerStore(backend: target)).restore(
+            BackupBundle(verifying: original.folder.path("first")))
         #expect(manifest.summary == "16 records in 4 zones, 4 assets")
         #expect(try Self.backup(target, original.folder, "second") == first)
         #expect(try Self.export(target) == Self.export(store))
@@ -60,7 +61,7 @@ import Testing
         for backend in BackendKind.allCases {
             let testStore = try TestStore(backend)
             let store = try testStore.open()
-            var seeder = Seeder(store: store)
+            var seeder = Seeder(store: ContainerStore(backend: store))
             seeder.now = 1_700_000_000_000
             summaries.append(
                 try seeder.run(manifest).text.replacingOccurrences(
@@ -81,11 +82,13 @@ import Testing
         let first = try Self.backup(original, sqlite.folder, "first")
         let postgres = try TestStore(.postgres, folder: sqlite.folder)
         let server = try postgres.open()
-        try Restorer(store: server).restore(BackupBundle(verifying: sqlite.folder.path("first")))
+        try Restorer(store: ContainerStore(backend: server)).restore(
+            BackupBundle(verifying: sqlite.folder.path("first")))
         let second = try Self.backup(server, sqlite.folder, "second")
         #expect(second == first)
         let back = try TestStore(.sqlite, folder: sqlite.folder, name: "back.sqlite").open()
-        try Restorer(store: back).restore(BackupBundle(verifying: sqlite.folder.path("second")))
+        try Restorer(store: ContainerStore(backend: back)).restore(
+            BackupBundle(verifying: sqlite.folder.path("second")))
         #expect(try Self.backup(back, sqlite.folder, "third") == first)
         #expect(try Self.export(back) == Self.export(original))
     }
@@ -117,7 +120,7 @@ import Testing
                 _ = try Importer(store: store, scope: StoreScope(environment: .production)).run([SourceFile(path: path)]
                 )
             } == [
-                "\(path):2:1: Cannot create new type ToDoItem in production schema; import into --environment development, where types are created just in time"
+                "\(path):2:1: Cannot create new type ToDoItem in production schema; import into the development environment, where types are created just in time"
             ])
         #expect(try store.inventory().zones.isEmpty)
         _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])

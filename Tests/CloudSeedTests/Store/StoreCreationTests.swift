@@ -98,7 +98,7 @@ import Testing
         #expect(
             throws: CloudSeedError(
                 .storeFailure,
-                "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with --store",
+                "another program created this file while cloudseed was creating the store, so nothing was written to it; run again to write into that file, or name another with ContainerStore(_:)",
                 at: SourcePosition(file: path))
         ) {
             try store.write { transaction in try transaction.createRecordType("Note", in: StoreScope().schemaScope) }

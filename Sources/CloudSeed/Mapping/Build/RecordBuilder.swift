@@ -245,12 +245,13 @@ enum FieldErrors {
         _ mismatch: ValueConverter.Mismatch, field: String, recordType: String, planned: PlannedField,
         at position: SourcePosition
     ) -> CloudSeedError {
-        var message =
+        var message: OptionText =
             "invalid attempt to set value type \(mismatch.valueType) for field '\(field)' for type '\(recordType)', defined to be: \(planned.type.wireName)"
         if let detail = mismatch.detail { message += " (\(detail))" }
         switch planned.rule {
         case .schema: message += "; the store's schema defines '\(field)' as \(planned.type.schemaName): fix the value"
-        case .override: message += "; fix the value or change --field \(field):\(planned.type.schemaName)"
+        case .override:
+            message += "; fix the value or change \(option: .fieldType("\(field):\(planned.type.schemaName)"))"
         case .declared: message += "; fix the value or its declared type"
         case .cloudKitValue: message += "; fix the value or give its \"type\""
         case .inferred: message += "; fix the value"

@@ -36,7 +36,10 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         return "\(type)-\(name)"
     }
 
-    package var description: String {
+    package var description: String { text.description }
+
+    /// The rule in words, naming the option that picks it where there is one.
+    package var text: OptionText {
         switch self {
         case .template(let template): "the name template \"\(template.template)\""
         case .fromSource: "record names given by the source"
@@ -46,7 +49,7 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         case .position: "record type and position in the source (Type-1, Type-2, …)"
         case .parent: "the parent record's name, the key it is under and its place there (a position, or its own key)"
         case .naturalKey(let key): "the natural key \(key.hasPrefix("{") ? key : "{\(key)}"), unique in every row"
-        case .uuid: "random UUIDs (--uuid)"
+        case .uuid: "random UUIDs (\(option: .randomNames))"
         }
     }
 }

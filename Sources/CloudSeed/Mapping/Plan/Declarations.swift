@@ -36,12 +36,13 @@ package struct ReferenceDeclaration: Hashable, Sendable {
                 target = part
             } else {
                 throw CloudSeedError(
-                    .invalidOption, "--reference '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
+                    .invalidOption,
+                    "\(option: .reference(text)): '\(part)' is neither a record type nor NONE or DELETE_SELF")
             }
         }
         guard IdentifierMapping.isValid(field) else {
             throw CloudSeedError(
-                .invalidOption, "--reference '\(text)' needs a field name, as artist or Artwork.artist:Artist")
+                .invalidOption, "\(option: .reference(text)) needs a field name, as artist or Artwork.artist:Artist")
         }
     }
 }
@@ -61,12 +62,12 @@ package struct LocationDeclaration: Hashable, Sendable {
 
     package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
-            throw CloudSeedError(.invalidOption, "--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
+            throw CloudSeedError(.invalidOption, "\(option: .location(text)) needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }
         (recordType, field) = splitQualified(String(text[..<equals]))
         columns = text[text.index(after: equals)...].split(separator: ",").map(String.init)
         guard IdentifierMapping.isValid(field), (1...2).contains(columns.count) else {
-            throw CloudSeedError(.invalidOption, "--location '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
+            throw CloudSeedError(.invalidOption, "\(option: .location(text)) needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }
     }
 }

@@ -39,15 +39,17 @@ package struct RejectedRow: Sendable {
     package var position: SourcePosition
     package var errors: [CloudSeedError]
 
-    /// One JSON object per error, for the rejects file: file, line, column, record type, reason.
-    package var jsonLines: [String] {
+    /// One JSON object per error, for the rejects file: file, line, column, record type, reason
+    /// (with the run options it names worded by `wording`).
+    package func jsonLines(wordingOptions wording: (RunOption) -> String) -> [String] {
         errors.map { error in
             let position = error.position ?? self.position
             var members = [("file", JSONText.quoted(position.file))]
             if let line = position.line { members.append(("line", String(line))) }
             if let column = position.column { members.append(("column", String(column))) }
             if let keyPath = self.position.keyPath { members.append(("keyPath", JSONText.quoted(keyPath))) }
-            members += [("recordType", JSONText.quoted(recordType)), ("reason", JSONText.quoted(error.message))]
+            let reason = error.message(wordingOptions: wording)
+            members += [("recordType", JSONText.quoted(recordType)), ("reason", JSONText.quoted(reason))]
             return JSONText.object(members)
         }
     }
@@ -75,13 +77,13 @@ package struct PlannedRecordType: Sendable {
 
     /// How the records are named, as the plan prints it: where some rows keep the names their
     /// sources give and the rule names the others, both.
-    package var namingDescription: String {
+    package var namingDescription: OptionText {
         switch namingRule {
-        case .fromSource, .column, .qualifiedColumn, .parent, .template: return "\(namingRule)"
+        case .fromSource, .column, .qualifiedColumn, .parent, .template: return namingRule.text
         case .naturalKey, .position, .uuid:
-            guard rowsWithOwnName > 0 else { return "\(namingRule)" }
+            guard rowsWithOwnName > 0 else { return namingRule.text }
             let rows = rowsWithOwnName == 1 ? "1 row" : "\(rowsWithOwnName) rows"
-            return "the names their sources give (\(rows)), the other rows by \(namingRule)"
+            return "the names their sources give (\(rows)), the other rows by \(namingRule.text)"
         }
     }
 
@@ -118,13 +120,13 @@ package struct PlannedField: Hashable, Sendable {
     /// The action of references made from this field's values.
     package var action: ReferenceAction = .none
     /// Why the heuristics chose this type, for the plan (`every value resolves to an Artist`).
-    package var reason: String?
+    package var reason: OptionText?
     /// How a TIMESTAMP field's texts are read, where not the default way: the order of day and
     /// month its values or `--date-format` decide, the zone of `--timezone`.
     var dateReading: DateReading?
 
     package init(
-        type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: String? = nil
+        type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: OptionText? = nil
     ) {
         self.type = type
         self.rule = rule

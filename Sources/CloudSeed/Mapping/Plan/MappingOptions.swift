@@ -84,21 +84,22 @@ public struct FieldTypeOverride: Hashable, Sendable {
     public init(parsing text: String) throws {
         guard let colon = text.firstIndex(of: ":") else {
             throw CloudSeedError(
-                .invalidOption, "--field '\(text)' needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
+                .invalidOption, "\(option: .fieldType(text)) needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
         }
         let target = String(text[..<colon])
         let typeName = String(text[text.index(after: colon)...])
         guard let type = FieldType(name: typeName) else {
             throw CloudSeedError(
                 .invalidOption,
-                "--field '\(text)': unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>"
+                "\(option: .fieldType(text)): unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>"
             )
         }
         (recordType, field) = splitQualified(target)
         self.type = type
         guard IdentifierMapping.isValid(field), recordType.map(IdentifierMapping.isValid) ?? true else {
             throw CloudSeedError(
-                .invalidOption, "--field '\(text)': names start with a letter and hold letters, digits and '_'")
+                .invalidOption,
+                "\(option: .fieldType(text)): names start with a letter and hold letters, digits and '_'")
         }
     }
 }
@@ -133,7 +134,7 @@ public struct NameTemplate: Hashable, Sendable {
         guard !placeholders.isEmpty else {
             throw CloudSeedError(
                 .invalidOption,
-                "--name-template '\(text)' names no field; write fields in braces, as \"{firstName} {lastName}\"")
+                "\(option: .nameTemplate(text)) names no field; write fields in braces, as \"{firstName} {lastName}\"")
         }
     }
 

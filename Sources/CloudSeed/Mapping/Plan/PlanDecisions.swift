@@ -150,27 +150,28 @@ struct PlanDecisions {
                 case .template(let template, let position):
                     error = CloudSeedError(
                         .invalidValue,
-                        "the name template \"\(template)\" names a field this row does not set; fill it in or change --name-template",
+                        "the name template \"\(template)\" names a field this row does not set; fill it in or change \(option: .nameTemplate(nil))",
                         at: position)
                 case .renamed(let template, let given, let named, let position):
                     error = CloudSeedError(
                         .duplicateRecordName,
-                        "the source names this record '\(given)', but the name template \"\(template)\" names it '\(named)'; drop --name-template for \(type), or remove the source's recordName",
+                        "the source names this record '\(given)', but the name template \"\(template)\" names it '\(named)'; drop \(option: .nameTemplate(nil)) for \(type), or remove the source's recordName",
                         at: position)
                 case .sharesName(let firstRow):
                     let first = wantedRows[type]?[firstRow] ?? nil
                     let second = wantedRows[type]?[row] ?? nil
                     error = CloudSeedError(
                         .duplicateRecordName,
-                        "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with --name-template",
+                        "two rows get the record name '\(second?.name ?? "")' (the other is at \(first?.position.description ?? "")); give each row its own name, for example with \(option: .nameTemplate(nil))",
                         at: second?.position)
                 case .sharesNameWithType(let otherType, let otherRow):
                     let other = wantedRows[otherType]?[otherRow] ?? nil
                     let this = wantedRows[type]?[row] ?? nil
-                    let template = naming.rules[type]?.pinningTemplate.map { " '\(type)=\(type) \($0)'" } ?? ""
+                    let template = RunOption.nameTemplate(
+                        naming.rules[type]?.pinningTemplate.map { "\(type)=\(type) \($0)" })
                     error = CloudSeedError(
                         .duplicateRecordName,
-                        "record name '\(this?.name ?? "")' is this \(type)'s and the \(otherType)'s at \(other?.position.description ?? ""); a record name is unique in its zone, whatever the type: name one type's records apart, for example with --name-template\(template)",
+                        "record name '\(this?.name ?? "")' is this \(type)'s and the \(otherType)'s at \(other?.position.description ?? ""); a record name is unique in its zone, whatever the type: name one type's records apart, for example with \(option: template)",
                         at: this?.position)
                 }
                 if options.skipBadRows {
@@ -295,7 +296,7 @@ struct PlanDecisions {
             if let override, override != stored {
                 throw CloudSeedError(
                     .invalidSchema,
-                    "invalid attempt to set value type \(override.wireName) for field '\(name)' for type '\(recordType)', defined to be: \(stored.wireName); the store's schema already defines the field, so drop --field \(name):\(override.schemaName)",
+                    "invalid attempt to set value type \(override.wireName) for field '\(name)' for type '\(recordType)', defined to be: \(stored.wireName); the store's schema already defines the field, so drop \(option: .fieldType("\(name):\(override.schemaName)"))",
                     at: position)
             }
             let isReference = stored == .reference || stored == .list(.reference)
@@ -327,13 +328,13 @@ struct PlanDecisions {
             return PlannedField(
                 type: type, rule: .inferred,
                 reason:
-                    "\(files.existing) of \(files.existing + files.missing) values are paths to existing media or document files; the \(files.missing) naming none (\(examples)) are errors, or left out with --allow-dangling"
+                    "\(files.existing) of \(files.existing + files.missing) values are paths to existing media or document files; the \(files.missing) naming none (\(examples)) are errors, or left out with \(option: .allowDangling)"
             )
         }
         if kind?.isDecimalText == true, let decimals = survey.decimals[name],
             let reason = Self.keptAsText(name, decimals)
         {
-            return PlannedField(type: .string, rule: .inferred, reason: reason)
+            return PlannedField(type: .string, rule: .inferred, reason: OptionText(reason))
         }
         if case .numericDate(let forms)? = kind { return numericDates(name, in: recordType, forms) }
         return PlannedField(type: kind?.fieldType ?? .string, rule: .inferred)
@@ -345,7 +346,8 @@ struct PlanDecisions {
         if let pin = options.dateFormat(name, in: recordType) {
             let pattern = pin.order.pattern(separator: pin.separator)
             return PlannedField(
-                type: .timestamp, rule: .inferred, reason: "dates written \(pattern), as --date-format says")
+                type: .timestamp, rule: .inferred,
+                reason: "dates written \(pattern), as \(option: .dateFormat(nil)) says")
         }
         guard let order = forms.order else {
             let (monthFirst, dayFirst) = (
@@ -355,7 +357,7 @@ struct PlanDecisions {
             return PlannedField(
                 type: .string, rule: .inferred,
                 reason:
-                    "kept as text: no day over 12 tells \(monthFirst) from \(dayFirst); pin one with --date-format '\(recordType).\(name)=\(dayFirst)'"
+                    "kept as text: no day over 12 tells \(monthFirst) from \(dayFirst); pin one with \(option: .dateFormat("\(recordType).\(name)=\(dayFirst)"))"
             )
         }
         let pattern = order.pattern(separator: forms.separator)
@@ -386,7 +388,7 @@ struct PlanDecisions {
         let unresolved = values.filter { index.matches($0).isEmpty }.sorted()
         if unresolved.isEmpty {
             let type: FieldType = if case .list = kind, !isKeyList { .list(.reference) } else { .reference }
-            let reason =
+            let reason: OptionText =
                 isKeyList
                 ? "its name and every value name \(target) records by their natural keys"
                 : "its name and every value name \(target) records"
@@ -398,7 +400,7 @@ struct PlanDecisions {
         return PlannedField(
             type: kind.fieldType, rule: .inferred,
             reason:
-                "not a reference: \(unresolved.count) of \(values.count) values name no \(target) record (\(examples)); --reference \(recordType).\(name):\(target) makes it one"
+                "not a reference: \(unresolved.count) of \(values.count) values name no \(target) record (\(examples)); \(option: .reference("\(recordType).\(name):\(target)")) makes it one"
         )
     }
 }

@@ -3,7 +3,7 @@
 enum ReferenceResolution {
     struct Failure: Error {
         var code: CloudSeedError.Code
-        var message: String
+        var message: OptionText
     }
 
     static func resolve(_ value: PlainValue, field: PlannedField, in plan: ImportPlan, options: MappingOptions) throws
@@ -49,7 +49,7 @@ enum ReferenceResolution {
         throw Failure(
             code: .unresolvedReference,
             message:
-                "no \(target) record matches '\(written)' (\(suggestion)); fix the value, or pass --allow-dangling to keep it as a reference to a missing record"
+                "no \(target) record matches '\(written)' (\(suggestion)); fix the value, or pass \(option: .allowDangling) to keep it as a reference to a missing record"
         )
     }
 

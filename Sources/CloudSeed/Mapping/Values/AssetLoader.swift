@@ -36,7 +36,7 @@ enum AssetLoader {
         guard allowOutside || !path.hasPrefix("/") else {
             throw CloudSeedError(
                 .invalidValue,
-                "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass --allow-outside-assets",
+                "the asset path '\(path)' is absolute; give it relative to the source file's folder, or pass \(option: .allowOutsideAssets)",
                 at: position)
         }
         let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
@@ -44,7 +44,7 @@ enum AssetLoader {
         guard allowOutside || url.path.hasPrefix(base.path + "/") else {
             throw CloudSeedError(
                 .invalidValue,
-                "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass --allow-outside-assets",
+                "the asset path '\(path)' leads outside the source file's folder; move the file inside it, or pass \(option: .allowOutsideAssets)",
                 at: position)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -54,7 +54,7 @@ enum AssetLoader {
             }
             throw CloudSeedError(
                 .missingAsset,
-                "the asset file '\(path)' does not exist (looked in \(base.path)\(closest ?? "")); fix the path, or pass --allow-dangling to leave it out",
+                "the asset file '\(path)' does not exist (looked in \(base.path)\(closest ?? "")); fix the path, or pass \(option: .allowDangling) to leave it out",
                 at: position)
         }
         guard data.count <= maximumAssetSize else {

@@ -53,7 +53,7 @@ enum LocationColumns {
             guard parts.count == 2 else {
                 throw CloudSeedError(
                     .invalidValue,
-                    "'\(text)' is not \"latitude,longitude\"; fix the value or drop --location \(declaration.field)",
+                    "'\(text)' is not \"latitude,longitude\"; fix the value or drop \(option: .location(declaration.field))",
                     at: position)
             }
             value = LocationKeys.location(latitude: .text(parts[0]), longitude: .text(parts[1]))

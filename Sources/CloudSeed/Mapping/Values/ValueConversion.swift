@@ -15,7 +15,7 @@ struct ValueConverter {
     /// Why a value does not fit its field: CloudKit's type message needs the value's own type.
     struct Mismatch: Error {
         var valueType: String
-        var detail: String?
+        var detail: OptionText?
     }
 
     /// ``convert(_:to:reading:at:)`` to a planned field's type, its dates read as its plan says.
@@ -62,7 +62,7 @@ struct ValueConverter {
                         throw Mismatch(
                             valueType: "STRING",
                             detail:
-                                "nothing tells whether '\(text)' is month/day/year or day/month/year; say which with --date-format MM/dd/yyyy or dd/MM/yyyy"
+                                "nothing tells whether '\(text)' is month/day/year or day/month/year; say which with \(option: .dateFormat("MM/dd/yyyy")) or dd/MM/yyyy"
                         )
                     }
                     throw Mismatch(valueType: "STRING", detail: "'\(text)' is no date written \(pattern)")
