@@ -18,3 +18,24 @@ package enum ChangeTag {
         }
     }
 }
+
+/// The change tags a write transaction gives: the store's counter, read once, counted in memory,
+/// and written back when the transaction commits.
+package struct ChangeTagCounter {
+    private var last: Int64?
+
+    package init() {}
+
+    /// The next change tag; `stored` reads the store's counter the first time.
+    package mutating func next(stored: () throws -> Int64) rethrows -> String {
+        let counter = try (last ?? stored()) + 1
+        last = counter
+        return ChangeTag.text(of: counter)
+    }
+
+    /// The counter to write back, if a tag was given since the last time; forgets it.
+    package mutating func take() -> Int64? {
+        defer { last = nil }
+        return last
+    }
+}

@@ -11,8 +11,8 @@ extension PostgresContainerStore {
         package let scope: StoreScope
         package let layout: TypeLayout
         package let zone: Int64
-        /// The field names the values come in, kept so that the same array is recognised by its storage.
-        package let fieldNames: [String]
+        /// The field names the values come in.
+        package var fieldNames: FieldNameList
         /// For each field column in the layout's order, where its value is among the record's values.
         package let valueOffsets: [Int?]
         /// Whether the table's keys wait for its rows (``deferNameIndex(ofType:in:)``): its rows then
@@ -34,7 +34,7 @@ extension PostgresContainerStore {
             self.scope = scope
             self.layout = layout
             self.zone = zone
-            self.fieldNames = fieldNames
+            self.fieldNames = FieldNameList(fieldNames)
             valueOffsets = Self.valueOffsets(of: fieldNames, in: layout)
         }
 
@@ -46,13 +46,7 @@ extension PostgresContainerStore {
         }
 
         package func holds(_ recordType: String, _ scope: StoreScope, _ fieldNames: [String]) -> Bool {
-            guard recordType == self.recordType, scope == self.scope else { return false }
-            let sameStorage = fieldNames.withUnsafeBufferPointer { given in
-                self.fieldNames.withUnsafeBufferPointer { kept in
-                    given.baseAddress == kept.baseAddress && given.count == kept.count
-                }
-            }
-            return sameStorage || fieldNames == self.fieldNames
+            recordType == self.recordType && scope == self.scope && self.fieldNames.matches(fieldNames)
         }
     }
 
@@ -83,7 +77,7 @@ extension PostgresContainerStore {
             recordName: record.recordName, zone: target.zone, table: table, layout: target.layout,
             shared: target.shared,
             batchSize: whole ? PostgresPendingRows.batchSize : PostgresPendingRows.streamedBatchSize,
-            fieldCount: (whole ? PostgresLayout.systemColumns.count : 2) + target.valueOffsets.count
+            fieldCount: (whole ? RecordColumns.system.count : 2) + target.valueOffsets.count
         ) { row in
             if whole { row.appendInt64(target.zone) }
             try row.appendText(record.recordName)

@@ -54,26 +54,23 @@ extension PostgresContainerStore {
 
     /// A new change tag: the counter of `cloudseed.meta`, counted in memory during the transaction.
     package func nextChangeTag() throws -> String {
-        if changeTagCounter == nil {
+        try changeTags.next {
             guard
                 let number = try connection.value("SELECT value FROM cloudseed.meta WHERE key = 'changeTag'").flatMap({
                     Int64($0)
                 })
             else { throw connection.storeError("the change tag counter is missing") }
-            changeTagCounter = number
+            return number
         }
-        changeTagCounter! += 1
-        return ChangeTag.text(of: changeTagCounter!)
     }
 
     /// Writes the change tags given so far to `cloudseed.meta`. The counter only rises: a concurrent
     /// run in another container environment may have raised it further.
     package func flushChangeTagCounter() throws {
-        guard let counter = changeTagCounter else { return }
+        guard let counter = changeTags.take() else { return }
         try connection.rows(
             "UPDATE cloudseed.meta SET value = greatest(value::bigint, $1::bigint)::text WHERE key = 'changeTag'",
             [String(counter)])
-        changeTagCounter = nil
     }
 
     /// The stored records of any type with one of `recordNames`: which types hold which names,
@@ -131,7 +128,7 @@ extension PostgresContainerStore {
         else { throw CloudSeedError(.unknownRecordType, "record type \(record.recordType) is not in the schema") }
         let system = record.system
         var row = PostgresBinaryRow(
-            fieldCount: PostgresLayout.systemColumns.count + layout.sortedFieldNames.count, reusing: &rowMemory)
+            fieldCount: RecordColumns.system.count + layout.sortedFieldNames.count, reusing: &rowMemory)
         defer { row.giveBack(to: &rowMemory) }
         row.appendInt64(zone)
         try row.appendText(record.recordID.recordName)

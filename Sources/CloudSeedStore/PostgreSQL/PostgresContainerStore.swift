@@ -24,7 +24,7 @@ package final class PostgresContainerStore: StoreBackend {
     private var lockedEnvironments: Set<SchemaScope> = []
     private var isWriting = false
     /// The last change tag given in this transaction, written to `cloudseed.meta` when it commits.
-    package var changeTagCounter: Int64?
+    package var changeTags = ChangeTagCounter()
     /// Asset sizes by checksum; content-addressed, so they never change.
     private var assetSizes: [String: Int64] = [:]
     /// Saved rows not yet sent to the server.
@@ -100,7 +100,7 @@ package final class PostgresContainerStore: StoreBackend {
                 + " UNION ALL "
                 + changes("length(\"___etag\") > $2", by: "length(\"___etag\"), \"___etag\"", as: "longer")
                 + " ORDER BY \"___length\", \"___etag\" LIMIT $4"
-            quotedColumns = (PostgresLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }).map(
+            quotedColumns = (RecordColumns.system + sortedFieldNames.map { fields[$0]!.column }).map(
                 SQLIdentifier.quoted)
         }
 
@@ -214,7 +214,7 @@ package final class PostgresContainerStore: StoreBackend {
             layouts.removeAll()
             zoneKeys.removeAll()
             lockedEnvironments.removeAll()
-            changeTagCounter = nil
+            _ = changeTags.take()
             pendingRows.removeAll()
             readAhead.removeAll()
             deferredKeys.removeAll()

@@ -88,11 +88,6 @@ package enum PostgresLayout {
         );
         """
 
-    /// The columns every record table has, before its field columns.
-    package static let systemColumns = [
-        "___zone", "___recordID", "___createTime", "___createdBy", "___modTime", "___modifiedBy", "___etag",
-    ]
-
     /// The column a table's SEARCHABLE fields are indexed in, kept by PostgreSQL itself.
     package static let searchColumn = "___search"
 
@@ -145,10 +140,10 @@ package enum PostgresLayout {
     package static let droppingDefaults = sharedColumns.map { "ALTER COLUMN \(SQLIdentifier.quoted($0)) DROP DEFAULT" }
 
     /// The system columns a bulk insert's rows may leave to defaults (``PostgresPendingRows/SharedColumns``).
-    private static let sharedColumns = systemColumns.indices.filter(
+    private static let sharedColumns = RecordColumns.system.indices.filter(
         PostgresPendingRows.SharedColumns.systemColumnIndexes.contains
     )
-    .map { systemColumns[$0] }
+    .map { RecordColumns.system[$0] }
 
     /// A name PostgreSQL keeps whole: names over its 63-byte limit are cut to 50 bytes and given
     /// the first 12 hex digits of their SHA-256, so two long names never meet.

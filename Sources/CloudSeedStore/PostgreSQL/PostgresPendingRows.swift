@@ -59,7 +59,7 @@ package struct PostgresPendingRows {
             modifiedUserRecordName = system.modifiedUserRecordName
         }
 
-        /// The indexes of the columns left out, among ``PostgresLayout/systemColumns``.
+        /// The indexes of the columns left out, among ``RecordColumns/system``.
         package static let systemColumnIndexes: Set<Int> = [0, 2, 3, 4, 5]
     }
 

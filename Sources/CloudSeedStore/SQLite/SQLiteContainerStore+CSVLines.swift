@@ -45,7 +45,7 @@ extension SQLiteContainerStore {
                     // CSV writes no system fields, and none were read: the record is its name and fields.
                     var values = row.values()
                     values.insert(
-                        contentsOf: repeatElement(SQLiteValue.null, count: SQLiteLayout.systemColumns.count - 2), at: 1)
+                        contentsOf: repeatElement(SQLiteValue.null, count: RecordColumns.system.count - 2), at: 1)
                     try record(try self.record(from: values, type: name, layout: layout, zoneID: scope.zoneID))
                 }
             }

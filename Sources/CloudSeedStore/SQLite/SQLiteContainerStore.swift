@@ -52,8 +52,8 @@ package final class SQLiteContainerStore: StoreBackend {
                 && self.system.sharesColumns(with: system)
         }
     }
-    private static let recordNameParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___recordID")! + 1)
-    private static let changeTagParameter = Int32(SQLiteLayout.systemColumns.firstIndex(of: "___etag")! + 1)
+    private static let recordNameParameter = Int32(RecordColumns.system.firstIndex(of: "___recordID")! + 1)
+    private static let changeTagParameter = Int32(RecordColumns.system.firstIndex(of: "___etag")! + 1)
     /// Tables whose name index waits for their rows, in this transaction (``deferNameIndex(ofType:in:)``).
     package var deferredNameIndexes: Set<String> = []
     /// The statements that make the field indexes waiting with them, by table.
@@ -93,7 +93,7 @@ package final class SQLiteContainerStore: StoreBackend {
             self.fields = fields
             sortedFieldNames = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let quotedTable = SQLIdentifier.quoted(table)
-            let read = SQLiteLayout.systemColumns.dropFirst() + sortedFieldNames.map { fields[$0]!.column }
+            let read = RecordColumns.system.dropFirst() + sortedFieldNames.map { fields[$0]!.column }
             let select =
                 "SELECT \(read.map(SQLIdentifier.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ?"
             selectAll = select + " ORDER BY \"___recordID\""
@@ -111,7 +111,7 @@ package final class SQLiteContainerStore: StoreBackend {
             let namesAndFields = ["___recordID"] + sortedFieldNames.map { fields[$0]!.column }
             selectNamesAndFields =
                 "SELECT \(namesAndFields.map(SQLIdentifier.quoted).joined(separator: ", ")) FROM \(quotedTable) WHERE \"___zone\" = ? ORDER BY \"___recordID\""
-            let written = SQLiteLayout.systemColumns + sortedFieldNames.map { fields[$0]!.column }
+            let written = RecordColumns.system + sortedFieldNames.map { fields[$0]!.column }
             let values =
                 "(\(written.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
@@ -140,7 +140,7 @@ package final class SQLiteContainerStore: StoreBackend {
         lastComparison = nil
     }
     /// The last change tag given in this transaction, written to `_cloudseed_meta` when it commits.
-    private var changeTagCounter: Int64?
+    private var changeTags = ChangeTagCounter()
     /// The last system timestamp written, formatted: a run stamps every record with the same time.
     private var lastTimestamp: (milliseconds: Int64, text: String) = (0, Timestamp.format(0)!)
 
@@ -292,7 +292,7 @@ package final class SQLiteContainerStore: StoreBackend {
             if journaled { database.returnToWriteAheadLog() }
             // A save target may hold a transaction's own choices, such as a deferred name index.
             forgetTargets()
-            changeTagCounter = nil
+            _ = changeTags.take()
             if !deferredNameIndexes.isEmpty { try? database.execute("PRAGMA cache_size = \(Self.cacheSize)") }
             deferredNameIndexes.removeAll()
             deferredFieldIndexes.removeAll()
@@ -478,23 +478,20 @@ package final class SQLiteContainerStore: StoreBackend {
 
     /// A new change tag: the counter of `_cloudseed_meta`, counted in memory during the transaction.
     package func nextChangeTag() throws -> String {
-        if changeTagCounter == nil {
+        try changeTags.next {
             guard
                 case .text(let value)? = try database.rows("SELECT value FROM _cloudseed_meta WHERE key = 'changeTag'")
                     .first?.first,
                 let number = Int64(value)
             else { throw database.storeError("the change tag counter is missing") }
-            changeTagCounter = number
+            return number
         }
-        changeTagCounter! += 1
-        return ChangeTag.text(of: changeTagCounter!)
     }
 
     /// Writes the change tags given so far to `_cloudseed_meta`.
     package func flushChangeTagCounter() throws {
-        guard let counter = changeTagCounter else { return }
+        guard let counter = changeTags.take() else { return }
         try database.rows("UPDATE _cloudseed_meta SET value = ? WHERE key = 'changeTag'", [.text(String(counter))])
-        changeTagCounter = nil
     }
 
     package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {
@@ -533,7 +530,7 @@ package final class SQLiteContainerStore: StoreBackend {
     package func save(_ record: CloudRecord, in scope: StoreScope) throws {
         let target = try saveTarget(record.recordType, in: scope)
         var values = systemValues(record.recordID.recordName, system: record.system, target: target)
-        for name in target.fieldNames { values.append(record.fields[name].map(SQLiteValueCodec.encode) ?? .null) }
+        for name in target.fieldNames.names { values.append(record.fields[name].map(SQLiteValueCodec.encode) ?? .null) }
         boundSystemColumns = nil
         try target.save.run(values)
     }
@@ -558,8 +555,8 @@ package final class SQLiteContainerStore: StoreBackend {
             boundSystemColumns = BoundSystemColumns(
                 statement: ObjectIdentifier(target.insert), zone: target.zone, system: system)
         }
-        let firstField = Int32(SQLiteLayout.systemColumns.count + 1)
-        if target.hasFieldNames(fieldNames) {
+        let firstField = Int32(RecordColumns.system.count + 1)
+        if target.fieldNames.matches(fieldNames) {
             // Each value lent where it is, and switched on there: a copy would count references to
             // its texts, and handing the optional to a function copied it first.
             try record.values.withUnsafeBufferPointer { values in
@@ -574,7 +571,7 @@ package final class SQLiteContainerStore: StoreBackend {
             }
         } else {
             let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
-            for (offset, name) in target.fieldNames.enumerated() {
+            for (offset, name) in target.fieldNames.names.enumerated() {
                 try bind(given[name].flatMap { $0 }, at: firstField + Int32(offset), to: target.insert)
             }
         }
@@ -594,7 +591,7 @@ package final class SQLiteContainerStore: StoreBackend {
             .text(formatted(system.modifiedTimestamp)), .text(system.modifiedUserRecordName),
             .text(system.changeTag),
         ]
-        values.reserveCapacity(values.count + target.fieldNames.count)
+        values.reserveCapacity(values.count + target.fieldNames.names.count)
         return values
     }
 
@@ -604,14 +601,11 @@ package final class SQLiteContainerStore: StoreBackend {
         let scope: StoreScope
         let recordType: String
         let zone: Int64
-        let fieldNames: [String]
+        var fieldNames: FieldNameList
         let insert: SQLiteStatement
         /// Saves a whole record (``TypeLayout/upsert``, or ``insert`` where the name index is deferred).
         let save: SQLiteStatement
         let statementGeneration: Int
-        /// The field names last found the same as ``fieldNames``, kept so that their storage,
-        /// where they are told apart, stays theirs.
-        private var matchingNames: [String] = []
 
         init(
             scope: StoreScope, recordType: String, zone: Int64, fieldNames: [String], insert: SQLiteStatement,
@@ -621,23 +615,10 @@ package final class SQLiteContainerStore: StoreBackend {
             self.scope = scope
             self.recordType = recordType
             self.zone = zone
-            self.fieldNames = fieldNames
+            self.fieldNames = FieldNameList(fieldNames)
             self.insert = insert
             self.save = save
             self.statementGeneration = statementGeneration
-        }
-
-        /// Whether `names` are ``fieldNames``, in order: compared once for the array a run passes
-        /// with every record.
-        func hasFieldNames(_ names: [String]) -> Bool {
-            if !matchingNames.isEmpty, Self.storage(of: names) == Self.storage(of: matchingNames) { return true }
-            guard names == fieldNames else { return false }
-            matchingNames = names
-            return true
-        }
-
-        private static func storage(of names: [String]) -> UnsafeRawPointer? {
-            names.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         }
     }
 

@@ -66,11 +66,6 @@ package enum SQLiteLayout {
         );
         """
 
-    /// The columns every record table has, before its field columns.
-    package static let systemColumns = [
-        "___zone", "___recordID", "___createTime", "___createdBy", "___modTime", "___modifiedBy", "___etag",
-    ]
-
     /// A record table and its name index. Stores written before the name index had its own name
     /// made the zone and record name the table's primary key, which works alike but cannot be
     /// dropped while a bulk insert runs.

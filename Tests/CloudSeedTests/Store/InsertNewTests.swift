@@ -105,7 +105,7 @@ import Testing
         }
         let saved = try rows("Saved")
         #expect(saved.count == records.count)
-        #expect(saved.first?.count == SQLiteLayout.systemColumns.count + names.count)
+        #expect(saved.first?.count == RecordColumns.system.count + names.count)
         #expect(try rows("Inserted") == saved)
     }
 
