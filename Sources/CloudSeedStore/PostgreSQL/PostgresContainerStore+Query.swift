@@ -15,6 +15,21 @@ extension PostgresContainerStore: SQLQueries {
         try connection.rows(sql, dialect.arguments)
     }
 
+    package func rows(_ sql: String, zone: Int64, names: [String]) throws -> [[String?]] {
+        try connection.rows(sql, [String(zone), JSONText.array(quoting: names)])
+    }
+
+    /// Each name looked up on its own (`LATERAL … LIMIT 1`): a join let the planner scan a table
+    /// whose statistics lag a push.
+    package func namesHeld(in table: TypeLayout, offset: Int) -> String {
+        "SELECT \(offset), n.name FROM json_array_elements_text($2::json) AS n(name) CROSS JOIN LATERAL (SELECT 1 FROM \(table.qualifiedTable) WHERE \"___recordID\" = n.name AND \"___zone\" = $1 LIMIT 1) AS t"
+    }
+
+    package func offsetAndName(in row: [String?]) -> (Int, String)? {
+        guard let offset = row[0].flatMap({ Int($0) }), let name = row[1] else { return nil }
+        return (offset, name)
+    }
+
     package func location(in row: [String?], column: Int) -> Location? {
         let place = row[column].flatMap { try? PostgresValueCodec.decode($0, as: .location, assetSizes: { _ in 0 }) }
         return if case .location(let place)? = place { place } else { nil }

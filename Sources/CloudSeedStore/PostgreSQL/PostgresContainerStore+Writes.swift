@@ -73,29 +73,11 @@ extension PostgresContainerStore {
             [String(counter)])
     }
 
-    /// The stored records of any type with one of `recordNames`: which types hold which names,
-    /// looked up in every type's name index in one statement, then the records of each type that
-    /// holds some, by another; rows still buffered are sent first. Each name is looked up on its
-    /// own (`LATERAL … LIMIT 1`): a join let the planner scan a table whose statistics lag a push.
+    /// The stored records of any type with one of `recordNames`; rows still buffered are sent first.
     package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
         if !deferredKeys.isEmpty { try buildDeferredNameIndexes() }
         try flushPendingRows()
-        let layouts = try typeLayouts(scope.schemaScope)
-        guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
-        let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let probe = types.enumerated().map { offset, type in
-            "SELECT \(offset), n.name FROM json_array_elements_text($2::json) AS n(name) CROSS JOIN LATERAL (SELECT 1 FROM \(layouts[type]!.qualifiedTable) WHERE \"___recordID\" = n.name AND \"___zone\" = $1 LIMIT 1) AS t"
-        }.joined(separator: " UNION ALL ")
-        var held: [Int: [String]] = [:]
-        for row in try connection.rows(probe, [String(zone), JSONText.array(quoting: Array(Set(recordNames)))]) {
-            guard let offset = row[0].flatMap({ Int($0) }), let name = row[1] else { continue }
-            held[offset, default: []].append(name)
-        }
-        return try held.keys.sorted().flatMap { offset in
-            let layout = layouts[types[offset]]!
-            return try connection.rows(layout.selectByNames, [String(zone), JSONText.array(quoting: held[offset]!)])
-                .map { try record(from: $0, type: types[offset], layout: layout, zoneID: scope.zoneID) }
-        }
+        return try storedRecords(named: recordNames, in: scope)
     }
 
     package func record(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> CloudRecord? {

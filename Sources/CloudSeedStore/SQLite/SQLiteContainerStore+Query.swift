@@ -15,6 +15,20 @@ extension SQLiteContainerStore: SQLQueries {
         try database.rows(sql, dialect.arguments)
     }
 
+    package func rows(_ sql: String, zone: Int64, names: [String]) throws -> [[SQLiteValue]] {
+        try database.rows(sql, [.integer(zone), .text(JSONText.array(quoting: names))])
+    }
+
+    /// Each name joined with the table's name index.
+    package func namesHeld(in table: TypeLayout, offset: Int) -> String {
+        "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLIdentifier.quoted(table.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
+    }
+
+    package func offsetAndName(in row: [SQLiteValue]) -> (Int, String)? {
+        guard case .integer(let offset) = row[0], case .text(let name) = row[1] else { return nil }
+        return (Int(offset), name)
+    }
+
     package func location(in row: [SQLiteValue], column: Int) -> Location? {
         let place = try? SQLiteValueCodec.decode(row[column], as: .location, assetSizes: { _ in 0 })
         return if case .location(let place)? = place { place } else { nil }

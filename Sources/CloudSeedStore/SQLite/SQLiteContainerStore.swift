@@ -503,28 +503,11 @@ package final class SQLiteContainerStore: StoreBackend {
         return try record(from: row, type: recordType, layout: layout, zoneID: scope.zoneID)
     }
 
-    /// The stored records of any type with one of `recordNames`: which types hold which names,
-    /// joined with every type's name index in one statement, then the records of each type that
-    /// holds some, by another. A request's names are read once, not once per type.
+    /// The stored records of any type with one of `recordNames`, each type's names found by a join
+    /// with its name index.
     package func records(named recordNames: [String], in scope: StoreScope) throws -> [CloudRecord] {
         if !deferredNameIndexes.isEmpty { try buildDeferredNameIndexes() }
-        let layouts = try typeLayouts(scope.schemaScope)
-        guard !recordNames.isEmpty, !layouts.isEmpty, let zone = try zoneKey(scope, create: false) else { return [] }
-        let types = layouts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let probe = types.enumerated().map { offset, type in
-            "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLIdentifier.quoted(layouts[type]!.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
-        }.joined(separator: " UNION ALL ")
-        var held: [Int: [String]] = [:]
-        for row in try database.rows(probe, [.integer(zone), .text(JSONText.array(quoting: Array(Set(recordNames))))]) {
-            guard case .integer(let offset) = row[0], case .text(let name) = row[1] else { continue }
-            held[Int(offset), default: []].append(name)
-        }
-        return try held.keys.sorted().flatMap { offset in
-            let layout = layouts[types[offset]]!
-            return try database.rows(
-                layout.selectByNames, [.integer(zone), .text(JSONText.array(quoting: held[offset]!))]
-            ).map { try record(from: $0, type: types[offset], layout: layout, zoneID: scope.zoneID) }
-        }
+        return try storedRecords(named: recordNames, in: scope)
     }
 
     package func save(_ record: CloudRecord, in scope: StoreScope) throws {
