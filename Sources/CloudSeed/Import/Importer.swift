@@ -36,15 +36,6 @@ public struct Importer: Sendable {
         self.now = now
     }
 
-    package init(
-        store: any StoreBackend, scope: StoreScope, options: MappingOptions = MappingOptions(),
-        userRecordName: String = RecordZoneID.defaultOwnerName, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
-    ) {
-        self.init(
-            store: ContainerStore(backend: store), scope: scope, options: options, userRecordName: userRecordName,
-            now: now)
-    }
-
     /// Imports `sources`; on any error nothing is written and the errors are thrown as one ``CloudSeedError``, the
     /// first with the rest as its ``CloudSeedError/furtherErrors``.
     ///

@@ -32,7 +32,7 @@ struct BackupFixture {
         var options = MappingOptions()
         options.allowDangling = true
         func load(_ files: [String], into scope: StoreScope = StoreScope(), at now: Int64) throws {
-            _ = try Importer(store: store, scope: scope, options: options, now: now).run(
+            _ = try Importer(store: ContainerStore(backend: store), scope: scope, options: options, now: now).run(
                 files.map { try SourceFile(path: Repository.sample($0)) })
         }
         try load(["CloudKit/AllTypes.json"], at: 1_700_000_000_000)

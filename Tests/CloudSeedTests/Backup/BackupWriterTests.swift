@@ -66,7 +66,7 @@ import Testing
     @Test func aFailedBackupLeavesTheEarlierOneIntactAndNoPartialFolder() throws {
         try BackupWriter(store: ContainerStore(backend: store), now: 0).write(to: folder.path("backup"))
         let before = try BackupFixture.files(in: folder.path("backup"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 1).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         #expect(
@@ -175,7 +175,7 @@ import Testing
 
     @Test func oddOwnerNamesRoundTrip() throws {
         let odd = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work", ownerName: "../.. Zoë/x"))
-        _ = try Importer(store: store, scope: odd, now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: odd, now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         let manifest = try BackupWriter(store: ContainerStore(backend: store)).write(to: folder.path("backup"))

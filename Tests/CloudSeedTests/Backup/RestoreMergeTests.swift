@@ -26,7 +26,7 @@ import Testing
 
     @Test func aContainerWithRecordsIsRefusedWithoutMerge() throws {
         let target = try store("target.sqlite")
-        _ = try Importer(store: target, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: target), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         let before = try BackupFixture.records(of: target)
@@ -42,8 +42,12 @@ import Testing
         let target = try store("target.sqlite")
         let notes = try fixture.folder.write("notes.csv", "recordName,body\nn1,first\n")
         let changed = try fixture.folder.write("ToDoItem.csv", "recordName,title,priority\nGet apples,Get pears,1\n")
-        _ = try Importer(store: target, scope: StoreScope(), now: 0).run([SourceFile(path: notes)])
-        _ = try Importer(store: target, scope: BackupFixture.aliceWork, now: 0).run([SourceFile(path: changed)])
+        _ = try Importer(store: ContainerStore(backend: target), scope: StoreScope(), now: 0).run([
+            SourceFile(path: notes)
+        ])
+        _ = try Importer(store: ContainerStore(backend: target), scope: BackupFixture.aliceWork, now: 0).run([
+            SourceFile(path: changed)
+        ])
         try Restorer(store: ContainerStore(backend: target), merge: true).restore(bundle)
 
         let original = try BackupFixture.records(of: store("original.sqlite"))
@@ -64,7 +68,9 @@ import Testing
     @Test func mergeRefusesAFieldOfAnotherType() throws {
         let target = try store("target.sqlite")
         let todo = try fixture.folder.write("ToDoItem.csv", "recordName,title,isCompleted\nx,y,no\n")
-        _ = try Importer(store: target, scope: BackupFixture.bobFamily, now: 0).run([SourceFile(path: todo)])
+        _ = try Importer(store: ContainerStore(backend: target), scope: BackupFixture.bobFamily, now: 0).run([
+            SourceFile(path: todo)
+        ])
         let before = try BackupFixture.records(of: target)
         #expect(
             BackupFixture.error { try Restorer(store: ContainerStore(backend: target), merge: true).restore(bundle) }

@@ -35,8 +35,10 @@ import Testing
     func importText(_ name: String, _ text: String, allowDangling: Bool = true) throws -> ImportSummary {
         var options = MappingOptions()
         options.allowDangling = allowDangling
-        return try Importer(store: store, scope: scope, options: options, now: 1_700_000_000_000)
-            .run([SourceFile(path: folder.write(name, text))])
+        return try Importer(
+            store: ContainerStore(backend: store), scope: scope, options: options, now: 1_700_000_000_000
+        )
+        .run([SourceFile(path: folder.write(name, text))])
     }
 
     func records() throws -> [String: CloudRecord] {
@@ -146,8 +148,10 @@ extension CloudKitValueShapeTests {
     func importNote(allowDangling: Bool) throws {
         var options = MappingOptions()
         options.allowDangling = allowDangling
-        _ = try Importer(store: store, scope: StoreScope(database: .private), options: options, now: 0)
-            .run([SourceFile(path: folder.write("note.json", Self.noteAboutWork))])
+        _ = try Importer(
+            store: ContainerStore(backend: store), scope: StoreScope(database: .private), options: options, now: 0
+        )
+        .run([SourceFile(path: folder.write("note.json", Self.noteAboutWork))])
     }
 
     func note() throws -> CloudRecord? {
@@ -158,7 +162,8 @@ extension CloudKitValueShapeTests {
 
     @Test func aReferenceIntoAnotherZonePointsThereAndIsExportedSo() throws {
         _ = try Importer(
-            store: store, scope: StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work")), now: 0
+            store: ContainerStore(backend: store),
+            scope: StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work")), now: 0
         )
         .run([SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))])
         try importNote(allowDangling: false)

@@ -24,7 +24,7 @@ import Testing
         #"{"records": [{"recordType": "Song", "recordName": "s1", "fields": {"title": {"value": "a"}}}]}"#
 
     func importFiles(_ files: [(String, String)], options: MappingOptions = MappingOptions()) throws -> ImportSummary {
-        try Importer(store: store, scope: scope, options: options, now: 1_700_000_000_000)
+        try Importer(store: ContainerStore(backend: store), scope: scope, options: options, now: 1_700_000_000_000)
             .run(files.map { try SourceFile(path: folder.write($0.0, $0.1), recordType: "Song") })
     }
 
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func childRowsDoNotCostTheirTypesRecordsTheirNames() throws {
-        _ = try Importer(store: store, scope: scope, now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: scope, now: 0).run([
             SourceFile(path: folder.write("named.json", Self.namedSong)),
             SourceFile(
                 path: folder.write("playlists.json", #"{"Playlist": [{"name": "p", "songs": [{"title": "x"}]}]}"#)),

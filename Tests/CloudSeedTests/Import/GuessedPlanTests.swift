@@ -36,11 +36,13 @@ import Testing
             let path = folder.path("\(guessingRows.map(String.init) ?? "twice").sqlite")
             if !storedSources.isEmpty {
                 _ = try Importer(
-                    store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 1_600_000_000_000
+                    store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(),
+                    now: 1_600_000_000_000
                 ).run(storedSources)
             }
             var importer = Importer(
-                store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options,
+                store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(),
+                options: options,
                 now: 1_700_000_000_000)
             importer.guessingRows = guessingRows
             importer.schemaDefinition = try schema.map { try CKSLParser.parse($0) }
@@ -53,7 +55,7 @@ import Testing
             } catch {
                 run.error = "\(error)"
             }
-            importer = Importer(store: try SQLiteContainerStore.inMemory(), scope: StoreScope())  // lets the store go
+            importer = Importer(store: try ContainerStore.inMemory(), scope: StoreScope())  // lets the store go
             run.storeExists = FileManager.default.fileExists(atPath: path)
             if run.storeExists { run.tables = try tables(of: path) }
             runs.append(run)
@@ -303,7 +305,7 @@ import Testing
         let folder = try TemporaryFolder()
         let source = try SourceFile(path: folder.write("items.csv", "code,count\nc1,1\nc2,2\n"))
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        var importer = Importer(store: store, scope: StoreScope(), now: 1_700_000_000_000)
+        var importer = Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1_700_000_000_000)
         importer.guessingRows = 1
         #expect(try importer.run([source]).readOnce)
         let again = try importer.run([source])

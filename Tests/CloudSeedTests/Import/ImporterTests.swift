@@ -23,8 +23,10 @@ import Testing
     func importFiles(_ paths: [String], options: MappingOptions = MappingOptions(), scope: StoreScope? = nil) throws
         -> ImportSummary
     {
-        try Importer(store: store, scope: scope ?? self.scope, options: options, now: 1_700_000_000_000)
-            .run(paths.map { try SourceFile(path: $0) })
+        try Importer(
+            store: ContainerStore(backend: store), scope: scope ?? self.scope, options: options, now: 1_700_000_000_000
+        )
+        .run(paths.map { try SourceFile(path: $0) })
     }
 
     func records(_ scope: StoreScope? = nil) throws -> [CloudRecord] {
@@ -76,7 +78,7 @@ import Testing
         let expected = try records()
         let other = try TemporaryFolder()
         let otherStore = try SQLiteContainerStore(path: other.path("store.sqlite"))
-        _ = try Importer(store: otherStore, scope: scope, now: 1_700_000_000_000).run([
+        _ = try Importer(store: ContainerStore(backend: otherStore), scope: scope, now: 1_700_000_000_000).run([
             SourceFile(path: Repository.sample(path))
         ])
         var actual: [CloudRecord] = []
@@ -101,7 +103,9 @@ import Testing
         // b's price changes; c leaves its count out, which changed keys keep.
         let again = try folder.write(
             "Item.csv", "recordName,title,count,price\na,Apple,1,1.5\nb,Banana,2,2.75\nc,Cherry,,3.5\n")
-        let summary = try Importer(store: store, scope: scope, now: 1_800_000_000_000).run([SourceFile(path: again)])
+        let summary = try Importer(store: ContainerStore(backend: store), scope: scope, now: 1_800_000_000_000).run([
+            SourceFile(path: again)
+        ])
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "Item", updated: 1, unchanged: 2)])
         let after = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0) })
         #expect(after["a"] == before["a"])
@@ -134,7 +138,9 @@ import Testing
     @Test func changedKeysUpdatesOnlyTheGivenFields() throws {
         _ = try importFiles([Repository.sample("ToDoItems/ToDoItems.plist")])
         let change = try folder.write("ToDoItems.csv", "recordName,title\nWater the plants,Water the roses\n")
-        let summary = try Importer(store: store, scope: scope, now: 1_800_000_000_000).run([SourceFile(path: change)])
+        let summary = try Importer(store: ContainerStore(backend: store), scope: scope, now: 1_800_000_000_000).run([
+            SourceFile(path: change)
+        ])
         #expect(summary.counts == [ImportSummary.TypeCounts(recordType: "ToDoItem", updated: 1)])
         let updated = try #require(try records().first { $0.recordID.recordName == "Water the plants" })
         #expect(updated.fields["title"] == .string("Water the roses"))
@@ -204,7 +210,9 @@ import Testing
             "export.json", "{\"records\":[" + imported.map(CloudKitJSON.record).joined(separator: ",") + "]}")
         let again = try TemporaryFolder()
         let secondStore = try SQLiteContainerStore(path: again.path("store.sqlite"))
-        _ = try Importer(store: secondStore, scope: scope, options: options, now: 1_700_000_000_000).run([
+        _ = try Importer(
+            store: ContainerStore(backend: secondStore), scope: scope, options: options, now: 1_700_000_000_000
+        ).run([
             SourceFile(path: exported)
         ])
         var reimported: [CloudRecord] = []

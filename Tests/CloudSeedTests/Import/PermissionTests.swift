@@ -18,7 +18,7 @@ import Testing
     }
 
     func importing(_ csv: String, as user: String) throws -> ImportSummary {
-        try Importer(store: store, scope: StoreScope(), userRecordName: user, now: 0).run([
+        try Importer(store: ContainerStore(backend: store), scope: StoreScope(), userRecordName: user, now: 0).run([
             SourceFile(path: folder.write("Post.csv", csv))
         ])
     }

@@ -103,7 +103,7 @@ struct RealSeedFilesTests {
     private func run(_ paths: [String], options: MappingOptions = MappingOptions()) throws -> Imported {
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        let summary = try Importer(store: store, scope: StoreScope(), options: options, now: 0)
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options, now: 0)
             .run(paths.map { try SourceFile(path: $0) })
         var records: [CloudRecord] = []
         try store.forEachRecord(in: StoreScope(), recordType: nil) { records.append($0) }

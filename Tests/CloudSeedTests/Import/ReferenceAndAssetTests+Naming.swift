@@ -86,7 +86,7 @@ extension ReferenceAndAssetTests {
         let people = try folder.write("people.csv", "id,age\nmei,40\nzoe,31\nmei,52\n")
         var options = MappingOptions()
         options.skipBadRows = true
-        let importer = Importer(store: store, scope: StoreScope(), options: options, now: 0)
+        let importer = Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options, now: 0)
         var rejected: [String] = []
         let summary = try importer.run(
             [SourceFile(path: people)], rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })

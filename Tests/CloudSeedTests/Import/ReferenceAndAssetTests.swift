@@ -19,7 +19,7 @@ import Testing
     }
 
     func importFiles(_ paths: [String], options: MappingOptions = MappingOptions()) throws -> ImportSummary {
-        try Importer(store: store, scope: StoreScope(), options: options, now: 0).run(
+        try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options, now: 0).run(
             paths.map { try SourceFile(path: $0) })
     }
 
@@ -84,15 +84,16 @@ import Testing
         let store = try SQLiteContainerStore(path: folder.path("pinned.sqlite"))
         #expect(
             errorMessages {
-                _ = try Importer(store: store, scope: StoreScope(), options: options, now: 0).run([
-                    try SourceFile(path: artists), try SourceFile(path: artworks),
-                ])
+                _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options, now: 0)
+                    .run([
+                        try SourceFile(path: artists), try SourceFile(path: artworks),
+                    ])
             } == [
                 "\(artworks):3:3: no Artist record matches 'Mei Chan' (closest: Mei Chen, Zoe Muller, Tomas Ortega); fix the value, or pass MappingOptions.allowDangling to keep it as a reference to a missing record"
             ])
         #expect(try store.inventory().zones.isEmpty)
         options.allowDangling = true
-        _ = try Importer(store: store, scope: StoreScope(), options: options, now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options, now: 0).run([
             try SourceFile(path: artists), try SourceFile(path: artworks),
         ])
         var artworkRecords: [CloudRecord] = []
@@ -239,7 +240,7 @@ import Testing
     }
 
     @Test func dryRunsCountButWriteNothing() throws {
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run(
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run(
             [SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))], dryRun: true)
         #expect(summary.counts.map(\.created) == [3])
         #expect(

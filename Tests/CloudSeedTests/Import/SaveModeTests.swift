@@ -15,13 +15,13 @@ import Testing
     init() throws {
         folder = try TemporaryFolder()
         store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: folder.write("Note.csv", "recordName,title,body\na,A,first\nb,B,second\n"))
         ])
     }
 
     func run(_ csv: String, mode: SaveMode, partial: Bool = false) throws -> (ImportSummary, [RejectedRow]) {
-        var importer = Importer(store: store, scope: StoreScope(), now: 1)
+        var importer = Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1)
         importer.mode = mode
         importer.partial = partial
         var rejected: [RejectedRow] = []
@@ -76,10 +76,12 @@ import Testing
         let csv = try folder.write("Count.csv", "recordName,value\n" + rows.joined(separator: "\n") + "\n")
         var options = MappingOptions(fieldTypes: [FieldTypeOverride(field: "value", type: .int64)])
         #expect(throws: CloudSeedError.self) {
-            _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: csv)])
+            _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options).run([
+                SourceFile(path: csv)
+            ])
         }
         options.skipBadRows = true
-        let importer = Importer(store: store, scope: StoreScope(), options: options)
+        let importer = Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options)
         var rejected: [String] = []
         let summary = try importer.run(
             [SourceFile(path: csv)], rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })

@@ -25,7 +25,7 @@ struct SharedExamplesTests {
     func importing(_ relativePath: String, options: MappingOptions = MappingOptions()) throws -> Imported {
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        let summary = try Importer(store: store, scope: StoreScope(), options: options, now: 0)
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options, now: 0)
             .run([SourceFile(path: SharedExamples.path(relativePath))])
         var records: [CloudRecord] = []
         try store.forEachRecord(in: StoreScope(), recordType: nil) { records.append($0) }

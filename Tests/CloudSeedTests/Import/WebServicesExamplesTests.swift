@@ -30,7 +30,7 @@ import Testing
 
     @discardableResult
     func send(_ name: String, _ request: String, mode: SaveMode = .changedKeys) throws -> ImportSummary {
-        var importer = Importer(store: store, scope: scope, now: 1_700_000_000_000)
+        var importer = Importer(store: ContainerStore(backend: store), scope: scope, now: 1_700_000_000_000)
         importer.mode = mode
         return try importer.run([SourceFile(path: folder.write(name, request))])
     }

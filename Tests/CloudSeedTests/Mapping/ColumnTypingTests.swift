@@ -78,7 +78,8 @@ import Testing
         let sources = try files.map { try SourceFile(path: folder.write($0.0, $0.1)) }
         let path = folder.path("store.sqlite")
         let importer = Importer(
-            store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options, now: 1_700_000_000_000)
+            store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(), options: options,
+            now: 1_700_000_000_000)
         var rejected: [String] = []
         let summary = try importer.run(
             sources, rejected: { rejected += $0.jsonLines(wordingOptions: { $0.libraryWording }) })
@@ -176,13 +177,17 @@ import Testing
         func counts(_ summary: ImportSummary) -> [[Int]] {
             summary.counts.map { [$0.created, $0.updated, $0.unchanged] }
         }
-        _ = try Importer(store: store, scope: StoreScope(), now: 1_700_000_000_000).run([artists, firstSource])
-        let again = try Importer(store: store, scope: StoreScope(), now: 1_700_000_000_001).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1_700_000_000_000).run([
             artists, firstSource,
         ])
-        let changed = try Importer(store: store, scope: StoreScope(), now: 1_700_000_000_002).run([
-            artists, secondSource,
-        ])
+        let again = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1_700_000_000_001)
+            .run([
+                artists, firstSource,
+            ])
+        let changed = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1_700_000_000_002)
+            .run([
+                artists, secondSource,
+            ])
         let tables = Imported(tables: try tables(of: path), summary: changed, rejected: [])
         return (counts(again), counts(changed), tables.rows("Artwork"))
     }

@@ -226,7 +226,8 @@ import Testing
         for guessingRows in [2, nil] {
             let path = folder.path("\(guessingRows ?? 0).sqlite")
             var importer = Importer(
-                store: try SQLiteContainerStore(path: path), scope: StoreScope(), options: options,
+                store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(),
+                options: options,
                 now: 1_700_000_000_000)
             importer.guessingRows = guessingRows
             var rejected: [String] = []
@@ -308,7 +309,7 @@ import Testing
                 try transaction.createRecordType("Artwork", in: production.schemaScope)
                 try transaction.addField("title", type: .string, to: "Artwork", in: production.schemaScope)
             }
-            var importer = Importer(store: store, scope: production)
+            var importer = Importer(store: ContainerStore(backend: store), scope: production)
             importer.guessingRows = guessingRows
             do {
                 _ = try importer.run([SourceFile(path: path)])

@@ -112,14 +112,16 @@ import Testing
         let (name, bytes, message) = Self.corpus[index]
         let folder = try TemporaryFolder()
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         let before = try store.inventory().zones.map(\.recordCounts)
         let path = folder.path(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         do {
-            _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])
+            _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
+                SourceFile(path: path)
+            ])
             Issue.record("\(name) imported")
         } catch let error as CloudSeedError {
             #expect(
@@ -139,7 +141,9 @@ import Testing
         var options = MappingOptions()
         options.fieldTypes = [FieldTypeOverride(field: "body", type: .string)]
         let error = #expect(throws: CloudSeedError.self) {
-            _ = try Importer(store: store, scope: StoreScope(), options: options).run([SourceFile(path: path)])
+            _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), options: options).run([
+                SourceFile(path: path)
+            ])
         }
         #expect(error?.code == .limitExceeded)
     }

@@ -51,7 +51,8 @@ import Testing
     @Test func theSchemaTypesCSVColumns() throws {
         _ = try importSchema(Self.gallery)
         let csv = try folder.write("artworks.csv", "catalogNumber,title,price\n115,MacKerricher,1250\n")
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: csv)])
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([SourceFile(path: csv)]
+        )
         var records: [CloudRecord] = []
         try store.forEachRecord(in: StoreScope(), recordType: "Artwork") { records.append($0) }
         #expect(
@@ -60,7 +61,11 @@ import Testing
             ])
         let bad = try folder.write("more/artworks.csv", "catalogNumber,title,price\n116,Dear,cheap\n")
         #expect(
-            errorMessages { _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: bad)]) }
+            errorMessages {
+                _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
+                    SourceFile(path: bad)
+                ])
+            }
                 == [
                     "\(bad):2:10: invalid attempt to set value type STRING for field 'price' for type 'Artwork', defined to be: DOUBLE; the store's schema defines 'price' as DOUBLE: fix the value"
                 ])
@@ -90,7 +95,11 @@ import Testing
         #expect(try store.schemaDefinition(of: production.schemaScope) == before)
         let csv = try folder.write("artworks.csv", "title,price,rating\nNew,5.5,3\n")
         #expect(
-            errorMessages { _ = try Importer(store: store, scope: production, now: 0).run([SourceFile(path: csv)]) }
+            errorMessages {
+                _ = try Importer(store: ContainerStore(backend: store), scope: production, now: 0).run([
+                    SourceFile(path: csv)
+                ])
+            }
                 == [
                     "\(csv):2:9: Cannot create or modify field 'rating' in record 'Artwork' in production schema; import into the development environment, where fields are created just in time"
                 ])

@@ -14,7 +14,9 @@ import Testing
     /// A store holding the three sample to-do items, and its path.
     private func storedItems(in folder: TemporaryFolder) throws -> String {
         let path = folder.path("store.sqlite")
-        _ = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 0).run([
+        _ = try Importer(
+            store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(), now: 0
+        ).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         return path

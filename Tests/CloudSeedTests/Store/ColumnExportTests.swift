@@ -154,8 +154,10 @@ import Testing
         // Names in another order than the rows', so that name order is not the table's.
         var csv = "recordName,number\n"
         for index in 0..<count { csv += "item\((index * 7919) % count),\(index)\n" }
-        _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: folder.write("Item.csv", csv))])
-        _ = try Importer(store: store, scope: other, now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: scope, now: 0).run([
+            SourceFile(path: folder.write("Item.csv", csv))
+        ])
+        _ = try Importer(store: ContainerStore(backend: store), scope: other, now: 0).run([
             SourceFile(path: folder.write("Item.csv", "recordName,number\nitem5,5\nzz,1\n"))
         ])
         let layout = try #require(try store.typeLayouts(scope.schemaScope)["Item"])

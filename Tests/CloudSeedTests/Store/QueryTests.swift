@@ -19,7 +19,7 @@ import Testing
         init(_ backend: BackendKind) throws {
             testStore = try TestStore(backend)
             store = try testStore.open()
-            _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+            _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
                 SourceFile(path: Repository.sample("Gallery/artists.csv")),
                 SourceFile(path: Repository.sample("Gallery/artworks.plist")),
             ])
@@ -209,7 +209,9 @@ import Testing
         try gallery.indexed(["title": "SEARCHABLE"])
         #expect(try gallery.titles(query) == ["Night Harbor"])
         let change = try gallery.folder.write("Artwork.csv", "recordName,title\nNight Harbor,Night Port\n")
-        _ = try Importer(store: gallery.store, scope: StoreScope(), now: 0).run([SourceFile(path: change)])
+        _ = try Importer(store: ContainerStore(backend: gallery.store), scope: StoreScope(), now: 0).run([
+            SourceFile(path: change)
+        ])
         #expect(try gallery.titles(query).isEmpty)
         #expect(try gallery.titles(RecordQuery(recordType: "Artwork", search: "port")) == ["Night Port"])
     }

@@ -13,7 +13,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         let database = try SQLiteDatabase(path: path)
@@ -43,10 +43,14 @@ import Testing
         let path = folder.path("store.sqlite")
         let first = try folder.write("a/Artwork.csv", "title,copies\nOne,1\nTwo,2\n")
         let second = try folder.write("b/Artwork.csv", "title,copies\nOne,5\n")
-        _ = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 1).run([
+        _ = try Importer(
+            store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(), now: 1
+        ).run([
             SourceFile(path: first)
         ])
-        let summary = try Importer(store: try SQLiteContainerStore(path: path), scope: StoreScope(), now: 2).run([
+        let summary = try Importer(
+            store: try ContainerStore(backend: SQLiteContainerStore(path: path)), scope: StoreScope(), now: 2
+        ).run([
             SourceFile(path: second)
         ])
         #expect(summary.counts.map(\.updated) == [1])
@@ -61,7 +65,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         let database = try SQLiteDatabase(path: path)
@@ -74,7 +78,7 @@ import Testing
                 [.text("___recordID")], [.text("___zone")],
             ])
         // A second import of the same rows replaces them by name instead of adding rows.
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         #expect(summary.counts.map(\.unchanged) == [3])
@@ -152,8 +156,8 @@ import Testing
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
         let privateZone = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Work", ownerName: "_alice"))
         let source = try SourceFile(path: Repository.sample("ToDoItems/ToDoItems.json"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([source])
-        _ = try Importer(store: store, scope: privateZone, now: 0).run([source])
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([source])
+        _ = try Importer(store: ContainerStore(backend: store), scope: privateZone, now: 0).run([source])
         let inventory = try store.inventory()
         #expect(
             inventory.zones.map {
@@ -172,7 +176,7 @@ import Testing
                 .invalidOption,
                 "the public database has only the default zone; drop the zone 'Work' or use the private database")
         ) {
-            _ = try Importer(store: store, scope: scope).run([])
+            _ = try Importer(store: ContainerStore(backend: store), scope: scope).run([])
         }
     }
 
@@ -182,7 +186,9 @@ import Testing
         let source = try SourceFile(path: Repository.sample("ToDoItems/ToDoItems.json"))
         for zone in ["com.apple.coredata.cloudkit.zone", "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "My Notes"] {
             let scope = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: zone))
-            #expect(try Importer(store: store, scope: scope, now: 0).run([source]).counts.map(\.created) == [3])
+            #expect(
+                try Importer(store: ContainerStore(backend: store), scope: scope, now: 0).run([source]).counts.map(
+                    \.created) == [3])
         }
         for zone in ["_Work", "", "Zoë", String(repeating: "z", count: 256)] {
             let scope = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: zone))
@@ -192,7 +198,7 @@ import Testing
                     "zone name '\(zone)' is not valid: a zone name is 1 to 255 ASCII characters and does not start with '_'"
                 )
             ) {
-                _ = try Importer(store: store, scope: scope).run([source])
+                _ = try Importer(store: ContainerStore(backend: store), scope: scope).run([source])
             }
         }
     }

@@ -96,14 +96,16 @@ import Testing
     @Test(arguments: BackendKind.testable) func aFailedRunLeavesTheStoreAsItWas(_ backend: BackendKind) throws {
         let testStore = try TestStore(backend)
         let store = try testStore.open()
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         let before = try Self.export(store)
         let bad = try testStore.folder.write(
             "ToDoItem.csv", "title,isCompleted,notes\nGet apples,1,new\nNew item,maybe,x\n")
         #expect(throws: CloudSeedError.self) {
-            _ = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: bad)])
+            _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1).run([
+                SourceFile(path: bad)
+            ])
         }
         #expect(try Self.export(store) == before)
         #expect(try store.schema(of: StoreScope().schemaScope).recordTypes["ToDoItem"]?.fields["notes"] == nil)
@@ -117,18 +119,21 @@ import Testing
         let path = Repository.sample("ToDoItems/ToDoItems.csv")
         #expect(
             errorMessages {
-                _ = try Importer(store: store, scope: StoreScope(environment: .production)).run([SourceFile(path: path)]
-                )
+                _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(environment: .production))
+                    .run([SourceFile(path: path)]
+                    )
             } == [
                 "\(path):2:1: Cannot create new type ToDoItem in production schema; import into the development environment, where types are created just in time"
             ])
         #expect(try store.inventory().zones.isEmpty)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: path)])
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
+            SourceFile(path: path)
+        ])
         let stale = try testStore.folder.write(
             "ToDoItem.jsonl",
             #"{"recordName":"Get apples","recordType":"ToDoItem","recordChangeTag":"zz","fields":{"title":{"value":"Get pears","type":"STRING"}}}"#
         )
-        var importer = Importer(store: store, scope: StoreScope(), now: 1)
+        var importer = Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1)
         importer.mode = .updateIfUnchanged
         #expect(throws: CloudSeedError.self) { _ = try importer.run([SourceFile(path: stale)]) }
         #expect(
@@ -148,10 +153,14 @@ import Testing
                 .joined(separator: "\n")
         }
         let first = try testStore.folder.write("Item.csv", rows(changing: 0))
-        let created = try Importer(store: store, scope: StoreScope(), now: 0).run([SourceFile(path: first)])
+        let created = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
+            SourceFile(path: first)
+        ])
         #expect(created.counts.map(\.created) == [count])
         let second = try testStore.folder.write("Item.csv", rows(changing: 1_000))
-        let updated = try Importer(store: store, scope: StoreScope(), now: 1).run([SourceFile(path: second)])
+        let updated = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1).run([
+            SourceFile(path: second)
+        ])
         #expect(updated.counts.map { [$0.created, $0.updated, $0.unchanged] } == [[0, 1_000, count - 1_000]])
         #expect(try store.inventory().zones.first?.recordCounts == ["Item": count])
         let changed = try #require(try store.write { try $0.record("item 7", ofType: "Item", in: StoreScope()) })
@@ -238,7 +247,7 @@ import Testing
         let scope = StoreScope()
         let file = try testStore.folder.write(
             "Note.csv", "name,body\n" + (0..<100).map { "n\($0),body \($0)" }.joined(separator: "\n"))
-        _ = try Importer(store: store, scope: scope, now: 0).run([SourceFile(path: file)])
+        _ = try Importer(store: ContainerStore(backend: store), scope: scope, now: 0).run([SourceFile(path: file)])
         try store.write { transaction in
             for name in ["n0", "n1", "n2", "n3"] { _ = try transaction.record(name, ofType: "Note", in: scope) }
             var changed = try #require(try transaction.record("n4", ofType: "Note", in: scope))

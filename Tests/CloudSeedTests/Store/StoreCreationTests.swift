@@ -19,7 +19,7 @@ import Testing
         let path = folder.path("store.sqlite")
         let store = try SQLiteContainerStore(path: path)
         #expect(try files(in: folder) == [".store.sqlite.new", ".store.sqlite.new.lock"])
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         #expect(summary.counts.map(\.created) == [3])
@@ -28,7 +28,7 @@ import Testing
         #expect(try reader.rows("PRAGMA journal_mode") == [[.text("wal")]])
         #expect(try reader.rows("SELECT count(*) FROM ToDoItem") == [[.integer(3)]])
         // The store goes on writing to the file in place.
-        let again = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        let again = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         #expect(again.counts.map(\.unchanged) == [3])
@@ -65,7 +65,7 @@ import Testing
         _ = try folder.write(".store.sqlite.new-journal", "its journal")
         _ = try folder.write(".store.sqlite.new.lock", "")
         let store = try SQLiteContainerStore(path: folder.path("store.sqlite"))
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         #expect(try files(in: folder) == ["store.sqlite", "store.sqlite-shm", "store.sqlite-wal"])
@@ -84,7 +84,7 @@ import Testing
         ) {
             _ = try SQLiteContainerStore(path: path)
         }
-        _ = try Importer(store: first, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: first), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.csv"))
         ])
         #expect(try SQLiteContainerStore(path: path).inventory().zones.first?.recordCounts == ["ToDoItem": 3])

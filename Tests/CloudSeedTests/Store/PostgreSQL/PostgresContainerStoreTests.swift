@@ -107,7 +107,7 @@ import Testing
     func anImportedTableGetsItsKeysBackAndKeepsNamesUniqueAfterwards() throws {
         let testStore = try TestStore(.postgres)
         let store = try PostgresContainerStore(url: testStore.location)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         #expect(
@@ -120,7 +120,7 @@ import Testing
                     ["ToDoItem_pkey", "PRIMARY KEY (\"___recordID\", ___zone)"],
                 ])
         // A second import of the same rows finds them by name instead of adding rows.
-        let summary = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         #expect(summary.counts.map(\.unchanged) == [3])
@@ -265,7 +265,7 @@ import Testing
     func laysOutASchemaPerEnvironmentWithATablePerTypeInNaturalTypes() throws {
         let testStore = try TestStore(.postgres)
         let store = try PostgresContainerStore(url: testStore.location)
-        _ = try Importer(store: store, scope: StoreScope(), now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
         #expect(
@@ -311,7 +311,7 @@ import Testing
         let scope = StoreScope()
         var options = MappingOptions()
         options.allowDangling = true  // AllTypes.json's assets are metadata only
-        _ = try Importer(store: store, scope: scope, options: options, now: 0).run([
+        _ = try Importer(store: ContainerStore(backend: store), scope: scope, options: options, now: 0).run([
             SourceFile(path: Repository.sample("CloudKit/AllTypes.json"))
         ])
         let table = #"icloud_com_example_cloudseed_development."Specimen""#
