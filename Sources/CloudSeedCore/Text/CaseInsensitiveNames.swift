@@ -1,8 +1,8 @@
 /// Compares a key with lowercase ASCII names ignoring case, without making a lowercased copy:
 /// the mapper asks this of every key of every row (`Latitude` is a latitude column, `TITLE` a natural key).
-package enum CaseInsensitiveNames {
+@usableFromInline package enum CaseInsensitiveNames {
     /// Whether `key`, lowercased, is `name`, which is lowercase ASCII.
-    @inline(__always)
+    @inlinable
     package static func matches(_ key: String, _ name: String) -> Bool {
         var keyBytes = key.utf8.makeIterator()
         for expected in name.utf8 {
@@ -16,7 +16,7 @@ package enum CaseInsensitiveNames {
     }
 
     /// Whether `key`, lowercased, is one of `names` (lowercase ASCII).
-    @inline(__always)
+    @inlinable
     package static func matchesAny<Names: Sequence<String>>(_ key: String, _ names: Names) -> Bool {
         names.contains { matches(key, $0) }
     }

@@ -1,4 +1,4 @@
-package import CloudSeedCore
+public import CloudSeedCore
 
 /// Finds the records in a JSON or property-list document, whatever its shape, streaming where it can.
 ///
@@ -292,15 +292,15 @@ package enum DocumentShape {
 }
 
 /// The key names that make a dictionary a location.
-package enum LocationKeys {
-    package static let latitude = ["latitude", "lat"]
-    package static let longitude = ["longitude", "lng", "lon", "long"]
+@usableFromInline package enum LocationKeys {
+    @usableFromInline package static let latitude = ["latitude", "lat"]
+    @usableFromInline package static let longitude = ["longitude", "lng", "lon", "long"]
 
     /// The field a latitude and a longitude side by side make (``LocationColumns``).
     package static let field = "location"
 
     /// The keys, in order, of the location ``location(latitude:longitude:)`` makes.
-    private static let madeKeys = ["latitude", "longitude"]
+    @usableFromInline static let madeKeys = ["latitude", "longitude"]
 
     /// A location of a latitude and a longitude, as columns side by side make it (``LocationColumns``).
     package static func location(latitude: PlainValue, longitude: PlainValue) -> PlainValue {
@@ -309,12 +309,12 @@ package enum LocationKeys {
 
     /// Whether `keys` are those of a location ``location(latitude:longitude:)`` made: the common
     /// location, told without a search.
-    package static func areMade<Keys: Collection<String>>(_ keys: Keys) -> Bool {
+    @inlinable package static func areMade<Keys: Collection<String>>(_ keys: Keys) -> Bool {
         keys.count == 2 && keys.elementsEqual(madeKeys)
     }
 
     /// Whether the keys include one latitude and one longitude name (case-insensitive).
-    package static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
+    @inlinable package static func isLocation<Keys: Collection<String>>(_ keys: Keys) -> Bool {
         if areMade(keys) { return true }
         return keys.contains { CaseInsensitiveNames.matchesAny($0, latitude) }
             && keys.contains { CaseInsensitiveNames.matchesAny($0, longitude) }
