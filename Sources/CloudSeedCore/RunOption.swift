@@ -28,17 +28,17 @@ package enum RunOption: Hashable, Sendable {
     /// A name template, as `Type=TEMPLATE`, or none given.
     case nameTemplate(String?)
     /// A field's declared type, as `[Type.]field:TYPE`.
-    case fieldType(String)
+    case fieldType(String?)
     /// A reference declaration, as `[Type.]field[:Target][:ACTION]`.
-    case reference(String)
+    case reference(String?)
     /// A location declaration, as `FIELD=LATCOL,LONCOL`.
-    case location(String)
+    case location(String?)
     /// A date format, as `[Type.]field=FORMAT` or `FORMAT`, or none given.
     case dateFormat(String?)
     /// The time zone of dates written without one.
-    case timeZone(String)
+    case timeZone(String?)
     /// A query filter, as `FIELD [NOT] OP VALUE`.
-    case filter(String)
+    case filter(String?)
     /// A save mode, by its name (`changed-keys`).
     case saveMode(String)
     /// An export of one record type's records, to look at them.
@@ -51,6 +51,8 @@ package enum RunOption: Hashable, Sendable {
     case schemaImport
     /// Writing a backup bundle.
     case backup
+    /// The settings of a run together, as what pins a plan's choices.
+    case settings
 
     /// How the library's messages name the setting: by its place in the API.
     package var libraryWording: String {
@@ -68,18 +70,19 @@ package enum RunOption: Hashable, Sendable {
         case .allowOutsideAssets: "MappingOptions.allowOutsideAssets"
         case .randomNames: "MappingOptions.randomNames"
         case .nameTemplate(let template): template.map { "the name template '\($0)'" } ?? "MappingOptions.nameTemplates"
-        case .fieldType(let text): "the field type '\(text)'"
-        case .reference(let text): "the reference declaration '\(text)'"
-        case .location(let text): "the location declaration '\(text)'"
+        case .fieldType(let text): text.map { "the field type '\($0)'" } ?? "the field type"
+        case .reference(let text): text.map { "the reference declaration '\($0)'" } ?? "the reference declaration"
+        case .location(let text): text.map { "the location declaration '\($0)'" } ?? "the location declaration"
         case .dateFormat(let text): text.map { "the date format '\($0)'" } ?? "the date format"
-        case .timeZone(let text): "the time zone '\(text)'"
-        case .filter(let text): "the filter '\(text)'"
+        case .timeZone(let text): text.map { "the time zone '\($0)'" } ?? "the time zone"
+        case .filter(let text): text.map { "the filter '\($0)'" } ?? "the filter"
         case .saveMode(let name): "the save mode \(name)"
         case .export(let type): "an export of the \(type) records"
         case .inventory: "the store's inventory"
         case .roleAssignment: "a role assignment"
         case .schemaImport: "a schema import"
         case .backup: "BackupWriter"
+        case .settings: "options"
         }
     }
 }

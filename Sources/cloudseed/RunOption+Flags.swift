@@ -17,28 +17,25 @@ extension RunOption {
         case .allowOutsideAssets: "--allow-outside-assets"
         case .randomNames: "--uuid"
         case .nameTemplate(let template): template.map { "--name-template \(Self.typed($0))" } ?? "--name-template"
-        case .fieldType(let text): "--field \(Self.typed(text))"
-        case .reference(let text): "--reference \(Self.typed(text))"
-        case .location(let text): "--location \(Self.typed(text))"
+        case .fieldType(let text): text.map { "--field \(Self.typed($0))" } ?? "--field"
+        case .reference(let text): text.map { "--reference \(Self.typed($0))" } ?? "--reference"
+        case .location(let text): text.map { "--location \(Self.typed($0))" } ?? "--location"
         case .dateFormat(let text): text.map { "--date-format \(Self.typed($0))" } ?? "--date-format"
-        case .timeZone(let text): "--timezone \(Self.typed(text))"
-        case .filter(let text): "--filter \(Self.typed(text))"
+        case .timeZone(let text): text.map { "--timezone \(Self.typed($0))" } ?? "--timezone"
+        case .filter(let text): text.map { "--filter \(Self.typed($0))" } ?? "--filter"
         case .saveMode(let name): "--mode \(Self.typed(name))"
         case .export(let type): "cloudseed export --type \(Self.typed(type))"
         case .inventory: "cloudseed inspect"
         case .roleAssignment: "cloudseed role assign"
         case .schemaImport: "cloudseed schema import"
         case .backup: "cloudseed backup"
+        case .settings: "flags"
         }
     }
 
-    /// `value` as a shell takes it: in single quotes unless it holds only letters, digits and `_.:-`.
+    /// `value` as a shell takes it: in single quotes where it holds `=`, braces, quotes or spaces.
     private static func typed(_ value: String) -> String {
-        let plain =
-            !value.isEmpty
-            && value.unicodeScalars.allSatisfy {
-                $0.properties.isAlphabetic || "0123456789_.:-".unicodeScalars.contains($0)
-            }
-        return plain ? value : "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        guard value.contains(where: { "={}'\" ".contains($0) || $0.isWhitespace }) else { return value }
+        return "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

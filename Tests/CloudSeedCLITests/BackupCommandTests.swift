@@ -97,7 +97,7 @@ struct BackupCommandTests {
         #expect(refused.status == 1)
         #expect(
             refused.standardError == """
-                error: the store already holds records of iCloud.com.example.cloudseed; restore into a new store (--store), or pass --merge to write the backup's records over them
+                error: the store already holds records of iCloud.com.example.cloudseed; restore into a new --store, or pass --merge to write the backup's records over them
                 error: nothing was written
 
                 """)

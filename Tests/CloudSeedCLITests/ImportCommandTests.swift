@@ -27,7 +27,7 @@ import Testing
                   new field ToDoItem.dueDate TIMESTAMP
                   new field ToDoItem.isCompleted INT64
                   new field ToDoItem.title STRING
-                Choices (pin them as shown):
+                Choices (pin them with the flags shown):
                   ToDoItem: named by the natural key {title}, unique in every row  --name-template 'ToDoItem={title}'
                     dueDate TIMESTAMP (inferred)  --field ToDoItem.dueDate:TIMESTAMP
                     isCompleted INT64 (inferred)  --field ToDoItem.isCompleted:INT64

@@ -92,7 +92,7 @@ import Testing
         #expect(result.status != 0)
         #expect(
             result.standardError.contains(
-                "--date-format yyyy-MM-dd: use MM/dd/yyyy (month first) or dd/MM/yyyy (day first), with /, . or - between the numbers, for one field as [type.]field=FORMAT"
+                "--date-format 'yyyy-MM-dd': use MM/dd/yyyy (month first) or dd/MM/yyyy (day first), with /, . or - between the numbers, for one field as [type.]field=FORMAT"
             ))
     }
 
@@ -111,8 +111,8 @@ import Testing
         #expect(
             choices(summary).filter { $0.hasPrefix("tags") || $0.hasPrefix("sizes") || $0.hasPrefix("artist") } == [
                 "artist REFERENCE → Artist (inferred: its name and every value name Artist records)  --reference Artwork.artist:Artist",
-                "sizes LIST<DOUBLE> (inferred)  --field 'Artwork.sizes:LIST<DOUBLE>'",
-                "tags LIST<STRING> (inferred)  --field 'Artwork.tags:LIST<STRING>'",
+                "sizes LIST<DOUBLE> (inferred)  --field Artwork.sizes:LIST<DOUBLE>",
+                "tags LIST<STRING> (inferred)  --field Artwork.tags:LIST<STRING>",
             ])
         let export = try cloudseed("export", "--format", "jsonl")
         #expect(export.contains(#""tags":{"value":["still life","Zoë \"quoted\"","a,b"],"type":"STRING_LIST"}"#))

@@ -50,7 +50,7 @@ public struct Restorer: Sendable {
             {
                 throw CloudSeedError(
                     .recordConflict,
-                    "the store already holds records of \(container); restore into a new store (\(option: .store)), or pass \(option: .merge) to write the backup's records over them"
+                    "the store already holds records of \(container); restore into a new \(option: .store), or pass \(option: .merge) to write the backup's records over them"
                 )
             }
             var schemas: [ContainerEnvironment: Schema] = [:]

@@ -13,7 +13,7 @@ extension SchemaDefinition {
                 if let existing = merged.field(named: field.name), existing.type.fieldType != field.type.fieldType {
                     throw CloudSeedError(
                         .invalidSchema,
-                        "field \(type.name).\(field.name) is \(field.type) in the backup but \(existing.type) in the store; restore into a new store (\(option: .store))",
+                        "field \(type.name).\(field.name) is \(field.type) in the backup but \(existing.type) in the store; restore into a new \(option: .store)",
                         at: SourcePosition(file: file))
                 }
             }

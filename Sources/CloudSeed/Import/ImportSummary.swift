@@ -58,7 +58,8 @@ public struct ImportSummary: Sendable {
                 lines.append("  new field \(type).\(field) \(fieldType.schemaName)")
             }
         }
-        lines.append("Choices (pin them as shown):")
+        let header: OptionText = "Choices (pin them with the \(option: .settings) shown):"
+        lines.append(header.worded(wording))
         for recordType in plan.recordTypes {
             let pin = recordType.pinningTemplate.map {
                 "  " + wording(.nameTemplate("\(recordType.name)=\($0)"))

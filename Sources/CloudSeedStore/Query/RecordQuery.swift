@@ -136,7 +136,7 @@ public struct QueryFilter: Hashable, Sendable {
         else {
             throw CloudSeedError(
                 .invalidOption,
-                "\(option: .filter(text)) needs FIELD [NOT] OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
+                "\(option: .filter(nil)) '\(text)' needs FIELD [NOT] OP VALUE with OP one of \(Comparator.allCases.map(\.rawValue).joined(separator: " ")), as 'price > 100'"
             )
         }
         self.init(field: parts[0], comparator: comparator, value: parts[2], negated: negated)

@@ -32,7 +32,7 @@ import Testing
         let before = try BackupFixture.records(of: target)
         #expect(
             BackupFixture.error { try Restorer(store: ContainerStore(backend: target)).restore(bundle) }
-                == "the store already holds records of iCloud.com.example.cloudseed; restore into a new store (ContainerStore(_:)), or pass Restorer.merge to write the backup's records over them"
+                == "the store already holds records of iCloud.com.example.cloudseed; restore into a new ContainerStore(_:), or pass Restorer.merge to write the backup's records over them"
         )
         #expect(try BackupFixture.records(of: target) == before)
         #expect(try target.inventory().schemas.keys.map(\.environment) == [.development])
@@ -74,7 +74,7 @@ import Testing
         let before = try BackupFixture.records(of: target)
         #expect(
             BackupFixture.error { try Restorer(store: ContainerStore(backend: target), merge: true).restore(bundle) }
-                == "\(bundle.path)/schema/development.ckdb: field ToDoItem.isCompleted is INT64 in the backup but STRING in the store; restore into a new store (ContainerStore(_:))"
+                == "\(bundle.path)/schema/development.ckdb: field ToDoItem.isCompleted is INT64 in the backup but STRING in the store; restore into a new ContainerStore(_:)"
         )
         #expect(try BackupFixture.records(of: target) == before)
     }

@@ -37,12 +37,13 @@ package struct ReferenceDeclaration: Hashable, Sendable {
             } else {
                 throw CloudSeedError(
                     .invalidOption,
-                    "\(option: .reference(text)): '\(part)' is neither a record type nor NONE or DELETE_SELF")
+                    "\(option: .reference(nil)) '\(text)': '\(part)' is neither a record type nor NONE or DELETE_SELF")
             }
         }
         guard IdentifierMapping.isValid(field) else {
             throw CloudSeedError(
-                .invalidOption, "\(option: .reference(text)) needs a field name, as artist or Artwork.artist:Artist")
+                .invalidOption,
+                "\(option: .reference(nil)) '\(text)' needs a field name, as artist or Artwork.artist:Artist")
         }
     }
 }
@@ -62,12 +63,14 @@ package struct LocationDeclaration: Hashable, Sendable {
 
     package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
-            throw CloudSeedError(.invalidOption, "\(option: .location(text)) needs FIELD=LATCOL,LONCOL or FIELD=COL")
+            throw CloudSeedError(
+                .invalidOption, "\(option: .location(nil)) '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }
         (recordType, field) = splitQualified(String(text[..<equals]))
         columns = text[text.index(after: equals)...].split(separator: ",").map(String.init)
         guard IdentifierMapping.isValid(field), (1...2).contains(columns.count) else {
-            throw CloudSeedError(.invalidOption, "\(option: .location(text)) needs FIELD=LATCOL,LONCOL or FIELD=COL")
+            throw CloudSeedError(
+                .invalidOption, "\(option: .location(nil)) '\(text)' needs FIELD=LATCOL,LONCOL or FIELD=COL")
         }
     }
 }

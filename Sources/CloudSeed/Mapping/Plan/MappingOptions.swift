@@ -84,14 +84,15 @@ public struct FieldTypeOverride: Hashable, Sendable {
     public init(parsing text: String) throws {
         guard let colon = text.firstIndex(of: ":") else {
             throw CloudSeedError(
-                .invalidOption, "\(option: .fieldType(text)) needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
+                .invalidOption,
+                "\(option: .fieldType(nil)) '\(text)' needs NAME:TYPE, as price:DOUBLE or Artwork.image:ASSET")
         }
         let target = String(text[..<colon])
         let typeName = String(text[text.index(after: colon)...])
         guard let type = FieldType(name: typeName) else {
             throw CloudSeedError(
                 .invalidOption,
-                "\(option: .fieldType(text)): unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>"
+                "\(option: .fieldType(nil)) '\(text)': unknown type '\(typeName)'; use STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET or LIST<T>"
             )
         }
         (recordType, field) = splitQualified(target)
@@ -99,7 +100,7 @@ public struct FieldTypeOverride: Hashable, Sendable {
         guard IdentifierMapping.isValid(field), recordType.map(IdentifierMapping.isValid) ?? true else {
             throw CloudSeedError(
                 .invalidOption,
-                "\(option: .fieldType(text)): names start with a letter and hold letters, digits and '_'")
+                "\(option: .fieldType(nil)) '\(text)': names start with a letter and hold letters, digits and '_'")
         }
     }
 }
@@ -134,7 +135,8 @@ public struct NameTemplate: Hashable, Sendable {
         guard !placeholders.isEmpty else {
             throw CloudSeedError(
                 .invalidOption,
-                "\(option: .nameTemplate(text)) names no field; write fields in braces, as \"{firstName} {lastName}\"")
+                "\(option: .nameTemplate(nil)) '\(text)' names no field; write fields in braces, as \"{firstName} {lastName}\""
+            )
         }
     }
 

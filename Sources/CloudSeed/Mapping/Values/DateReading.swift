@@ -79,7 +79,7 @@ package struct DateFormatPin: Hashable, Sendable {
             guard let field, IdentifierMapping.isValid(field), recordType.map(IdentifierMapping.isValid) ?? true else {
                 throw CloudSeedError(
                     .invalidOption,
-                    "\(option: .dateFormat(text)): names start with a letter and hold letters, digits and '_'")
+                    "\(option: .dateFormat(nil)) '\(text)': names start with a letter and hold letters, digits and '_'")
             }
             format = text[text.index(after: equals)...]
         }
@@ -94,7 +94,7 @@ package struct DateFormatPin: Hashable, Sendable {
         guard let order, parts.count == 3, separators.count == 1, parts[2] == "yyyy" else {
             throw CloudSeedError(
                 .invalidOption,
-                "\(option: .dateFormat(text)): use MM/dd/yyyy (month first) or dd/MM/yyyy (day first), with /, . or - between the numbers, for one field as [type.]field=FORMAT"
+                "\(option: .dateFormat(nil)) '\(text)': use MM/dd/yyyy (month first) or dd/MM/yyyy (day first), with /, . or - between the numbers, for one field as [type.]field=FORMAT"
             )
         }
         self.order = order
@@ -133,7 +133,7 @@ package struct TimeZoneChoice: Hashable, Sendable {
         }
         throw CloudSeedError(
             .invalidOption,
-            "\(option: .timeZone(text)) is not a time zone; use a name such as Europe/Paris or America/New_York, UTC, or an offset such as +02:00"
+            "\(option: .timeZone(nil)) '\(text)' is not a time zone; use a name such as Europe/Paris or America/New_York, UTC, or an offset such as +02:00"
         )
     }
 }
