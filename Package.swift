@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -67,6 +68,16 @@ let package = Package(
             dependencies: ["CloudSeedCore", "CloudSeedReaders", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // An app's Core Data or SwiftData model (read with libxml2 and swift-syntax) as CloudKit sees it.
+        .target(
+            name: "CloudSeedAppModel",
+            dependencies: [
+                "CloudSeedCore", "CloudSeedSchema", "CLibXML2",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The container stores, SQLite and PostgreSQL: records, schemas, queries and changes kept.
         .target(
             name: "CloudSeedStore",
@@ -79,7 +90,7 @@ let package = Package(
             name: "CloudSeed",
             dependencies: [
                 "CloudSeedCore", "CloudSeedReaders", "CloudSeedSchema", "CloudKitWire", "CloudSeedStore",
-                .product(name: "Yams", package: "Yams"),
+                "CloudSeedAppModel", .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -127,6 +138,7 @@ let package = Package(
         .testTarget(
             name: "CloudSeedTests",
             dependencies: ["CloudSeed", "CloudSeedTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["AppModel/Schemas"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

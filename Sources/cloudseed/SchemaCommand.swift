@@ -5,7 +5,7 @@ struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Work with schemas in the CloudKit Schema Language (.ckdb files).",
-        subcommands: [Export.self, Import.self, Validate.self, Diff.self, Promote.self]
+        subcommands: [Export.self, Import.self, FromModel.self, Validate.self, Diff.self, Promote.self]
     )
 
     struct Export: ParsableCommand {
@@ -31,25 +31,69 @@ struct SchemaCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a .ckdb file the development schema: types, fields, indexes and grants.",
+            abstract:
+                "Make a .ckdb file, or an app's model, the development schema: types, fields, indexes and grants.",
             discussion:
-                "Refused whole when it would remove or retype what production has.\n\nExample:\n  cloudseed schema import schema.ckdb"
+                "Refused whole when it would remove or retype what production has.\n\nExamples:\n  cloudseed schema import schema.ckdb\n  cloudseed schema import --model Trips.xcdatamodeld"
         )
 
         @Argument(help: "The .ckdb file.")
-        var file: String
+        var file: String?
+
+        @OptionGroup var model: ModelOptions
 
         @OptionGroup var storeOptions: StoreOptions
+
+        func validate() throws {
+            guard (file == nil) != model.paths.isEmpty else {
+                throw ValidationError("Give either a .ckdb file or --model, not both or neither.")
+            }
+        }
 
         func run() throws {
             try reportingErrors {
                 let operations = SchemaOperations(
                     store: try storeOptions.openStore(), container: storeOptions.container)
-                let diff = try operations.importIntoDevelopment(try operations.definition(from: file))
+                let source = file ?? model.paths.joined(separator: " ")
+                let definition =
+                    try file.map(operations.definition(from:))
+                    ?? model.schema(database: storeOptions.database ?? .private)
+                let diff = try operations.importIntoDevelopment(definition)
                 print(
                     diff.isEmpty
-                        ? "The development schema already matches \(file)."
-                        : "Imported \(file) into development:\n\(diff)")
+                        ? "The development schema already matches \(source)."
+                        : "Imported \(source) into development:\n\(diff)")
+            }
+        }
+    }
+
+    struct FromModel: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "from-model",
+            abstract: "Print the schema a Core Data or SwiftData model syncs to CloudKit, as a .ckdb file.",
+            discussion:
+                "The schema initializeCloudKitSchema makes in development: CD_ types, fields, _ckAsset twins, CDMR for many-to-many and every index. A model that breaks CloudKit's rules is refused, each violation named.\n\nExamples:\n  cloudseed schema from-model Trips.xcdatamodeld\n  cloudseed schema from-model Sources/Models --database public"
+        )
+
+        @Argument(
+            help: ArgumentHelp(
+                "A .xcdatamodeld, a .xcdatamodel or its contents file; or Swift files and folders with @Model classes.",
+                valueName: "path"))
+        var paths: [String]
+
+        @Option(help: ArgumentHelp("Only this configuration's entities.", valueName: "name"))
+        var configuration: String?
+
+        @Option(help: "The database the app syncs with: private, shared or public.")
+        var database: DatabaseScope = .private
+
+        @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
+        var out: String?
+
+        func run() throws {
+            try reportingErrors(writes: false) {
+                let schema = try ModelOptions(paths: paths, configuration: configuration).schema(database: database)
+                try OutputSink(path: out).write(schema.cksl)
             }
         }
     }

@@ -32,8 +32,8 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The container environment: development or production.")
     var environment: ContainerEnvironment = .development
 
-    @Option(help: "The database: public, private or shared.")
-    var database: DatabaseScope = .public
+    @Option(help: "The database: public, private or shared. Default: public.")
+    var database: DatabaseScope?
 
     @Option(help: ArgumentHelp("The record zone.", valueName: "name"))
     var zone = RecordZoneID.defaultZoneName
@@ -43,7 +43,8 @@ struct StoreOptions: ParsableArguments {
 
     /// The zone: the public database has one, whoever acts; private and shared zones belong to `--user`.
     var scope: StoreScope {
-        StoreScope(
+        let database = database ?? .public
+        return StoreScope(
             container: container, environment: environment, database: database,
             zoneID: RecordZoneID(zoneName: zone, ownerName: database == .public ? RecordZoneID.defaultOwnerName : user))
     }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct HelpSnapshotTests {
     static let commands: [[String]] = [
         [], ["import"], ["seed"], ["export"], ["backup"], ["restore"], ["query"], ["delete"],
-        ["schema"], ["schema", "export"], ["schema", "import"], ["schema", "validate"], ["schema", "diff"],
+        ["schema"], ["schema", "export"], ["schema", "import"], ["schema", "from-model"], ["schema", "validate"],
+        ["schema", "diff"],
         ["schema", "promote"], ["role"], ["role", "assign"], ["inspect"], ["serve"], ["push"], ["pull"],
     ]
 
