@@ -15,6 +15,7 @@ struct ImportCommand: ParsableCommand {
               cloudseed import artworks.csv --type Artwork --field price:DOUBLE
               cloudseed import books.csv --date-format 'published=dd/MM/yyyy' --timezone Europe/Paris
               cloudseed import gallery.plist --name-template 'Artist={firstName} {lastName}' --field Artwork.image:ASSET
+              cloudseed import trips.json people.csv --model TripPlanner.xcdatamodeld
             """
     )
 
@@ -22,6 +23,8 @@ struct ImportCommand: ParsableCommand {
     var files: [String]
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var model: ModelOptions
 
     @Option(
         help: ArgumentHelp(
@@ -165,6 +168,9 @@ struct ImportCommand: ParsableCommand {
             options.allowOutsideAssets = allowOutsideAssets
             options.randomNames = uuid
             options.skipBadRows = skipBadRows
+            if !model.paths.isEmpty {
+                try options.readRows(asObjectsOf: AppModel(contentsOf: model.paths), configuration: model.configuration)
+            }
             let sources = try files.map { try SourceFile(path: $0, format: format) }
             let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil
             defer { progress?.finish() }
@@ -173,7 +179,8 @@ struct ImportCommand: ParsableCommand {
             }
             try ContainerStore.removingIfNew(storeOptions.storeLocation.location) { store in
                 var importer = Importer(
-                    store: store, scope: storeOptions.scope, options: options, userRecordName: storeOptions.user)
+                    store: store, scope: storeOptions.scope(appModel: !model.paths.isEmpty), options: options,
+                    userRecordName: storeOptions.user)
                 importer.mode = mode
                 importer.partial = partial
                 let rejectsFile = try rejects.map { try OutputSink(path: $0) }

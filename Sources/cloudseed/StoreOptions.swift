@@ -32,18 +32,26 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The container environment: development or production.")
     var environment: ContainerEnvironment = .development
 
-    @Option(help: "The database: public, private or shared. Default: public.")
+    @Option(help: "The database: public, private or shared. Default: public; private with --model.")
     var database: DatabaseScope?
 
-    @Option(help: ArgumentHelp("The record zone.", valueName: "name"))
-    var zone = RecordZoneID.defaultZoneName
+    @Option(
+        help: ArgumentHelp(
+            "The record zone. Default: _defaultZone; with --model in the private database, Core Data's zone.",
+            valueName: "name"))
+    var zone: String?
 
     @Option(help: ArgumentHelp("The user who owns the zone and creates the records.", valueName: "name"))
     var user = RecordZoneID.defaultOwnerName
 
     /// The zone: the public database has one, whoever acts; private and shared zones belong to `--user`.
-    var scope: StoreScope {
-        let database = database ?? .public
+    var scope: StoreScope { scope(appModel: false) }
+
+    /// The scope; for an app's model (`--model`), its objects' place by default: Core Data's zone
+    /// of the private database.
+    func scope(appModel: Bool) -> StoreScope {
+        let database = database ?? (appModel ? .private : .public)
+        let zone = zone ?? (appModel && database != .public ? CoreDataNames.zoneName : RecordZoneID.defaultZoneName)
         return StoreScope(
             container: container, environment: environment, database: database,
             zoneID: RecordZoneID(zoneName: zone, ownerName: database == .public ? RecordZoneID.defaultOwnerName : user))

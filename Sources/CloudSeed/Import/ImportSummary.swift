@@ -62,10 +62,16 @@ public struct ImportSummary: Sendable {
         lines.append(header.worded(wording))
         for recordType in plan.recordTypes {
             let pin = recordType.pinningTemplate.map {
-                "  " + wording(.nameTemplate("\(recordType.name)=\($0)"))
+                "  " + wording(.nameTemplate("\(recordType.objectsOf.first ?? recordType.name)=\($0)"))
             }
             let naming = recordType.namingDescription.worded(wording)
-            lines.append("  \(recordType.name): named by \(naming)\(pin ?? "")")
+            if recordType.objectsOf.isEmpty {
+                lines.append("  \(recordType.name): named by \(naming)\(pin ?? "")")
+            } else {
+                let objects = recordType.objectsOf.joined(separator: ", ")
+                lines.append(
+                    "  \(recordType.name) (\(objects) objects): named by UUIDs made from \(naming)\(pin ?? "")")
+            }
             for name in recordType.sortedFieldNames {
                 lines.append("    " + Self.describe(name, recordType.fields[name]!, in: recordType).worded(wording))
             }
@@ -83,7 +89,7 @@ public struct ImportSummary: Sendable {
         if let key = recordType.renamedKeys[name] { line += " from key '\(key)'" }
         let qualified = "\(recordType.name).\(name)"
         switch (field.rule, field.type) {
-        case (.schema, _), (.declared, _), (.cloudKitValue, _): break
+        case (.schema, _), (.declared, _), (.cloudKitValue, _), (.model, _): break
         case (_, .reference), (_, .list(.reference)):
             line += "  \(option: .reference(qualified + (field.target.map { ":\($0)" } ?? "")))"
         default: line += "  \(option: .fieldType("\(qualified):\(field.type.schemaName)"))"

@@ -129,7 +129,12 @@ public struct Importer: Sendable {
         } else {
             plan = try mapper.survey(sources, store: store, scope: scope)
         }
-        let changes = try SchemaChanges(plan: plan, schema: schema, environment: scope.environment)
+        // With an app's model, the records are written as Core Data writes its objects.
+        var shape = try options.modelMapping.map {
+            try CoreDataShape(plan: plan, mapping: $0, container: scope.container)
+        }
+        let writtenPlan = shape?.plan ?? plan
+        let changes = try SchemaChanges(plan: writtenPlan, schema: schema, environment: scope.environment)
         if let schemaDefinition { try transaction.applySchema(schemaDefinition, to: scope.schemaScope) }
         var deleted: [String: Int] = [:]
         if reset {
@@ -145,7 +150,8 @@ public struct Importer: Sendable {
         // creates, or one a schema made and no record filled yet) go in without the name index,
         // and need no comparison with stored records.
         var newTypes = Set(changes.newRecordTypes)
-        for type in plan.recordTypes where try transaction.deferNameIndex(ofType: type.name, in: scope.schemaScope) {
+        for type in writtenPlan.recordTypes
+        where try transaction.deferNameIndex(ofType: type.name, in: scope.schemaScope) {
             newTypes.insert(type.name)
         }
         let permissions =
@@ -153,7 +159,8 @@ public struct Importer: Sendable {
         var tallies: [String: ImportSummary.TypeCounts] = [:]
         var conflicts = ErrorCollector()
         var produced = Set<String>()
-        let fieldNames = Dictionary(uniqueKeysWithValues: plan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
+        let fieldNames = Dictionary(
+            uniqueKeysWithValues: writtenPlan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
         // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
         var current = (type: "", fieldNames: [String](), way: WriteWay.save, count: 0)
         var written: [String: Int] = [:]
@@ -187,7 +194,7 @@ public struct Importer: Sendable {
         // The records of types whose tables are empty are inserted as they are built: the store may
         // encode their values where they are typed.
         var encoders: [String: StoredValueEncoder] = [:]
-        for type in newTypes where permissions?.mayCreate(type) ?? true {
+        for type in newTypes where shape == nil && permissions?.mayCreate(type) ?? true {
             encoders[type] = try transaction.valueEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
         }
         do {
@@ -200,40 +207,45 @@ public struct Importer: Sendable {
                     tallies[row.recordType, default: .init(recordType: row.recordType)].refused += 1
                     try rejected(row)
                 }, encoders: encoders,
-                record: { record in
-                    if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
-                    if record.recordType != current.type {
-                        written[current.type, default: 0] += current.count
-                        current = (
-                            record.recordType, fieldNames[record.recordType]!,
-                            writeWay(of: record.recordType, newTypes: newTypes, permissions: permissions), 0
-                        )
-                    }
-                    if record.checksStore {
-                        return try saveRecord(record, fieldNames: current.fieldNames)
-                    }
-                    switch current.way {
-                    case .insert:
-                        created.changeTag = try transaction.nextChangeTag()
-                        do {
-                            try transaction.insertNew(
-                                record, fieldNames: current.fieldNames, system: created, in: scope)
-                        } catch var refusal as CloudSeedError where refusal.position == nil {
-                            // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
-                            refusal.position = record.position
-                            throw refusal
+                record: { built in
+                    /// Writes one record of the run.
+                    func write(_ record: TypedRecord) throws {
+                        if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
+                        if record.recordType != current.type {
+                            written[current.type, default: 0] += current.count
+                            current = (
+                                record.recordType, fieldNames[record.recordType]!,
+                                writeWay(of: record.recordType, newTypes: newTypes, permissions: permissions), 0
+                            )
                         }
-                    case .compare(let creator):
-                        guard
-                            try transaction.holdsUnchanged(
-                                record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
-                        else {
+                        if record.checksStore {
                             return try saveRecord(record, fieldNames: current.fieldNames)
                         }
-                    case .save:
-                        return try saveRecord(record, fieldNames: current.fieldNames)
+                        switch current.way {
+                        case .insert:
+                            created.changeTag = try transaction.nextChangeTag()
+                            do {
+                                try transaction.insertNew(
+                                    record, fieldNames: current.fieldNames, system: created, in: scope)
+                            } catch var refusal as CloudSeedError where refusal.position == nil {
+                                // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
+                                refusal.position = record.position
+                                throw refusal
+                            }
+                        case .compare(let creator):
+                            guard
+                                try transaction.holdsUnchanged(
+                                    record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
+                            else {
+                                return try saveRecord(record, fieldNames: current.fieldNames)
+                            }
+                        case .save:
+                            return try saveRecord(record, fieldNames: current.fieldNames)
+                        }
+                        current.count += 1
                     }
-                    current.count += 1
+                    guard shape != nil else { return try write(built) }
+                    for record in shape!.records(from: built) { try write(record) }
                 })
             try conflicts.throwIfAny()
         } catch {
@@ -264,18 +276,18 @@ public struct Importer: Sendable {
         }
         try transaction.buildDeferredNameIndexes()
         if prune {
-            let types = Set(plan.recordTypes.map(\.name))
+            let types = Set(writtenPlan.recordTypes.map(\.name))
             let pruned = try deleteRecords(transaction: transaction) {
                 types.contains($0.recordType) && !produced.contains("\($0.recordType)/\($0.recordID.recordName)")
             }
             for recordType in pruned { deleted[recordType, default: 0] += 1 }
         }
-        let counts = plan.recordTypes.map { type in
+        let counts = writtenPlan.recordTypes.map { type in
             var count = tallies[type.name] ?? .init(recordType: type.name)
             count.deleted = deleted[type.name] ?? 0
             return count
         }
-        var summary = ImportSummary(scope: scope, plan: plan, changes: changes, counts: counts, isDryRun: dryRun)
+        var summary = ImportSummary(scope: scope, plan: writtenPlan, changes: changes, counts: counts, isDryRun: dryRun)
         summary.readOnce = guessing
         if dryRun { throw DryRunRollback(summary: summary) }
         return summary

@@ -377,6 +377,7 @@ final class ColumnTyping {
         if slot.resolvesReferences { return try resolvedReference(cells, column, as: slot) }
         // Dates read otherwise than the default way (``DateReading``) are read from their values.
         if slot.field.dateReading == nil,
+            !(slot.field.modelField?.attribute.map { ModelValues.checks($0.type) } ?? false),
             case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: converter)
         {
             if let kind { kindsTold.note(kind, column: column) }

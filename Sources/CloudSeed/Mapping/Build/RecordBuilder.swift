@@ -255,6 +255,7 @@ enum FieldErrors {
         case .declared: message += "; fix the value or its declared type"
         case .cloudKitValue: message += "; fix the value or give its \"type\""
         case .inferred: message += "; fix the value"
+        case .model: message += "; fix the value: the model makes it \(planned.reason ?? "")"
         }
         return CloudSeedError(.invalidValue, message, at: position)
     }

@@ -19,6 +19,8 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
     case naturalKey(String)
     /// Random UUIDs, on request (`--uuid`).
     case uuid
+    /// A many-to-many link of an app's objects (`CDMR`): a UUID made from the two it links.
+    case linkedPair
 
     /// The `--name-template` that gives the same names, where there is one.
     package var pinningTemplate: String? {
@@ -50,6 +52,7 @@ package enum NamingRule: Hashable, Sendable, CustomStringConvertible {
         case .parent: "the parent record's name, the key it is under and its place there (a position, or its own key)"
         case .naturalKey(let key): "the natural key \(key.hasPrefix("{") ? key : "{\(key)}"), unique in every row"
         case .uuid: "random UUIDs (\(option: .randomNames))"
+        case .linkedPair: "UUIDs made from the record names of the two objects linked"
         }
     }
 }

@@ -208,7 +208,7 @@ struct NamingSurvey {
     mutating func duplicates(under rule: NamingRule) -> [(first: Int, second: Int)] {
         markWaitingNaturalKeys()
         switch rule {
-        case .uuid, .parent: return []
+        case .uuid, .parent, .linkedPair: return []
         case .position: return positionDuplicates()
         case .naturalKey(let key):
             guard let index = naturalKeys.firstIndex(where: { $0.key == key }) else { return [] }
@@ -221,7 +221,7 @@ struct NamingSurvey {
     /// `nil` where the rule's names are not kept (by position, by parent, UUIDs).
     func marks(under rule: NamingRule) -> DuplicateNameFinder? {
         switch rule {
-        case .uuid, .parent, .position: nil
+        case .uuid, .parent, .position, .linkedPair: nil
         case .naturalKey(let key): naturalKeys.first { $0.key == key }?.marks
         default: candidates[rule]
         }

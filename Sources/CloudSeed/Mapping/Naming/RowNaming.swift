@@ -50,7 +50,7 @@ struct RowNaming: Sendable {
         switch rule {
         case .uuid: return .random
         case .naturalKey(let key): return naturalKey(key).map(PendingName.text) ?? .position
-        case .template, .fromSource, .parent, .column, .qualifiedColumn, .position: return .position
+        case .template, .fromSource, .parent, .column, .qualifiedColumn, .position, .linkedPair: return .position
         }
     }
 

@@ -71,6 +71,9 @@ package struct PlannedRecordType: Sendable {
     package var firstPositions: [String: SourcePosition]
     /// Field names that differ from the source keys they were made from: field → key.
     package var renamedKeys: [String: String] = [:]
+    /// The entities of an app's model whose objects the records are (`--model`), named by UUIDs
+    /// made from the names ``namingRule`` gives.
+    package var objectsOf: [String] = []
 
     /// Field names in byte order.
     package var sortedFieldNames: [String] { fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
@@ -79,7 +82,7 @@ package struct PlannedRecordType: Sendable {
     /// sources give and the rule names the others, both.
     package var namingDescription: OptionText {
         switch namingRule {
-        case .fromSource, .column, .qualifiedColumn, .parent, .template: return namingRule.text
+        case .fromSource, .column, .qualifiedColumn, .parent, .template, .linkedPair: return namingRule.text
         case .naturalKey, .position, .uuid:
             guard rowsWithOwnName > 0 else { return namingRule.text }
             let rows = rowsWithOwnName == 1 ? "1 row" : "\(rowsWithOwnName) rows"
@@ -92,7 +95,7 @@ package struct PlannedRecordType: Sendable {
     package var pinningTemplate: String? {
         switch namingRule {
         case .naturalKey, .position, .uuid: rowsWithOwnName > 0 ? nil : namingRule.pinningTemplate
-        case .qualifiedColumn(let column): "\(name)-{\(column)}"
+        case .qualifiedColumn(let column): "\(objectsOf.first ?? name)-{\(column)}"
         default: namingRule.pinningTemplate
         }
     }
@@ -111,6 +114,8 @@ package struct PlannedField: Hashable, Sendable {
         case cloudKitValue = "CloudKit value"
         /// Inferred over all values of the run.
         case inferred
+        /// The app's model (`--model`) declares the attribute or relationship the key names.
+        case model
     }
 
     package var type: FieldType
@@ -124,6 +129,8 @@ package struct PlannedField: Hashable, Sendable {
     /// How a TIMESTAMP field's texts are read, where not the default way: the order of day and
     /// month its values or `--date-format` decide, the zone of `--timezone`.
     var dateReading: DateReading?
+    /// What the app's model (`--model`) makes of the field.
+    var modelField: ModelField?
 
     package init(
         type: FieldType, rule: Rule, target: String? = nil, action: ReferenceAction = .none, reason: OptionText? = nil

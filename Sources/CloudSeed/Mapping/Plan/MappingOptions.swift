@@ -31,6 +31,15 @@ public struct MappingOptions: Sendable {
     public var skipBadRows = false
     /// Counts the bytes read, for a progress bar.
     package var progress: ProgressMeter?
+    /// The app's model rows are read as objects of (`--model`).
+    package private(set) var modelMapping: ModelMapping?
+
+    /// Reads rows as objects of `model`'s entities (of `configuration`, else those synced with
+    /// CloudKit), written as Core Data writes them to CloudKit (`--model`). Throws where the model
+    /// breaks CloudKit's rules.
+    public mutating func readRows(asObjectsOf model: AppModel, configuration: String? = nil) throws {
+        modelMapping = try ModelMapping(model: model, configuration: configuration)
+    }
 
     public init(
         recordType: String? = nil, nameTemplates: [NameTemplate] = [], fieldTypes: [FieldTypeOverride] = [],

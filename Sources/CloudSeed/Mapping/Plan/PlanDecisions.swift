@@ -230,7 +230,7 @@ struct PlanDecisions {
     private static func referenceTargets(
         options: MappingOptions, surveys: [String: TypeSurvey], knownTypes: Set<String>
     ) -> Set<String> {
-        var targets = Set(options.references.compactMap(\.target))
+        var targets = Set(options.references.compactMap(\.target)).union(options.modelMapping?.linkTargets ?? [])
         for survey in surveys.values {
             for field in survey.fields.keys {
                 if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: true) {
@@ -283,6 +283,14 @@ struct PlanDecisions {
     private func plannedType(_ name: String, in recordType: String, survey: TypeSurvey, at position: SourcePosition)
         throws -> PlannedField
     {
+        if let mapping = options.modelMapping, let entity = mapping.entity(forType: recordType) {
+            let namesRecords: Bool
+            switch naming.rules[recordType] {
+            case .column(let column)?, .qualifiedColumn(let column)?: namesRecords = column == name
+            default: namesRecords = false
+            }
+            return try mapping.plannedField(name, of: entity, namesRecords: namesRecords, at: position)
+        }
         let override = options.fieldType(name, in: recordType)
         let declaredReference = options.reference(name, in: recordType)
         let kind = survey.inferred[name]

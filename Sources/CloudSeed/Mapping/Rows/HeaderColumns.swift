@@ -34,7 +34,7 @@ struct HeaderColumns {
         guard options.locations(for: recordType).isEmpty,
             header.columns.allSatisfy({ $0.type == nil })
         else { return nil }
-        let facts = header.columns.map { ColumnRoles(of: $0.name) }
+        let facts = header.columns.map { ColumnRoles(of: $0.name, findsLocations: options.modelMapping == nil) }
         guard facts.allSatisfy({ $0.isValidIdentifier || $0.isIdentityOnly }) else { return nil }
         let latitudes = facts.indices.filter { facts[$0].locationRole == .latitude }
         let longitudes = facts.indices.filter { facts[$0].locationRole == .longitude }

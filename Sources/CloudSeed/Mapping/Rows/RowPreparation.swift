@@ -11,7 +11,7 @@ struct RowPreparation {
     /// Whether name templates are in use, and so need each row's values by key.
     var keepsTemplateValues: Bool
     /// The facts of the keys met so far; a preparation is used by one thread.
-    let columnRoles = ColumnRolesCache()
+    let columnRoles: ColumnRolesCache
 
     /// Prepares `row`, using it up: its fields are taken, and where the caller holds the only
     /// reference to them, a flat row's are changed in place rather than copied.

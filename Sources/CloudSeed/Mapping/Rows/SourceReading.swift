@@ -23,7 +23,8 @@ struct SourceReading {
 
     /// The record type of a source's rows that do not name their own.
     func recordType(of source: SourceFile) -> String {
-        source.recordType ?? options.recordType ?? IdentifierMapping.recordType(forFileStem: source.stem)
+        let type = source.recordType ?? options.recordType ?? IdentifierMapping.recordType(forFileStem: source.stem)
+        return options.modelMapping?.recordType(named: type) ?? type
     }
 
     /// A row as read, with its record type, its number among its type's rows in its source (from
@@ -69,7 +70,8 @@ struct SourceReading {
     func rowPreparation() -> RowPreparation {
         RowPreparation(
             nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:),
-            keepsTemplateValues: !options.nameTemplates.isEmpty)
+            keepsTemplateValues: !options.nameTemplates.isEmpty,
+            columnRoles: ColumnRolesCache(findsLocations: options.modelMapping == nil))
     }
 
     /// Reads the sources on a second thread, where `read` turns each item into what it hands to

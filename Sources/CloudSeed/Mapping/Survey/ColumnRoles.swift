@@ -25,7 +25,9 @@ struct ColumnRoles {
     let naturalKeyRole: NaturalKeyRole?
     let locationRole: LocationRole?
 
-    init(of key: String) {
+    /// The roles of `key`; `findsLocations` false, none is part of a location (an app's model
+    /// keeps its latitude and longitude attributes apart).
+    init(of key: String, findsLocations: Bool = true) {
         isValidIdentifier = IdentifierMapping.isValid(key)
         isIdentityOnly = RecordNaming.identityOnlyColumns.contains(key)
         nameColumnRank = RecordNaming.nameColumnRank(of: key)
@@ -36,7 +38,9 @@ struct ColumnRoles {
                 .firstName
             } else if CaseInsensitiveNames.matchesAny(key, NaturalKeys.lastNames) { .lastName } else { nil }
         locationRole =
-            if CaseInsensitiveNames.matches(key, "location") {
+            if !findsLocations {
+                nil
+            } else if CaseInsensitiveNames.matches(key, "location") {
                 .location
             } else if CaseInsensitiveNames.matchesAny(key, LocationKeys.latitude) {
                 .latitude
@@ -50,6 +54,13 @@ struct ColumnRoles {
 /// Its properties are not checked for overlapping access at run time (`@exclusivity(unchecked)`):
 /// only its own thread uses a cache, and the check cost more than the lookup, twice per field.
 final class ColumnRolesCache {
+    /// Whether keys may be parts of a location (``ColumnRoles/init(of:findsLocations:)``).
+    let findsLocations: Bool
+
+    init(findsLocations: Bool = true) {
+        self.findsLocations = findsLocations
+    }
+
     /// The distinct keys met, and their facts.
     @exclusivity(unchecked) private var keys: [String] = []
     @exclusivity(unchecked) private var facts: [ColumnRoles] = []
@@ -74,7 +85,7 @@ final class ColumnRolesCache {
             recent.removeAll()
         }
         keys.append(key)
-        facts.append(ColumnRoles(of: key))
+        facts.append(ColumnRoles(of: key, findsLocations: findsLocations))
         return keys.count - 1
     }
 }

@@ -27,7 +27,8 @@ package final class RunSurvey {
         self.options = options
         self.folders = folders
         pointable = PointableTypes(
-            Set(schema.recordTypes.keys).union(options.references.compactMap(\.target)).union(sourceTypes))
+            Set(schema.recordTypes.keys).union(options.references.compactMap(\.target)).union(sourceTypes)
+                .union(options.modelMapping?.linkTargets ?? []))
         pointableAtStart = pointable
     }
 

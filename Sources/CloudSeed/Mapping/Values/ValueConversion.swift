@@ -20,7 +20,10 @@ struct ValueConverter {
 
     /// ``convert(_:to:reading:at:)`` to a planned field's type, its dates read as its plan says.
     func convert(_ value: PlainValue, to field: PlannedField, at position: SourcePosition) throws -> RecordValue {
-        try convert(value, to: field.type, reading: field.dateReading, at: position)
+        if let attribute = field.modelField?.attribute?.type {
+            return try ModelValues.convert(value, attribute: attribute, field: field, converter: self, at: position)
+        }
+        return try convert(value, to: field.type, reading: field.dateReading, at: position)
     }
 
     /// The value as `type`; a TIMESTAMP's texts read by `reading` (``DateReading``), the default

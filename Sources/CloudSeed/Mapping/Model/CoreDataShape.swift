@@ -1,0 +1,227 @@
+import Foundation
+
+/// Records of an app's objects as Core Data writes them to CloudKit (CLOUDKIT.md §8): the type
+/// of the root entity (`CD_Trip`), fields `CD_` and the attribute's name, `CD_entityName`, an
+/// upper-case UUID record name, a to-one link as the STRING record name of the object linked,
+/// and a `CDMR` record per many-to-many pair. Defaults fill the attributes a row leaves unset.
+struct CoreDataShape {
+    /// The plan as written: the types and fields above, from the plan the rows were built by.
+    let plan: ImportPlan
+    /// How each record the rows were built into (by its type) is written.
+    private let ways: [String: RecordWay]
+    private let container: String
+    /// The many-to-many pairs written so far: a link given from both sides is written once.
+    private var linkedPairs = Set<String>()
+
+    private struct RecordWay {
+        var recordType: String
+        var entity: String
+        /// The root entity, which names derive from.
+        var root: String
+        /// One per field of the written type, in its order.
+        var slots: [Slot]
+        var pairs: [Pairing]
+    }
+
+    private enum Slot {
+        /// The built record's value at `index`, else the attribute's default.
+        case value(index: Int?, default: RecordValue?)
+        /// The record name of the object the built reference at `index` names, of entity `root`.
+        case link(index: Int, root: String)
+        case entityName
+        case unset
+    }
+
+    /// A list of references at `index` that makes `CDMR` records.
+    private struct Pairing {
+        var index: Int
+        var pair: ManyToMany
+        /// Whether the building record's side is the pair's first.
+        var isFirst: Bool
+        var root: String
+    }
+
+    /// `plan` (made with `mapping`) as written into `container`.
+    init(plan built: ImportPlan, mapping: ModelMapping, container: String) throws {
+        self.container = container
+        let model = mapping.model
+        var written: [String: PlannedRecordType] = [:]
+        var sources: [String: [String: Slot]] = [:]
+        var pairings: [String: [Pairing]] = [:]
+        var order: [String] = []
+        var links: [String] = []
+        let pairs = model.manyToManyPairs(among: mapping.entities)
+        for type in built.recordTypes {
+            guard let entity = mapping.entity(forType: type.name) else {
+                let closest = mapping.entities.map(\.name).min {
+                    EditDistance.between(Array($0), Array(type.name))
+                        < EditDistance.between(Array($1), Array(type.name))
+                }
+                throw CloudSeedError(
+                    .unknownRecordType,
+                    "rows of \(type.name) are objects of no entity of the model\(closest.map { "; the closest is \($0)" } ?? ""): rename the file or give its type with \(option: .recordType(closest))",
+                    at: type.firstRowPosition)
+            }
+            let root = model.root(of: entity)
+            let recordType = CoreDataNames.recordType(root.name)
+            var slots: [String: Slot] = [CoreDataNames.entityName: .entityName]
+            var fields: [String: PlannedField] = [
+                CoreDataNames.entityName: PlannedField(
+                    type: .string, rule: .model, reason: "the entity, \(entity.name)")
+            ]
+            var positions = [CoreDataNames.entityName: type.firstRowPosition]
+            var renamed: [String: String] = [:]
+            let names = type.sortedFieldNames
+            for (index, name) in names.enumerated() {
+                guard let planned = type.fields[name], let modelField = planned.modelField,
+                    let property = modelField.property
+                else { continue }
+                let field = CoreDataNames.field(property)
+                if let relationship = modelField.relationship,
+                    let destination = model.entity(named: relationship.destination)
+                {
+                    let destinationRoot = model.root(of: destination).name
+                    if relationship.isToMany {
+                        if let pair = pairs.first(where: {
+                            ($0.first.entity == entity.name && $0.first.relationship.name == property)
+                                || ($0.second.entity == entity.name && $0.second.relationship.name == property)
+                        }) {
+                            let isFirst = pair.first.entity == entity.name && pair.first.relationship.name == property
+                            links.append(
+                                "\(entity.name).\(property) from key '\(type.renamedKeys[name] ?? name)'")
+                            pairings[type.name, default: []].append(
+                                Pairing(index: index, pair: pair, isFirst: isFirst, root: destinationRoot))
+                        }
+                        continue
+                    }
+                    slots[field] = .link(index: index, root: destinationRoot)
+                    var linked = planned
+                    linked.type = .string
+                    fields[field] = linked
+                } else {
+                    slots[field] = .value(index: index, default: modelField.attribute.flatMap(Self.defaultValue(of:)))
+                    fields[field] = planned
+                }
+                positions[field] = type.firstPositions[name] ?? type.firstRowPosition
+                renamed[field] = type.renamedKeys[name] ?? name
+            }
+            for attribute in model.allAttributes(of: entity) where !attribute.isTransient {
+                let field = CoreDataNames.field(attribute.name)
+                guard slots[field] == nil, let value = Self.defaultValue(of: attribute),
+                    let fieldType = attribute.type.fieldType
+                else { continue }
+                slots[field] = .value(index: nil, default: value)
+                fields[field] = PlannedField(
+                    type: fieldType, rule: .model, reason: "\(entity.name).\(attribute.name)'s default")
+                positions[field] = type.firstRowPosition
+            }
+            sources[type.name] = slots
+            if var merged = written[recordType] {
+                merged.fields.merge(fields) { first, _ in first }
+                merged.firstPositions.merge(positions) { first, _ in first }
+                merged.renamedKeys.merge(renamed) { first, _ in first }
+                merged.rowCount += type.rowCount
+                merged.objectsOf.append(entity.name)
+                written[recordType] = merged
+            } else {
+                order.append(recordType)
+                var planned = PlannedRecordType(
+                    name: recordType, fields: fields, namingRule: type.namingRule,
+                    rowsWithOwnName: type.rowsWithOwnName, rowCount: type.rowCount,
+                    firstRowPosition: type.firstRowPosition, firstPositions: positions, renamedKeys: renamed)
+                planned.objectsOf = [entity.name]
+                written[recordType] = planned
+            }
+        }
+        var ways: [String: RecordWay] = [:]
+        for type in built.recordTypes {
+            let entity = mapping.entity(forType: type.name)!
+            let recordType = CoreDataNames.recordType(model.root(of: entity).name)
+            let slots = written[recordType]!.sortedFieldNames.map { sources[type.name]?[$0] ?? .unset }
+            ways[type.name] = RecordWay(
+                recordType: recordType, entity: entity.name, root: model.root(of: entity).name, slots: slots,
+                pairs: pairings[type.name] ?? [])
+        }
+        var types = order.map { written[$0]! }
+        if !pairings.isEmpty, let type = built.recordTypes.first {
+            let field = PlannedField(
+                type: .string, rule: .model, reason: "many-to-many links of \(links.joined(separator: ", "))")
+            types.append(
+                PlannedRecordType(
+                    name: CoreDataNames.manyToManyType,
+                    fields: [
+                        CoreDataNames.entityNames: field, CoreDataNames.recordNames: field,
+                        CoreDataNames.relationships: field,
+                    ],
+                    namingRule: .linkedPair, rowsWithOwnName: 0, rowCount: 0, firstRowPosition: type.firstRowPosition,
+                    firstPositions: [
+                        CoreDataNames.entityNames: type.firstRowPosition,
+                        CoreDataNames.recordNames: type.firstRowPosition,
+                        CoreDataNames.relationships: type.firstRowPosition,
+                    ]))
+        }
+        var plan = built
+        plan.recordTypes = types
+        self.plan = plan
+        self.ways = ways
+    }
+
+    /// The records `record` (built by the plan the rows were read by) is written as: its object's,
+    /// then a `CDMR` record for each many-to-many pair it links that was not written before.
+    mutating func records(from record: TypedRecord) -> [TypedRecord] {
+        let way = ways[record.recordType]!
+        let name = CoreDataRecordNames.name(record.recordName, root: way.root, container: container)
+        let values = way.slots.map { slot -> RecordValue? in
+            switch slot {
+            case .value(let index, let fallback): index.flatMap { record.values[$0] } ?? fallback
+            case .link(let index, let root):
+                if case .reference(let reference)? = record.values[index] {
+                    .string(CoreDataRecordNames.name(reference.recordName, root: root, container: container))
+                } else {
+                    nil
+                }
+            case .entityName: .string(way.entity)
+            case .unset: nil
+            }
+        }
+        var shaped = TypedRecord(
+            recordType: way.recordType, recordName: name, values: values, position: record.position)
+        shaped.changeTag = record.changeTag
+        shaped.checksStore = record.checksStore
+        shaped.assetContents = record.assetContents
+        var records = [shaped]
+        for pairing in way.pairs {
+            guard case .list(_, let items)? = record.values[pairing.index] else { continue }
+            for case .reference(let reference) in items {
+                let other = CoreDataRecordNames.name(reference.recordName, root: pairing.root, container: container)
+                let names = pairing.isFirst ? "\(name):\(other)" : "\(other):\(name)"
+                let linkName = CoreDataRecordNames.name(
+                    names, root: CoreDataNames.manyToManyType, container: container)
+                guard linkedPairs.insert(linkName).inserted else { continue }
+                records.append(
+                    TypedRecord(
+                        recordType: CoreDataNames.manyToManyType, recordName: linkName,
+                        values: [
+                            .string(pairing.pair.entityNames), .string(names), .string(pairing.pair.relationships),
+                        ], position: record.position))
+            }
+        }
+        return records
+    }
+
+    /// The value a new object gets for `attribute`, where the model gives one it can read.
+    static func defaultValue(of attribute: ModelAttribute) -> RecordValue? {
+        guard let text = attribute.defaultValue else { return nil }
+        switch attribute.type {
+        case .string, .uri: return .string(text)
+        case .uuid: return UUID(uuidString: text).map { .string($0.uuidString) }
+        case .boolean: return ModelValues.boolean(text).map { .int64($0 ? 1 : 0) }
+        case .integer16, .integer32, .integer64: return Int64(text).map(RecordValue.int64)
+        case .double, .float, .decimal: return Double(text).map(RecordValue.double)
+        case .date:
+            // Core Data counts a default date in seconds since 2001; SwiftData's `.now` has no fixed value.
+            return Double(text).map { .timestamp(Int64((($0 + 978_307_200) * 1000).rounded())) }
+        case .binary, .transformable, .undefined, .objectID, .composite: return nil
+        }
+    }
+}

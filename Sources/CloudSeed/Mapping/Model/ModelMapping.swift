@@ -1,0 +1,86 @@
+/// An app's model that a run reads rows as objects of (`--model`): which entity a source's rows
+/// are, what each key names in it, and the type each field takes from it.
+package struct ModelMapping: Sendable {
+    let model: AppModel
+    /// The entities synced with CloudKit, which rows may be objects of.
+    let entities: [ModelEntity]
+
+    /// The mapping by `model`'s entities of `configuration` (else those synced with CloudKit);
+    /// refused where the model breaks CloudKit's rules.
+    init(model: AppModel, configuration: String?) throws {
+        _ = try model.schema(configuration: configuration)
+        self.model = model
+        entities = try model.syncedEntities(configuration: configuration)
+    }
+
+    /// The entity whose objects rows of `recordType` are.
+    func entity(forType recordType: String) -> ModelEntity? {
+        model.entity(matching: recordType, among: entities)
+    }
+
+    /// The record type rows of a source are: the entity its name (`trips.csv`) names, else `name`.
+    func recordType(named name: String) -> String {
+        entity(forType: name)?.name ?? name
+    }
+
+    /// The entities relationships point to: their rows are indexed for links.
+    var linkTargets: Set<String> {
+        Set(entities.flatMap { $0.relationships.map(\.destination) })
+    }
+
+    /// The field `name` of rows of `entity`, as the model declares it. `namesRecords` says
+    /// whether the field names the type's records (its name column), which may then be no property.
+    func plannedField(_ name: String, of entity: ModelEntity, namesRecords: Bool, at position: SourcePosition)
+        throws -> PlannedField
+    {
+        switch model.property(matching: name, in: entity) {
+        case .attribute(let attribute)?:
+            var field = PlannedField(
+                type: attribute.type.fieldType ?? .string, rule: .model,
+                reason: "\(entity.name).\(attribute.name), \(attribute.type.rawValue)")
+            field.modelField = ModelField(property: attribute.name, attribute: attribute)
+            return field
+        case .relationship(let relationship, let attribute)?:
+            let by = attribute.map { " by its \($0)" } ?? ""
+            if relationship.isToMany, let inverse = model.inverse(of: relationship), !inverse.isToMany {
+                throw CloudSeedError(
+                    .invalidValue,
+                    "'\(name)' names \(entity.name).\(relationship.name), the to-many side of \(relationship.destination).\(inverse.name): Core Data keeps the link on each \(relationship.destination); give each \(relationship.destination) row a '\(inverse.name)' key, or nest the \(relationship.destination) rows in this one",
+                    at: position)
+            }
+            var field = PlannedField(
+                type: relationship.isToMany ? .list(.reference) : .reference, rule: .model,
+                target: relationship.destination,
+                reason:
+                    "\(entity.name).\(relationship.name), \(relationship.isToMany ? "to-many" : "to-one") \(relationship.destination)\(by)"
+            )
+            field.modelField = ModelField(property: relationship.name, relationship: relationship)
+            return field
+        case nil:
+            if namesRecords {
+                var field = PlannedField(type: .string, rule: .model, reason: "names the records; not in the model")
+                field.modelField = ModelField(property: nil)
+                return field
+            }
+            let closest = model.closestProperty(to: name, in: entity).map { "; the closest is '\($0)'" } ?? ""
+            throw CloudSeedError(
+                .unknownField,
+                "'\(name)' names no attribute or relationship of \(entity.name) in the model\(closest): rename the key, or add the attribute to the model",
+                at: position)
+        }
+    }
+}
+
+/// What the app's model makes of a planned field.
+struct ModelField: Hashable, Sendable {
+    /// The attribute or relationship the field is written as; `nil` for a key that only names the record.
+    var property: String?
+    var attribute: ModelAttribute?
+    var relationship: ModelRelationship?
+
+    init(property: String?, attribute: ModelAttribute? = nil, relationship: ModelRelationship? = nil) {
+        self.property = property
+        self.attribute = attribute
+        self.relationship = relationship
+    }
+}

@@ -1,0 +1,186 @@
+import CloudSeedTestSupport
+import Crypto
+import Foundation
+import Testing
+
+@testable import CloudSeed
+@testable import CloudSeedCore
+@testable import CloudSeedStore
+
+/// `import --model`: the sample app's seed files read as its objects and written as Core Data
+/// writes them to CloudKit (CLOUDKIT.md §8).
+@Suite struct ModelImportTests {
+    let folder: TemporaryFolder
+    let scope = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "com.apple.coredata.cloudkit.zone"))
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    static let seedFiles = ["destinations.csv", "people.csv", "trips.json"].map {
+        Repository.sample("TripPlanner/" + $0)
+    }
+
+    static func options(model: String = Repository.sample("TripPlanner/TripPlanner.xcdatamodeld")) throws
+        -> MappingOptions
+    {
+        var options = MappingOptions()
+        try options.readRows(asObjectsOf: AppModel(contentsOf: [model]))
+        return options
+    }
+
+    func importSeed(
+        into storeName: String = "store.sqlite", files: [String] = seedFiles, options: MappingOptions? = nil
+    ) throws -> ImportSummary {
+        let store = try ContainerStore(folder.path(storeName))
+        return try Importer(store: store, scope: scope, options: options ?? Self.options(), now: 1_700_000_000_000)
+            .run(files.map { try SourceFile(path: $0) })
+    }
+
+    func records(in storeName: String = "store.sqlite") throws -> [CloudRecord] {
+        let store = try ContainerStore(existing: folder.path(storeName))
+        var records: [CloudRecord] = []
+        try store.backend.forEachRecord(in: scope, recordType: nil) { records.append($0) }
+        return records
+    }
+
+    /// The name Core Data's record of an object gets: a name-based UUID of the container, the
+    /// root entity and the row's name.
+    static func objectName(_ root: String, _ name: String) -> String {
+        var hash = SHA256()
+        for part in ["iCloud.com.example.cloudseed", root, name] { hash.update(data: Data((part + "\0").utf8)) }
+        var bytes = Array(hash.finalize().prefix(16))
+        bytes[6] = bytes[6] & 0x0f | 0x50
+        bytes[8] = bytes[8] & 0x3f | 0x80
+        let hex = bytes.map { String(format: "%02X", $0) }.joined()
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }.joined(separator: "-")
+    }
+
+    @Test func writesTheSampleAppsObjectsAsCoreDataDoes() throws {
+        _ = try importSeed()
+        let records = try records()
+        #expect(records.allSatisfy { $0.recordID.zoneID.zoneName == "com.apple.coredata.cloudkit.zone" })
+        let byName = Dictionary(uniqueKeysWithValues: records.map { ($0.recordID.recordName, $0) })
+        let lisbonTrip = Self.objectName("Trip", "Lisbon in spring")
+        #expect(lisbonTrip == "2AF54CC9-2BA2-5509-A1A8-5C907EB5BA1D")
+        let lisbon = Self.objectName("Destination", "Lisbon")
+        let (ana, ben, chen) = (
+            Self.objectName("Person", "6f1c2a9e-0b4d-4c1e-9a7f-2d3e4f5a6b7c"),
+            Self.objectName("Person", "1a2b3c4d-5e6f-4a8b-9c0d-e1f2a3b4c5d6"), Self.objectName("Person", "Chen Wei")
+        )
+        let kyotoTrip = Self.objectName("Trip", "Kyoto temples")
+        let banffTrip = Self.objectName("Trip", "Banff hiking")
+        #expect(
+            records.map(\.recordType).sorted() == [
+                "CDMR", "CDMR", "CDMR", "CDMR", "CD_Destination", "CD_Destination", "CD_Destination", "CD_Item",
+                "CD_Item", "CD_Item", "CD_Item", "CD_Person", "CD_Person", "CD_Person", "CD_Trip", "CD_Trip", "CD_Trip",
+            ])
+        #expect(
+            byName[lisbonTrip]?.fields == [
+                "CD_entityName": .string("Trip"), "CD_name": .string("Lisbon in spring"), "CD_budget": .double(2400),
+                "CD_isFavorite": .int64(1), "CD_destination": .string(lisbon),
+                "CD_startDate": .timestamp(1_807_315_200_000), "CD_endDate": .timestamp(1_807_920_000_000),
+            ])
+        // What the row leaves out, the model's defaults fill.
+        #expect(
+            byName[banffTrip]?.fields == [
+                "CD_entityName": .string("Trip"), "CD_name": .string("Banff hiking"), "CD_budget": .double(0),
+                "CD_isFavorite": .int64(0), "CD_destination": .string(Self.objectName("Destination", "Banff")),
+            ])
+        #expect(
+            byName[ana]?.fields == [
+                "CD_entityName": .string("Person"), "CD_name": .string("Ana Lima"),
+                "CD_email": .string("ana@example.com"), "CD_id": .string("6F1C2A9E-0B4D-4C1E-9A7F-2D3E4F5A6B7C"),
+            ])
+        let items = records.filter { $0.recordType == "CD_Item" }.map {
+            [$0.fields["CD_title"], $0.fields["CD_quantity"], $0.fields["CD_packed"], $0.fields["CD_trip"]]
+        }
+        #expect(
+            Set(items) == [
+                [.string("Passport"), .int64(1), .int64(1), .string(lisbonTrip)],
+                [.string("Rain jacket"), .int64(1), .int64(0), .string(lisbonTrip)],
+                [.string("Pastel de nata money"), .int64(12), .int64(0), .string(lisbonTrip)],
+                [.string("JR pass"), .int64(1), .int64(0), .string(kyotoTrip)],
+            ])
+        let links = records.filter { $0.recordType == "CDMR" }.map {
+            [$0.fields["CD_entityNames"], $0.fields["CD_recordNames"], $0.fields["CD_relationships"]]
+        }
+        #expect(
+            Set(links)
+                == Set(
+                    [(ana, lisbonTrip), (ben, lisbonTrip), (chen, kyotoTrip), (ana, banffTrip)].map { person, trip in
+                        [.string("Person:Trip"), .string("\(person):\(trip)"), .string("trips:companions")]
+                    }))
+        #expect(
+            records.filter { $0.recordType == "CDMR" }.allSatisfy {
+                CoreDataRecordNames.isRecordName($0.recordID.recordName)
+            })
+    }
+
+    @Test func aSecondImportChangesNothingAndAFreshStoreGetsTheSameNames() throws {
+        _ = try importSeed()
+        let again = try importSeed()
+        #expect(again.counts.map(\.created) == [0, 0, 0, 0, 0])
+        #expect(again.counts.map(\.unchanged) == [3, 4, 3, 3, 4])
+        _ = try importSeed(into: "fresh.sqlite")
+        let names = try records().map(\.recordID.recordName).sorted()
+        #expect(try names == records(in: "fresh.sqlite").map(\.recordID.recordName).sorted())
+    }
+
+    @Test func theSwiftDataClassesImportTheSameRecords() throws {
+        _ = try importSeed()
+        _ = try importSeed(
+            into: "swiftdata.sqlite", options: Self.options(model: Repository.sample("TripPlanner/Models")))
+        func fields(_ records: [CloudRecord]) -> [String] {
+            records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }
+                .sorted()
+        }
+        #expect(try fields(records()) == fields(records(in: "swiftdata.sqlite")))
+    }
+
+    @Test func thePlanShowsEachKeyAndTheAttributeItMatches() throws {
+        let text = try importSeed().text
+        for line in [
+            "  CD_Trip (Trip objects): named by UUIDs made from the natural key {name}, unique in every row  ",
+            "    CD_endDate TIMESTAMP (model: Trip.endDate, Date) from key 'end_date'\n",
+            "    CD_isFavorite INT64 (model: Trip.isFavorite, Boolean) from key 'is_favorite'\n",
+            "    CD_destination STRING → Destination (model: Trip.destination, to-one Destination) from key 'destination'\n",
+            "    CD_trip STRING → Trip (model: Item.trip, to-one Trip) from key 'trip'\n",
+            "    CD_recordNames STRING (model: many-to-many links of Trip.companions from key 'companions')\n",
+        ] {
+            #expect(text.contains(line), "\(line)")
+        }
+    }
+
+    @Test func refusesRowsThatBreakTheModelWritingNothing() throws {
+        let trips = try folder.write(
+            "trips.json",
+            """
+            [
+              {"name": "A", "destinaton": "Lisbon"},
+              {"name": "B", "is_favorite": "maybe"},
+              {"name": "C", "destination": "Atlantis"}
+            ]
+            """)
+        let items = try folder.write("items.csv", "title,quantity,trip\nTent,40000,A\n")
+        let destinations = Self.seedFiles[0]
+        #expect(
+            errorMessages { _ = try importSeed(files: [destinations, trips]) } == [
+                "\(trips):2:31: 'destinaton' names no attribute or relationship of Trip in the model; the closest is 'destination': rename the key, or add the attribute to the model"
+            ])
+        let fixed = try folder.write(
+            "fixed/trips.json", #"[{"name": "B", "is_favorite": "maybe"}, {"name": "C", "destination": "Atlantis"}]"#)
+        let messages = errorMessages { _ = try importSeed(files: [destinations, fixed, items]) }
+        #expect(
+            messages == [
+                "\(fixed):1:31: invalid attempt to set value type STRING for field 'is_favorite' for type 'Trip', defined to be: INT64 (a Boolean is true or false, YES or NO, 1 or 0); fix the value: the model makes it Trip.isFavorite, Boolean",
+                "\(fixed):1:70: no Destination record matches 'Atlantis' (closest: Banff, Kyoto, Lisbon); fix the value, or pass MappingOptions.allowDangling to keep it as a reference to a missing record",
+                "\(items):2:6: invalid attempt to set value type INT64 for field 'quantity' for type 'Item', defined to be: INT64 (40000 is out of an Integer 16's range, -32768 to 32767); fix the value: the model makes it Item.quantity, Integer 16",
+                "\(items):2:12: no Trip record matches 'A' (closest: B, C); fix the value, or pass MappingOptions.allowDangling to keep it as a reference to a missing record",
+            ])
+        let written = try FileManager.default.fileExists(atPath: folder.path("store.sqlite")) ? records() : []
+        #expect(written.isEmpty)
+    }
+}
