@@ -140,6 +140,29 @@ import Testing
         #expect(try fields(records()) == fields(records(in: "swiftdata.sqlite")))
     }
 
+    @Test func theObjectsExportedImportIntoTheSameRecords() throws {
+        _ = try importSeed()
+        var document: [UInt8] = []
+        let model = try AppModel(contentsOf: [Repository.sample("TripPlanner/TripPlanner.xcdatamodeld")])
+        try ContainerStore(existing: folder.path("store.sqlite")).exportObjects(
+            of: model, configuration: nil, in: scope
+        ) { { document += $0 } }
+        let text = String(decoding: document, as: UTF8.self)
+        #expect(
+            text.contains(
+                #"    {"recordName":"2AF54CC9-2BA2-5509-A1A8-5C907EB5BA1D","budget":2400.0,"endDate":"2027-04-17T00:00:00.000Z","isFavorite":true,"name":"Lisbon in spring","startDate":"2027-04-10T00:00:00.000Z","destination":"FA04DD34-0E88-52A3-AD9E-2EBAA8984401"}"#
+            ))
+        let exported = try folder.write("export/seed.json", text)
+        _ = try importSeed(into: "again.sqlite", files: [exported])
+        func described(_ records: [CloudRecord]) -> [String] {
+            records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }
+                .sorted()
+        }
+        #expect(try described(records()) == described(records(in: "again.sqlite")))
+        let reimported = try importSeed(files: [exported])
+        #expect(reimported.counts.map(\.created) == [0, 0, 0, 0, 0])
+    }
+
     @Test func thePlanShowsEachKeyAndTheAttributeItMatches() throws {
         let text = try importSeed().text
         for line in [
