@@ -1,4 +1,4 @@
-package import CloudSeedCore
+import CloudSeedCore
 
 extension AppModel {
     /// The entities NSPersistentCloudKitContainer syncs: those of `configuration`, else those of

@@ -1,4 +1,4 @@
-public import CloudSeedCore
+import CloudSeedCore
 import Foundation
 
 extension AppModel {

@@ -11,7 +11,10 @@
 ///                "acquired": {"dateFormat": "dd/MM/yyyy"}}}]}
 /// ```
 ///
-/// Every key but `sources[].file` is optional; paths are relative to the manifest.
+/// Every key but `sources[].file` is optional; paths are relative to the manifest. With `"model"`
+/// (a `.xcdatamodeld` or SwiftData sources, and `"configuration"` to pick one of its
+/// configurations), rows are read as the app's objects, by default into Core Data's zone of the
+/// private database.
 public struct FixtureManifest: Sendable {
     public var container: String
     public var environment: ContainerEnvironment
@@ -21,6 +24,10 @@ public struct FixtureManifest: Sendable {
     public var user: String
     /// A `.ckdb` file applied to the environment before the sources are read.
     public var schema: String?
+    /// The app's Core Data model or SwiftData sources whose objects the rows are (`import --model`).
+    public var model: String?
+    /// The configuration of ``model`` whose entities the rows may be objects of.
+    public var modelConfiguration: String?
     public var sources: [FixtureSource]
 
     public init(

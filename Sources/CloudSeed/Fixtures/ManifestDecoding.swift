@@ -25,7 +25,9 @@ extension FixtureManifest {
     init(node: DocumentNode, folder: String) throws {
         let fields = try ManifestObject(
             node, what: "the manifest",
-            keys: ["container", "environment", "database", "zone", "user", "schema", "sources"])
+            keys: [
+                "container", "environment", "database", "zone", "user", "schema", "model", "configuration", "sources",
+            ])
         func resolved(_ file: String) -> String {
             file.hasPrefix("/") || folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
         }
@@ -44,13 +46,20 @@ extension FixtureManifest {
         guard let sourceNodes = fields["sources"]?.items else {
             throw fields.error("sources", "is an array of sources, each with a \"file\"")
         }
+        let model = try fields.string("model").map(resolved)
+        // An app's objects go where Core Data keeps them, unless the manifest says otherwise.
+        let chosenDatabase = database ?? (model == nil ? .public : .private)
+        let defaultZone =
+            model != nil && chosenDatabase != .public ? CoreDataNames.zoneName : RecordZoneID.defaultZoneName
         self.init(
             container: try fields.string("container") ?? StoreScope.defaultContainer,
             environment: environment ?? .development,
-            database: database ?? .public, zone: try fields.string("zone") ?? RecordZoneID.defaultZoneName,
+            database: chosenDatabase, zone: try fields.string("zone") ?? defaultZone,
             user: try fields.string("user") ?? RecordZoneID.defaultOwnerName,
             schema: try fields.string("schema").map(resolved),
             sources: try sourceNodes.map { try FixtureSource(node: $0, resolve: resolved) })
+        self.model = model
+        modelConfiguration = try fields.string("configuration")
     }
 }
 

@@ -59,6 +59,9 @@ public struct Seeder: Sendable {
     /// The mapping options a manifest's sources ask for, each qualified by the source's record type.
     static func options(for manifest: FixtureManifest) throws -> MappingOptions {
         var options = MappingOptions()
+        if let model = manifest.model {
+            try options.readRows(asObjectsOf: AppModel(contentsOf: [model]), configuration: manifest.modelConfiguration)
+        }
         for source in manifest.sources {
             let type = source.recordType
             if let template = source.recordName {

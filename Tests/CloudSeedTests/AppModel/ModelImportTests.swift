@@ -46,9 +46,10 @@ import Testing
 
     /// The name Core Data's record of an object gets: a name-based UUID of the container, the
     /// root entity and the row's name.
-    static func objectName(_ root: String, _ name: String) -> String {
+    static func objectName(_ root: String, _ name: String, container: String = "iCloud.com.example.cloudseed") -> String
+    {
         var hash = SHA256()
-        for part in ["iCloud.com.example.cloudseed", root, name] { hash.update(data: Data((part + "\0").utf8)) }
+        for part in [container, root, name] { hash.update(data: Data((part + "\0").utf8)) }
         var bytes = Array(hash.finalize().prefix(16))
         bytes[6] = bytes[6] & 0x0f | 0x50
         bytes[8] = bytes[8] & 0x3f | 0x80
@@ -161,6 +162,50 @@ import Testing
         #expect(try described(records()) == described(records(in: "again.sqlite")))
         let reimported = try importSeed(files: [exported])
         #expect(reimported.counts.map(\.created) == [0, 0, 0, 0, 0])
+    }
+
+    @Test func nestedRowsLinkBackByTheInverseTheModelNames() throws {
+        let model = try folder.write(
+            "Journeys.xcdatamodel/contents",
+            AppModelSchemaTests.model(
+                """
+                    <entity name="Trip" representedClassName="Trip" syncable="YES">
+                        <attribute name="name" optional="YES" attributeType="String"/>
+                        <relationship name="stops" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Stop" inverseName="journey" inverseEntity="Stop"/>
+                    </entity>
+                    <entity name="Stop" representedClassName="Stop" syncable="YES">
+                        <attribute name="place" optional="YES" attributeType="String"/>
+                        <relationship name="journey" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Trip" inverseName="stops" inverseEntity="Trip"/>
+                    </entity>
+                """))
+        let trips = try folder.write(
+            "trips.json", #"[{"name": "Coast", "stops": [{"place": "Porto"}, {"place": "Faro"}]}]"#)
+        _ = try importSeed(files: [trips], options: Self.options(model: model))
+        let trip = Self.objectName("Trip", "Coast")
+        let stops = try records().filter { $0.recordType == "CD_Stop" }.map(\.fields)
+        #expect(
+            Set(stops) == [
+                ["CD_entityName": .string("Stop"), "CD_place": .string("Porto"), "CD_journey": .string(trip)],
+                ["CD_entityName": .string("Stop"), "CD_place": .string("Faro"), "CD_journey": .string(trip)],
+            ])
+    }
+
+    @Test func aSeedManifestNamesTheModel() throws {
+        let manifest = try FixtureManifest(path: Repository.sample("TripPlanner/seed.json"))
+        #expect(manifest.scope.database == .private)
+        #expect(manifest.scope.zoneID.zoneName == "com.apple.coredata.cloudkit.zone")
+        let store = try ContainerStore(folder.path("seeded.sqlite"))
+        let summary = try Seeder(store: store).run(manifest)
+        #expect(summary.counts.map(\.created) == [3, 4, 3, 3, 4])
+        var names: [String] = []
+        try store.backend.forEachRecord(in: manifest.scope, recordType: "CD_Trip") {
+            names.append($0.recordID.recordName)
+        }
+        // Names are the container's own: another container's seed never shares them.
+        #expect(names.count == 3)
+        #expect(
+            names.contains(Self.objectName("Trip", "Lisbon in spring", container: "iCloud.com.example.TripPlanner")))
+        #expect(!names.contains(Self.objectName("Trip", "Lisbon in spring")))
     }
 
     @Test func thePlanShowsEachKeyAndTheAttributeItMatches() throws {

@@ -5,29 +5,56 @@ import Foundation
 /// the container, the object's root entity and the name the row gives it, so that the same seed
 /// names its objects alike on every machine and a second import finds them.
 enum CoreDataRecordNames {
+    /// What the parts of a name's hash are separated by.
+    private static let separator: [UInt8] = [0]
+
     /// The record name of the object `name` names; a name that is an upper-case UUID already (a
     /// record Core Data or an export named) is kept.
     static func name(_ name: String, root: String, container: String) -> String {
         if isRecordName(name) { return name }
         var hash = SHA256()
-        for part in [container, root, name] {
-            hash.update(data: Data(part.utf8))
-            hash.update(data: [0])
+        for var part in [container, root, name] {
+            part.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            hash.update(data: separator)
         }
-        var bytes = Array(hash.finalize().prefix(16))
-        // A name-based UUID (version 5's layout), so that it reads as one.
-        bytes[6] = bytes[6] & 0x0f | 0x50
-        bytes[8] = bytes[8] & 0x3f | 0x80
-        let uuid = UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
-        return uuid.uuidString
+        return hash.finalize().withUnsafeBytes { digest in
+            // A name-based UUID (version 5's layout), written as Foundation writes one.
+            String(unsafeUninitializedCapacity: 36) { text in
+                let digits = Array("0123456789ABCDEF".utf8)
+                var offset = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[offset] = UInt8(ascii: "-")
+                        offset += 1
+                    }
+                    var byte = digest[index]
+                    if index == 6 { byte = byte & 0x0f | 0x50 }
+                    if index == 8 { byte = byte & 0x3f | 0x80 }
+                    text[offset] = digits[Int(byte >> 4)]
+                    text[offset + 1] = digits[Int(byte & 0x0f)]
+                    offset += 2
+                }
+                return 36
+            }
+        }
     }
 
-    /// Whether `name` is an upper-case UUID.
+    /// Whether `name` is an upper-case UUID: `8C0D3E3A-2B6F-4E41-9D0A-3C5B1F2E7A10`.
     static func isRecordName(_ name: String) -> Bool {
-        name.utf8.count == 36 && UUID(uuidString: name)?.uuidString == name
+        var name = name
+        return name.withUTF8 { bytes in
+            guard bytes.count == 36 else { return false }
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else {
+                    guard
+                        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+                    else { return false }
+                }
+            }
+            return true
+        }
     }
 }

@@ -23,7 +23,30 @@ package struct ModelMapping: Sendable {
         entity(forType: name)?.name ?? name
     }
 
-    /// The entities relationships point to: their rows are indexed for links.
+    /// The type of the rows nested under `key` in a row of `parentType`, and the key that links
+    /// each back: a to-many relationship's destination and its to-one inverse.
+    func childLink(parentType: String, key: String) -> (type: String, parentField: String)? {
+        guard let parent = entity(forType: parentType),
+            case .relationship(let relationship, nil)? = model.property(matching: key, in: parent),
+            relationship.isToMany, let inverse = model.inverse(of: relationship), !inverse.isToMany
+        else { return nil }
+        return (relationship.destination, inverse.name)
+    }
+
+    /// The entities the fields `names` of rows of `recordType` link to: their rows are indexed
+    /// for the links.
+    func linkTargets(ofFields names: some Sequence<String>, in recordType: String) -> Set<String> {
+        guard let entity = entity(forType: recordType) else { return [] }
+        var targets = Set<String>()
+        for name in names {
+            if case .relationship(let relationship, _)? = model.property(matching: name, in: entity) {
+                targets.insert(relationship.destination)
+            }
+        }
+        return targets
+    }
+
+    /// The entities relationships point to: the types a field may name records of.
     var linkTargets: Set<String> {
         Set(entities.flatMap { $0.relationships.map(\.destination) })
     }

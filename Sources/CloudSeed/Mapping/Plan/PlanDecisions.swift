@@ -230,7 +230,12 @@ struct PlanDecisions {
     private static func referenceTargets(
         options: MappingOptions, surveys: [String: TypeSurvey], knownTypes: Set<String>
     ) -> Set<String> {
-        var targets = Set(options.references.compactMap(\.target)).union(options.modelMapping?.linkTargets ?? [])
+        var targets = Set(options.references.compactMap(\.target))
+        if let mapping = options.modelMapping {
+            for (type, survey) in surveys {
+                targets.formUnion(mapping.linkTargets(ofFields: survey.fields.keys, in: type))
+            }
+        }
         for survey in surveys.values {
             for field in survey.fields.keys {
                 if let target = ReferenceNames.targetType(of: field, among: knownTypes, isList: true) {

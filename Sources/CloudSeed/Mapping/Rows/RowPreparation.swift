@@ -12,6 +12,9 @@ struct RowPreparation {
     var keepsTemplateValues: Bool
     /// The facts of the keys met so far; a preparation is used by one thread.
     let columnRoles: ColumnRolesCache
+    /// The type and link back of the child rows under a key of a parent's type, where an app's
+    /// model says (`items` of a `Trip` are `Item`s linked back by `trip`).
+    var childLink: (_ parentType: String, _ key: String) -> (type: String, parentField: String)? = { _, _ in nil }
 
     /// Prepares `row`, using it up: its fields are taken, and where the caller holds the only
     /// reference to them, a flat row's are changed in place rather than copied.
@@ -183,8 +186,12 @@ struct RowPreparation {
         /// each with a reference back, named after their parent, the key and their place in it (a
         /// position from 1, or their own key).
         private mutating func addChildren(of flat: SourceField, items: [(place: String, value: PlainValue)]) throws {
-            let childType = RowPreparation.childType(of: flat.key, in: type, items: items.map(\.value))
-            let parentField = type.prefix(1).lowercased() + type.dropFirst()
+            let (childType, parentField) =
+                preparation.childLink(type, flat.key)
+                ?? (
+                    RowPreparation.childType(of: flat.key, in: type, items: items.map(\.value)),
+                    type.prefix(1).lowercased() + type.dropFirst()
+                )
             for (index, (place, item)) in items.enumerated() {
                 guard case .dictionary(let entries) = item else { continue }
                 if entries.contains(where: { $0.key == parentField }) {

@@ -68,10 +68,12 @@ struct SourceReading {
     }
 
     func rowPreparation() -> RowPreparation {
-        RowPreparation(
+        var preparation = RowPreparation(
             nestedAsJSON: options.nestedAsJSON, locations: options.locations(for:),
             keepsTemplateValues: !options.nameTemplates.isEmpty,
             columnRoles: ColumnRolesCache(findsLocations: options.modelMapping == nil))
+        if let mapping = options.modelMapping { preparation.childLink = { mapping.childLink(parentType: $0, key: $1) } }
+        return preparation
     }
 
     /// Reads the sources on a second thread, where `read` turns each item into what it hands to
