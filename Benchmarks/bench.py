@@ -187,11 +187,11 @@ def counts_of(summary, record_type):
     return None
 
 
-def artwork_naming(summary):
+def artwork_naming(summary, record_type="Artwork"):
     if not summary:
         return None
     for t in summary.get("recordTypes", []):
-        if t.get("name") == "Artwork":
+        if t.get("name") == record_type:
             return t.get("naming")
     return None
 

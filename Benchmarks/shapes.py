@@ -29,6 +29,7 @@ REIMPORT_TARGET, REIMPORT_AIM = 1.0, 0.5
 CHANGE_TARGET = 0.10
 PLIST_TARGET = 1.0
 POSTGRES_TARGET, POSTGRES_AIM = 2.5, 1.5
+MODEL_TARGET = 1.2
 # The shapes that also go into PostgreSQL, beside psql \copy, when --postgres is given.
 POSTGRES_SHAPES = ("recordName", "template", "natural key", "Type-N", "uuid")
 
@@ -54,6 +55,33 @@ def schema_text():
     return "DEFINE SCHEMA\n\n" + "\n\n".join(types) + "\n"
 
 
+# The gallery as a Core Data app's model: the CSVs' columns as attributes, the artist a to-one link.
+MODEL_ATTRIBUTES = {
+    "Artist": [("born", "Date"), ("firstName", "String"), ("lastName", "String"), ("nationality", "String")],
+    "Artwork": [("catalogNumber", "Integer 64"), ("copies", "Integer 32"), ("created", "Date"), ("latitude", "Double"),
+                ("longitude", "Double"), ("notes", "String"), ("onDisplay", "Boolean"), ("price", "Double"),
+                ("tags", "String"), ("title", "String")],
+}
+
+
+def model_text():
+    """The gallery's Core Data model, as a .xcdatamodel's contents file holds it."""
+    links = {
+        "Artist": '<relationship name="artworks" optional="YES" toMany="YES" deletionRule="Nullify" '
+                  'destinationEntity="Artwork" inverseName="artist" inverseEntity="Artwork"/>',
+        "Artwork": '<relationship name="artist" optional="YES" maxCount="1" deletionRule="Nullify" '
+                   'destinationEntity="Artist" inverseName="artworks" inverseEntity="Artist"/>',
+    }
+    entities = []
+    for name, attributes in MODEL_ATTRIBUTES.items():
+        lines = [f'<attribute name="{a}" optional="YES" attributeType="{t}"/>' for a, t in attributes] + [links[name]]
+        entities.append(f'    <entity name="{name}" representedClassName="{name}" syncable="YES">\n'
+                        + "".join(f"        {line}\n" for line in lines) + "    </entity>\n")
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            '<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" usedWithCloudKit="YES">\n'
+            + "".join(entities) + "</model>\n")
+
+
 def manifest_for(folder, schema_path):
     """A fixtures manifest as the README shows it: a schema, name templates, the reference pinned."""
     return {
@@ -74,10 +102,13 @@ class Shape:
     """One row of the matrix: cloudseed's command into a new store, the CSVs that `sqlite3 .import`
     reads beside it, the naming rule the plan must print, and the store's setup when it is not empty."""
 
-    def __init__(self, key, label, family, peer_folder, files=(), extra=(), naming="", seed=None, setup=None, keep=False):
+    def __init__(self, key, label, family, peer_folder, files=(), extra=(), naming="", seed=None, setup=None, keep=False,
+                 types=("Artist", "Artwork", "artist")):
         self.key, self.label, self.family, self.peer_folder = key, label, family, peer_folder
         self.files, self.extra, self.naming, self.seed = list(files), list(extra), naming, seed
         self.setup, self.keep = setup, keep
+        # The record types of Artists and Artworks, and the Artwork field naming the Artist.
+        self.types = types
         self.summary = None
         self.check = None       # (ok, detail) of the last run's store
         self.peer_rows = None   # artworks the last sqlite3 .import read
@@ -93,13 +124,15 @@ class Shape:
         return (CSV_TARGET, CSV_AIM) if self.family == "CSV" else (JSON_TARGET, JSON_AIM)
 
 
-def store_counts(path):
-    """Artist and Artwork rows of a cloudseed SQLite store, and the Artworks whose artist is no Artist."""
+def store_counts(path, types=("Artist", "Artwork", "artist")):
+    """Artist and Artwork rows of a cloudseed SQLite store (of `types`' two record types), and the
+    Artworks whose artist (its field `types[2]`) is no Artist."""
+    artist, artwork, link = types
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        counts = {t: db.execute(f'select count(*) from "{t}"').fetchone()[0] for t in ("Artist", "Artwork")}
-        dangling = db.execute("select count(*) from Artwork a where a.artist is null or not exists "
-                              "(select 1 from Artist b where b.___recordID = a.artist and b.___zone = a.___zone)").fetchone()[0]
+        counts = {n: db.execute(f'select count(*) from "{t}"').fetchone()[0] for n, t in (("Artist", artist), ("Artwork", artwork))}
+        dangling = db.execute(f'select count(*) from "{artwork}" a where a."{link}" is null or not exists '
+                              f'(select 1 from "{artist}" b where b.___recordID = a."{link}" and b.___zone = a.___zone)').fetchone()[0]
     finally:
         db.close()
     return counts, dangling
@@ -180,6 +213,7 @@ class ShapeMatrix:
             if shape.family == "CSV":
                 self.shape_row(shape, measures)
         self.spread_row(shapes, measures)
+        self.model_row(measures)
         for shape in shapes:
             if shape.family != "CSV":
                 self.shape_row(shape, measures)
@@ -216,6 +250,9 @@ class ShapeMatrix:
             Shape("seed", "`seed` of a manifest giving a `schema`, name templates and the reference (CSV)", "CSV", full,
                   naming='the name template "{catalogNumber} {artist}"', seed=manifest),
             production,
+            Shape("model", "CSV, `--model` of a Core Data model: Core Data's records (`CD_Artwork`, UUID names, the artist a STRING)",
+                  "CSV", full, gallery_files(full), ["--model", self.write_model()], "the natural key {title}",
+                  types=("CD_Artist", "CD_Artwork", "CD_artist")),
             Shape("JSON Lines", "JSON Lines with `recordName`, + artists.csv with `recordName`", "JSON", named,
                   gallery_files(named, "artworks.jsonl"), [], "the 'recordName' column"),
             Shape("JSON array", "one JSON array with `recordName`, + artists.csv with `recordName`", "JSON", named,
@@ -226,6 +263,13 @@ class ShapeMatrix:
         path = os.path.join(self.folder, "gallery.ckdb")
         with open(path, "w", encoding="utf-8") as f:
             f.write(schema_text())
+        return path
+
+    def write_model(self):
+        path = os.path.join(self.folder, "Gallery.xcdatamodel")
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "contents"), "w", encoding="utf-8") as f:
+            f.write(model_text())
         return path
 
     def write_manifest(self, folder, schema):
@@ -296,7 +340,7 @@ class ShapeMatrix:
         b = self.bench
         problems = []
         try:
-            counts, dangling = store_counts(store)
+            counts, dangling = store_counts(store, shape.types)
         except sqlite3.Error as error:
             return False, f"cannot read the store: {error}"
         expected = {"Artist": b.artists, "Artwork": b.rows}
@@ -304,10 +348,10 @@ class ShapeMatrix:
             problems.append(f"expected {expected}")
         if dangling:
             problems.append(f"{dangling:,} Artworks whose artist is no Artist")
-        naming = artwork_naming(shape.summary) or "an unknown rule"
+        naming = artwork_naming(shape.summary, shape.types[1]) or "an unknown rule"
         if shape.naming not in naming:
             problems.append(f"expected naming by {shape.naming}")
-        made = [counts_of(shape.summary, t) for t in ("Artist", "Artwork")]
+        made = [counts_of(shape.summary, t) for t in shape.types[:2]]
         if [c and c.get("created") for c in made] != [b.artists, b.rows]:
             problems.append(f"the summary says Artist {made[0]}, Artwork {made[1]}")
         if shape.peer_rows is not None and shape.peer_rows != b.rows:
@@ -361,6 +405,18 @@ class ShapeMatrix:
         self.rows.append(["worst CSV shape ÷ best CSV shape (their ratios to sqlite3)", "—", "—", "—",
                           f"worst: {worst[1]} {worst[0]:.2f}{unit}; best: {best[1]} {best[0]:.2f}{unit}",
                           f"{spread:.2f}×", target, holds_cell(spread <= SPREAD_TARGET, missing)])
+
+    def model_row(self, measures):
+        """`import --model` beside the same CSVs imported without a model, in the same run."""
+        model, plain = measures.get("model"), measures.get("natural key")
+        target = f"≤ {MODEL_TARGET:.1f}×"
+        if not model or not plain or not model.ok or not plain.ok:
+            self.rows.append(["`--model` ÷ the same CSVs without it", "—", "—", "—", "a run failed", "—", target, "**FAIL**"])
+            return
+        r = ratio(model.time, plain.time)
+        self.rows.append(["`--model` ÷ the same CSVs without it (natural key)", "—", "—", "—",
+                          f"model {model.time:.2f} s; without {plain.time:.2f} s", f"{r:.2f}×", target,
+                          holds_cell(r <= MODEL_TARGET, False)])
 
     def changes(self, named, first):
         """Re-import and changes on the store the `recordName` shape filled."""

@@ -245,7 +245,13 @@ public struct Importer: Sendable {
                         current.count += 1
                     }
                     guard shape != nil else { return try write(built) }
-                    for record in shape!.records(from: built) { try write(record) }
+                    for record in shape!.records(from: built) {
+                        for (checksum, content) in record.assetContents {
+                            try transaction.saveAsset(
+                                AssetReference(fileChecksum: checksum, size: Int64(content.count)), content: content)
+                        }
+                        try write(record)
+                    }
                 })
             try conflicts.throwIfAny()
         } catch {

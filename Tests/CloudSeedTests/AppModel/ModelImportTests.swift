@@ -190,6 +190,50 @@ import Testing
             ])
     }
 
+    @Test func binaryComesFromAFileOrBase64AndALargeValueGoesToItsAssetTwin() throws {
+        let model = try folder.write(
+            "Photos.xcdatamodel/contents",
+            AppModelSchemaTests.model(
+                """
+                    <entity name="Photo" representedClassName="Photo" syncable="YES">
+                        <attribute name="caption" optional="YES" attributeType="String"/>
+                        <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                    </entity>
+                """))
+        let long = String(repeating: "a", count: 700_001)
+        let photos = try folder.write("seed/photos.csv", "caption,image\nsmall,pixel.bin\nencoded,AAEC\n\(long),\n")
+        try Data([1, 2, 3, 4]).write(to: folder.url.appendingPathComponent("seed/pixel.bin"))
+        _ = try importSeed(files: [photos], options: Self.options(model: model))
+        let byCaption = Dictionary(
+            try records().map { (($0.fields["CD_caption"]).map { "\($0)".prefix(20) } ?? "none", $0.fields) }
+        ) { first, _ in first }
+        #expect(byCaption["string(\"small\")"]?["CD_image"] == .bytes(Data([1, 2, 3, 4])))
+        #expect(byCaption["string(\"encoded\")"]?["CD_image"] == .bytes(Data([0, 1, 2])))
+        let checksum = SHA256.hexDigest(of: Data(long.utf8))
+        #expect(
+            byCaption["none"] == [
+                "CD_entityName": .string("Photo"),
+                "CD_caption_ckAsset": .asset(AssetReference(fileChecksum: checksum, size: 700_001)),
+            ])
+        #expect(
+            try ContainerStore(existing: folder.path("store.sqlite")).backend.assetContent(checksum) == Data(long.utf8))
+    }
+
+    @Test func thePublicDatabaseTakesTheObjectsInItsDefaultZone() throws {
+        let store = try ContainerStore(folder.path("public.sqlite"))
+        let publicScope = StoreScope(database: .public)
+        _ = try Importer(store: store, scope: publicScope, options: Self.options(), now: 0)
+            .run(Self.seedFiles.map { try SourceFile(path: $0) })
+        var names: [String] = []
+        try store.backend.forEachRecord(in: publicScope, recordType: "CD_Trip") { names.append($0.recordID.recordName) }
+        #expect(
+            names.sorted()
+                == [
+                    Self.objectName("Trip", "Lisbon in spring"), Self.objectName("Trip", "Banff hiking"),
+                    Self.objectName("Trip", "Kyoto temples"),
+                ].sorted())
+    }
+
     @Test func aSeedManifestNamesTheModel() throws {
         let manifest = try FixtureManifest(path: Repository.sample("TripPlanner/seed.json"))
         #expect(manifest.scope.database == .private)

@@ -67,7 +67,8 @@ final class RecordBuilder {
         self.assetFiles = assetFiles
         converter = ValueConverter(
             loadAsset: { path, position in try assetFiles.load(path, at: position) },
-            recordName: RecordNaming.recordName(from:))
+            recordName: RecordNaming.recordName(from:),
+            readFile: { path, position in try assetFiles.read(path, at: position) })
         var slots: [String: [String: Slot]] = [:]
         for type in plan.recordTypes {
             slots[type.name] = Dictionary(
@@ -76,8 +77,11 @@ final class RecordBuilder {
                 })
         }
         self.slots = slots
+        // An app model's Binary attributes may name files too.
         typesLoadingAssets = Set(
-            plan.recordTypes.filter { $0.fields.values.contains(where: \.type.holdsAssets) }.map(\.name))
+            plan.recordTypes.filter {
+                $0.fields.values.contains { $0.type.holdsAssets || $0.modelField?.attribute?.type.fieldType == .bytes }
+            }.map(\.name))
     }
 
     /// The slots of the fields of `recordType` by name, if the plan has the type.
@@ -211,6 +215,15 @@ final class RecordBuilder {
             try AssetLoader.load(
                 path, at: position, folder: folder, allowOutside: allowOutside, allowMissing: allowMissing,
                 into: &loaded)
+        }
+
+        /// The bytes of the file at `path`, read as an asset's are but kept as a value; `nil`
+        /// where there is no such file.
+        func read(_ path: String, at position: SourcePosition) throws -> Data? {
+            var contents: [String: Data] = [:]
+            let asset = try AssetLoader.load(
+                path, at: position, folder: folder, allowOutside: allowOutside, allowMissing: true, into: &contents)
+            return asset.flatMap { contents[$0.fileChecksum] }
         }
     }
 }

@@ -1,9 +1,11 @@
+import Crypto
 import Foundation
 
 /// Records of an app's objects as Core Data writes them to CloudKit (CLOUDKIT.md §8): the type
 /// of the root entity (`CD_Trip`), fields `CD_` and the attribute's name, `CD_entityName`, an
 /// upper-case UUID record name, a to-one link as the STRING record name of the object linked,
-/// and a `CDMR` record per many-to-many pair. Defaults fill the attributes a row leaves unset.
+/// and a `CDMR` record per many-to-many pair. Defaults fill the attributes a row leaves unset; a
+/// value over 700,000 bytes goes to its attribute's `_ckAsset` twin, as Core Data moves it.
 struct CoreDataShape {
     /// The plan as written: the types and fields above, from the plan the rows were built by.
     let plan: ImportPlan
@@ -21,7 +23,12 @@ struct CoreDataShape {
         /// One per field of the written type, in its order.
         var slots: [Slot]
         var pairs: [Pairing]
+        /// The places of each attribute's value and of its `_ckAsset` twin among the slots.
+        var twins: [(value: Int, asset: Int)]
     }
+
+    /// The size past which Core Data keeps a value in its `_ckAsset` twin.
+    static let largestInlineValue = 700_000
 
     private enum Slot {
         /// The built record's value at `index`, else the attribute's default.
@@ -101,6 +108,13 @@ struct CoreDataShape {
                 } else {
                     slots[field] = .value(index: index, default: modelField.attribute.flatMap(Self.defaultValue(of:)))
                     fields[field] = planned
+                    if let attribute = modelField.attribute, attribute.type.hasAssetTwin {
+                        let twin = CoreDataNames.assetTwin(property)
+                        fields[twin] = PlannedField(
+                            type: .asset, rule: .model,
+                            reason: "where a value of \(entity.name).\(property) over 700,000 bytes goes")
+                        positions[twin] = type.firstPositions[name] ?? type.firstRowPosition
+                    }
                 }
                 positions[field] = type.firstPositions[name] ?? type.firstRowPosition
                 renamed[field] = type.renamedKeys[name] ?? name
@@ -137,10 +151,18 @@ struct CoreDataShape {
         for type in built.recordTypes {
             let entity = mapping.entity(forType: type.name)!
             let recordType = CoreDataNames.recordType(model.root(of: entity).name)
-            let slots = written[recordType]!.sortedFieldNames.map { sources[type.name]?[$0] ?? .unset }
+            let names = written[recordType]!.sortedFieldNames
+            let slots = names.map { sources[type.name]?[$0] ?? .unset }
+            let twins = names.indices.compactMap { index -> (Int, Int)? in
+                guard names[index].hasSuffix("_ckAsset"),
+                    case .value? = sources[type.name]?[String(names[index].dropLast(8))],
+                    let value = names.firstIndex(of: String(names[index].dropLast(8)))
+                else { return nil }
+                return (value, index)
+            }
             ways[type.name] = RecordWay(
                 recordType: recordType, entity: entity.name, root: model.root(of: entity).name, slots: slots,
-                pairs: pairings[type.name] ?? [])
+                pairs: pairings[type.name] ?? [], twins: twins)
         }
         var types = order.map { written[$0]! }
         if !pairings.isEmpty, let type = built.recordTypes.first {
@@ -171,7 +193,7 @@ struct CoreDataShape {
     mutating func records(from record: TypedRecord) -> [TypedRecord] {
         let way = ways[record.recordType]!
         let name = CoreDataRecordNames.name(record.recordName, root: way.root, container: container)
-        let values = way.slots.map { slot -> RecordValue? in
+        var values = way.slots.map { slot -> RecordValue? in
             switch slot {
             case .value(let index, let fallback): index.flatMap { record.values[$0] } ?? fallback
             case .link(let index, let root):
@@ -184,11 +206,25 @@ struct CoreDataShape {
             case .unset: nil
             }
         }
+        var assets: [String: Data] = [:]
+        for (value, asset) in way.twins {
+            let content: Data
+            switch values[value] {
+            case .string(let text)? where text.utf8.count > Self.largestInlineValue: content = Data(text.utf8)
+            case .bytes(let data)? where data.count > Self.largestInlineValue: content = data
+            default: continue
+            }
+            let checksum = SHA256.hexDigest(of: content)
+            values[asset] = .asset(AssetReference(fileChecksum: checksum, size: Int64(content.count)))
+            values[value] = nil
+            assets[checksum] = content
+        }
         var shaped = TypedRecord(
             recordType: way.recordType, recordName: name, values: values, position: record.position)
         shaped.changeTag = record.changeTag
         shaped.checksStore = record.checksStore
-        shaped.assetContents = record.assetContents
+        // Only the twins' contents: the built record's asset files are saved as it is built.
+        shaped.assetContents = assets
         var records = [shaped]
         for pairing in way.pairs {
             guard case .list(_, let items)? = record.values[pairing.index] else { continue }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Values typed by the app's model rather than guessed: a Boolean from `true`, `YES` or `1`, a
-/// UUID as its upper-case string, integers within their attribute's range.
+/// UUID as its upper-case string, integers within their attribute's range, Binary from a file's
+/// path (as assets are found) or Base64.
 enum ModelValues {
     /// `true`/`false`, `YES`/`NO` (as Core Data writes defaults) or `1`/`0`, in any case.
     static func boolean(_ text: String) -> Bool? {
@@ -56,6 +57,18 @@ enum ModelValues {
             throw ValueConverter.Mismatch(
                 valueType: ValueConverter.valueType(of: value),
                 detail: "a UUID is written as 8C0D3E3A-2B6F-4E41-9D0A-3C5B1F2E7A10")
+        case .binary, .transformable:
+            switch value {
+            case .text(let text), .string(let text):
+                if !text.isEmpty, let data = try converter.readFile(text, position) { return .bytes(data) }
+                guard let data = Data(base64Encoded: text) else {
+                    throw ValueConverter.Mismatch(
+                        valueType: "STRING", detail: "Binary values are paths to existing files, or Base64")
+                }
+                return .bytes(data)
+            default:
+                return try converter.convert(value, to: .bytes, at: position)
+            }
         default:
             return try converter.convert(value, to: field.type, reading: field.dateReading, at: position)
         }

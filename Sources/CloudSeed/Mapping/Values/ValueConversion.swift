@@ -7,6 +7,8 @@ struct ValueConverter {
     var loadAsset: (_ path: String, _ position: SourcePosition) throws -> AssetReference?
     /// Maps a referenced record's name the way record names are mapped.
     var recordName: (_ text: String) -> String
+    /// The bytes of the file a path names, by the asset rules; `nil` where no such file exists.
+    var readFile: (_ path: String, _ position: SourcePosition) throws -> Data? = { _, _ in nil }
 
     /// A value left out, its field left unset (an item of a list left out of it): an asset file
     /// that does not exist, with `--allow-dangling`.
