@@ -48,7 +48,7 @@ public struct AppModel: Hashable, Sendable {
     }
 
     /// `entity` and its ancestors, the root first.
-    private func lineage(of entity: ModelEntity) -> [ModelEntity] {
+    package func lineage(of entity: ModelEntity) -> [ModelEntity] {
         var chain = [entity]
         while let parent = chain[0].parentName.flatMap(self.entity(named:)), !chain.contains(parent) {
             chain.insert(parent, at: 0)

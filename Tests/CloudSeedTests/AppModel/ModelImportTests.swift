@@ -234,6 +234,51 @@ import Testing
                 ].sorted())
     }
 
+    @Test func subEntitiesShareTheirRootsTypeAndItsLinks() throws {
+        let model = try folder.write(
+            "Blog.xcdatamodel/contents",
+            AppModelSchemaTests.model(
+                """
+                    <entity name="Post" representedClassName="Post" isAbstract="YES" syncable="YES">
+                        <attribute name="title" optional="YES" attributeType="String"/>
+                        <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="posts" inverseEntity="Tag"/>
+                    </entity>
+                    <entity name="ImagePost" representedClassName="ImagePost" parentEntity="Post" syncable="YES">
+                        <attribute name="width" optional="YES" attributeType="Integer 32"/>
+                    </entity>
+                    <entity name="TextPost" representedClassName="TextPost" parentEntity="Post" syncable="YES">
+                        <attribute name="body" optional="YES" attributeType="String"/>
+                    </entity>
+                    <entity name="Tag" representedClassName="Tag" syncable="YES">
+                        <attribute name="name" optional="YES" attributeType="String"/>
+                        <relationship name="posts" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Post" inverseName="tags" inverseEntity="Post"/>
+                    </entity>
+                """))
+        let files = [
+            try folder.write("blog/tags.csv", "name\nsky\nsea\n"),
+            try folder.write(
+                "blog/image_posts.jsonl", #"{"title": "Sunset", "width": 1024, "tags": ["sky", "sea"]}"# + "\n"),
+            try folder.write("blog/text_posts.csv", "title,body\nHello,First post\n"),
+        ]
+        _ = try importSeed(files: files, options: Self.options(model: model))
+        let records = try records()
+        let sunset = Self.objectName("Post", "Sunset")
+        #expect(
+            Set(records.filter { $0.recordType == "CD_Post" }.map(\.fields)) == [
+                ["CD_entityName": .string("ImagePost"), "CD_title": .string("Sunset"), "CD_width": .int64(1024)],
+                ["CD_entityName": .string("TextPost"), "CD_title": .string("Hello"), "CD_body": .string("First post")],
+            ])
+        #expect(
+            Set(records.filter { $0.recordType == "CDMR" }.map(\.fields))
+                == Set(
+                    ["sky", "sea"].map { tag in
+                        [
+                            "CD_entityNames": .string("Post:Tag"), "CD_relationships": .string("tags:posts"),
+                            "CD_recordNames": .string("\(sunset):\(Self.objectName("Tag", tag))"),
+                        ]
+                    }))
+    }
+
     @Test func aSeedManifestNamesTheModel() throws {
         let manifest = try FixtureManifest(path: Repository.sample("TripPlanner/seed.json"))
         #expect(manifest.scope.database == .private)

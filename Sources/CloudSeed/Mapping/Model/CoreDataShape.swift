@@ -89,11 +89,14 @@ struct CoreDataShape {
                 {
                     let destinationRoot = model.root(of: destination).name
                     if relationship.isToMany {
+                        // The relationship may be declared by an ancestor, which then names the pair.
+                        let lineage = Set(model.lineage(of: entity).map(\.name))
                         if let pair = pairs.first(where: {
-                            ($0.first.entity == entity.name && $0.first.relationship.name == property)
-                                || ($0.second.entity == entity.name && $0.second.relationship.name == property)
+                            (lineage.contains($0.first.entity) && $0.first.relationship.name == property)
+                                || (lineage.contains($0.second.entity) && $0.second.relationship.name == property)
                         }) {
-                            let isFirst = pair.first.entity == entity.name && pair.first.relationship.name == property
+                            let isFirst =
+                                lineage.contains(pair.first.entity) && pair.first.relationship.name == property
                             links.append(
                                 "\(entity.name).\(property) from key '\(type.renamedKeys[name] ?? name)'")
                             pairings[type.name, default: []].append(
@@ -136,6 +139,8 @@ struct CoreDataShape {
                 merged.renamedKeys.merge(renamed) { first, _ in first }
                 merged.rowCount += type.rowCount
                 merged.objectsOf.append(entity.name)
+                merged.fields[CoreDataNames.entityName]?.reason =
+                    "the entity: \(merged.objectsOf.joined(separator: ", "))"
                 written[recordType] = merged
             } else {
                 order.append(recordType)
