@@ -41,7 +41,7 @@ enum ConsolePage {
 
         function state() {
           const values = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
-          return { c: values.c, e: values.e || "development", d: values.d || "public", type: values.type,
+          return { c: values.c, e: values.e || "development", d: values.d || "public", z: values.z, type: values.type,
                    filter: values.filter, sort: values.sort, record: values.record, view: values.view };
         }
         function link(changes) {
@@ -57,6 +57,10 @@ enum ConsolePage {
           return json;
         }
         const database = (s) => "/database/1/" + encodeURIComponent(s.c) + "/" + s.e + "/" + s.d;
+        // The zone of the requests: the default zone unless one is chosen.
+        const zoneID = (s) => (s.z ? { zoneName: s.z } : undefined);
+        // Core Data keeps a link as the linked record's name (CD_ records), a many-to-many pair as two.
+        const recordNames = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}(:[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})?$/;
 
         function show(field, record) {
           const value = field.value;
@@ -68,6 +72,10 @@ enum ConsolePage {
               return record ? '<img class="asset" alt="asset" src="' + esc(value.downloadURL) + '" onload="this.dataset.loaded=\'true\'">'
                             : '<a href="' + esc(value.downloadURL) + '">' + esc(value.size) + " bytes</a>";
             case "BYTES": return esc(value.length + " Base64 characters");
+            case "STRING":
+              if (recordNames.test(value)) {
+                return value.split(":").map((name) => '<a class="link" href="' + esc(link({ record: name })) + '">' + esc(name) + "</a>").join(":");
+              }
           }
           if (Array.isArray(value)) return value.map((item) => show({ type: field.type.replace("_LIST", ""), value: item })).join(", ");
           return esc(value);
@@ -84,12 +92,17 @@ enum ConsolePage {
           const schema = await api("/console/schema/" + encodeURIComponent(s.c) + "/" + s.e);
           const counts = {};
           for (const env of environments.filter((env) => env.container === s.c && env.environment === s.e)) {
-            for (const zone of env.zones.filter((zone) => zone.database === s.d)) {
+            for (const zone of env.zones.filter((zone) => zone.database === s.d && zone.zoneName === (s.z || "_defaultZone"))) {
               for (const [type, count] of Object.entries(zone.recordCounts)) counts[type] = (counts[type] || 0) + count;
             }
           }
           nav.innerHTML += "<h2>Database</h2>" + ["public", "private", "shared"].map((d) =>
-            '<a class="' + (d === s.d ? "selected" : "") + '" href="' + esc(link({ d, record: "" })) + '">' + d + "</a>").join("") +
+            '<a class="' + (d === s.d ? "selected" : "") + '" href="' + esc(link({ d, z: "", record: "" })) + '">' + d + "</a>").join("") +
+            "<h2>Zones</h2>" + ["_defaultZone"].concat(environments.filter((env) => env.container === s.c && env.environment === s.e)
+              .flatMap((env) => env.zones.filter((zone) => zone.database === s.d && zone.zoneName !== "_defaultZone").map((zone) => zone.zoneName)))
+              .filter((name, index, names) => names.indexOf(name) === index).map((name) =>
+              '<a class="' + (name === (s.z || "_defaultZone") ? "selected" : "") + '" href="' +
+              esc(link({ z: name === "_defaultZone" ? "" : name, record: "" })) + '">' + esc(name) + "</a>").join("") +
             "<h2>Record types</h2>" + schema.recordTypes.map((type) =>
             '<a class="' + (type.name === s.type ? "selected" : "") + '" href="' +
             esc(link({ type: type.name, filter: "", sort: "", record: "", view: "" })) + '">' + esc(type.name) +
@@ -126,7 +139,7 @@ enum ConsolePage {
           }
           if (s.sort) query.sortBy = [{ fieldName: s.sort.replace(/^-/, ""), ascending: !s.sort.startsWith("-") }];
           try {
-            const { records } = await api(database(s) + "/records/query", { query, resultsLimit: 200 });
+            const { records } = await api(database(s) + "/records/query", { query, resultsLimit: 200, zoneID: zoneID(s) });
             // Up to six columns, the indexed fields first: those the table can be filtered and sorted by.
             const columns = userFields.filter((f) => !f.type.startsWith("LIST") && f.type !== "ASSET" && f.type !== "BYTES")
               .sort((a, b) => (b.options.length > 0) - (a.options.length > 0)).slice(0, 6);
@@ -149,7 +162,7 @@ enum ConsolePage {
         }
 
         async function renderRecord(s) {
-          const { records } = await api(database(s) + "/records/lookup", { records: [{ recordName: s.record }] });
+          const { records } = await api(database(s) + "/records/lookup", { records: [{ recordName: s.record }], zoneID: zoneID(s) });
           const record = records[0];
           if (!record || record.serverErrorCode) return '<div id="record"><p class="error">' + esc(s.record) + ": not found</p></div>";
           return '<div id="record" data-record-name="' + esc(record.recordName) + '"><h3>' + esc(record.recordType) + " " +

@@ -68,4 +68,37 @@ import Testing
             #expect(schema.contains("RECORD TYPE Artwork ("))
         }
     }
+
+    @Test(.enabled(if: chromium != nil, "Debian's chromium is not installed; apt-get install chromium to run it"))
+    func showsACoreDataAppsRecordsInTheirZoneWithTheirLinks() async throws {
+        let folder = try TemporaryFolder()
+        let model = Repository.sample("TripPlanner/TripPlanner.xcdatamodeld")
+        // With the public database's indexes: CloudKit queries a type only where ___recordID is QUERYABLE.
+        for command in [
+            ["schema", "from-model", model, "--database", "public", "--out", "schema.ckdb"],
+            ["schema", "import", "schema.ckdb"],
+            ["import", "--model", model, "--quiet"]
+                + ["destinations.csv", "people.csv", "trips.json"].map { Repository.sample("TripPlanner/" + $0) },
+        ] {
+            let result = try CommandRunner.run(command, in: folder.url)
+            try #require(result.status == 0, "\(result.standardError)")
+        }
+        let server = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")))
+        try await RunningServer.with(server) { server in
+            let trips =
+                server.baseURL
+                + "/#c=iCloud.com.example.cloudseed&e=development&d=private&z=com.apple.coredata.cloudkit.zone&type=CD_Trip&sort=CD_name"
+            let all = try await Self.renderedDocument(trips)
+            #expect(
+                Self.rows(all) == [
+                    "51522BDF-42AE-51CB-AE86-D27CC70DA94E", "6A216245-E493-5685-8CCC-5AA1A6B2C7FB",
+                    "2AF54CC9-2BA2-5509-A1A8-5C907EB5BA1D",
+                ])
+            let opened = try await Self.renderedDocument(trips + "&record=2AF54CC9-2BA2-5509-A1A8-5C907EB5BA1D")
+            #expect(
+                opened.contains(
+                    ##"<a class="link" href="#c=iCloud.com.example.cloudseed&amp;e=development&amp;d=private&amp;z=com.apple.coredata.cloudkit.zone&amp;type=CD_Trip&amp;sort=CD_name&amp;record=FA04DD34-0E88-52A3-AD9E-2EBAA8984401">FA04DD34-0E88-52A3-AD9E-2EBAA8984401</a>"##
+                ))
+        }
+    }
 }
