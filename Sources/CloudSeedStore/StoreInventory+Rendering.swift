@@ -4,7 +4,11 @@ import CloudSeedSchema
 extension StoreInventory {
     /// The inventory for people: each container environment's record types with their fields,
     /// then each database and zone with its record counts.
-    package var text: String {
+    package var text: String { text(annotating: { _, _ in nil }) }
+
+    /// ``text``, with what `annotation` says of a field of a record type after its type (a
+    /// Core Data link's target).
+    package func text(annotating annotation: (_ recordType: String, _ field: String) -> String?) -> String {
         var lines: [String] = []
         let scopes = Set(schemas.keys).union(
             zones.map { SchemaScope(container: $0.container, environment: $0.environment) })
@@ -18,8 +22,9 @@ extension StoreInventory {
                 lines.append("    \(recordType.name)")
                 let width = recordType.fields.keys.map(\.count).max() ?? 0
                 for name in recordType.sortedFieldNames {
+                    let note = annotation(recordType.name, name).map { " " + $0 } ?? ""
                     lines.append(
-                        "      \(name.padding(toLength: width, withPad: " ", startingAt: 0)) \(recordType.fields[name]!.schemaName)"
+                        "      \(name.padding(toLength: width, withPad: " ", startingAt: 0)) \(recordType.fields[name]!.schemaName)\(note)"
                     )
                 }
             }

@@ -50,6 +50,15 @@ import Testing
     @Test func aSeededAppIsPushedToServeAndPulledBackTheSame() throws {
         let imported = try run(["import"] + Self.seed + ["--model", Self.model, "--store", "local.sqlite", "--quiet"])
         #expect(imported.status == 0)
+        let inspected = try run(["inspect", "--store", "local.sqlite", "--model", Self.model]).standardOutput
+        for line in [
+            "      CD_destination   STRING → CD_Destination (Trip.destination)\n",
+            "      CD_trip          STRING → CD_Trip (Item.trip)\n",
+            "      CD_recordNames   STRING → the two objects linked (Person.trips ↔ Trip.companions)\n",
+            "  private database, zone com.apple.coredata.cloudkit.zone (owner __defaultOwner__):\n    CDMR: 4 records\n",
+        ] {
+            #expect(inspected.contains(line), "\(line)")
+        }
         let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "app-token"], in: folder.url)
         let remote = [
             "--endpoint", server.baseURL, "--api-token", "app-token", "--web-auth-token", "user-token", "--database",

@@ -33,9 +33,12 @@ extension ContainerStore {
 
     /// The store's containers, environments, databases, zones and record types, with their counts:
     /// as text for people, or as JSON.
-    package func inventory(asJSON: Bool) throws -> String {
+    package func inventory(asJSON: Bool, model: AppModel? = nil, configuration: String? = nil) throws -> String {
         let inventory = try exclusively { try backend.inventory() }
-        return asJSON ? inventory.json : inventory.text
+        guard !asJSON else { return inventory.json }
+        guard let model else { return inventory.text }
+        let links = try CoreDataLinks(model: model, configuration: configuration)
+        return inventory.text(annotating: links.annotation(recordType:field:))
     }
 
     /// Gives `user` the custom role `role` of the schema of `container`'s `environment`.
