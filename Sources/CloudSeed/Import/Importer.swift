@@ -281,6 +281,7 @@ public struct Importer: Sendable {
             }
         }
         try transaction.buildDeferredNameIndexes()
+        try shape?.writeInverseLinks(in: transaction, scope: scope, now: now, user: userRecordName)
         if prune {
             let types = Set(writtenPlan.recordTypes.map(\.name))
             let pruned = try deleteRecords(transaction: transaction) {

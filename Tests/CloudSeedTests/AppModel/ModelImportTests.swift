@@ -279,6 +279,36 @@ import Testing
                     }))
     }
 
+    @Test func bothEndsOfAOneToOneHoldTheLink() throws {
+        let model = try folder.write(
+            "Covers.xcdatamodel/contents",
+            AppModelSchemaTests.model(
+                """
+                    <entity name="Trip" representedClassName="Trip" syncable="YES">
+                        <attribute name="name" optional="YES" attributeType="String"/>
+                        <relationship name="cover" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Photo" inverseName="trip" inverseEntity="Photo"/>
+                    </entity>
+                    <entity name="Photo" representedClassName="Photo" syncable="YES">
+                        <attribute name="title" optional="YES" attributeType="String"/>
+                        <relationship name="trip" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Trip" inverseName="cover" inverseEntity="Trip"/>
+                    </entity>
+                """))
+        let files = [
+            try folder.write("covers/photos.csv", "title\nSunset\nHarbor\n"),
+            try folder.write("covers/trips.csv", "name,cover\nCoast,Sunset\nHills,\n"),
+        ]
+        let options = try Self.options(model: model)
+        _ = try importSeed(files: files, options: options)
+        let (coast, sunset) = (Self.objectName("Trip", "Coast"), Self.objectName("Photo", "Sunset"))
+        let byName = Dictionary(uniqueKeysWithValues: try records().map { ($0.recordID.recordName, $0.fields) })
+        #expect(byName[coast]?["CD_cover"] == .string(sunset))
+        #expect(byName[sunset]?["CD_trip"] == .string(coast))
+        #expect(byName[Self.objectName("Photo", "Harbor")]?["CD_trip"] == nil)
+        let again = try importSeed(files: files, options: options)
+        #expect(again.counts.map(\.unchanged) == [2, 2])
+        #expect(again.counts.map(\.updated) == [0, 0])
+    }
+
     @Test func aSeedManifestNamesTheModel() throws {
         let manifest = try FixtureManifest(path: Repository.sample("TripPlanner/seed.json"))
         #expect(manifest.scope.database == .private)

@@ -5,7 +5,9 @@ import Foundation
 /// of the root entity (`CD_Trip`), fields `CD_` and the attribute's name, `CD_entityName`, an
 /// upper-case UUID record name, a to-one link as the STRING record name of the object linked,
 /// and a `CDMR` record per many-to-many pair. Defaults fill the attributes a row leaves unset; a
-/// value over 700,000 bytes goes to its attribute's `_ckAsset` twin, as Core Data moves it.
+/// value over 700,000 bytes goes to its attribute's `_ckAsset` twin, as Core Data moves it. Both
+/// ends of a one-to-one hold the link: the end a row does not give is set once the run's records
+/// are written (``inverseLinks``).
 struct CoreDataShape {
     /// The plan as written: the types and fields above, from the plan the rows were built by.
     let plan: ImportPlan
@@ -14,6 +16,16 @@ struct CoreDataShape {
     private let container: String
     /// The many-to-many pairs written so far: a link given from both sides is written once.
     private var linkedPairs = Set<String>()
+    /// The other ends of the one-to-one links written so far, which the records linked to take.
+    private(set) var inverseLinks: [InverseLink] = []
+
+    /// The record at the other end of a one-to-one link, and the field that links it back.
+    struct InverseLink {
+        var recordType: String
+        var recordName: String
+        var field: String
+        var value: String
+    }
 
     private struct RecordWay {
         var recordType: String
@@ -25,6 +37,8 @@ struct CoreDataShape {
         var pairs: [Pairing]
         /// The places of each attribute's value and of its `_ckAsset` twin among the slots.
         var twins: [(value: Int, asset: Int)]
+        /// The one-to-one link slots, with the record type linked to and its field linking back.
+        var inverses: [(slot: Int, recordType: String, field: String)]
     }
 
     /// The size past which Core Data keeps a value in its `_ckAsset` twin.
@@ -57,6 +71,8 @@ struct CoreDataShape {
         var pairings: [String: [Pairing]] = [:]
         var order: [String] = []
         var links: [String] = []
+        // By the rows' type and the link field: the record type linked to and its field back.
+        var inverseFields: [String: [String: (recordType: String, field: String, reason: String)]] = [:]
         let pairs = model.manyToManyPairs(among: mapping.entities)
         for type in built.recordTypes {
             guard let entity = mapping.entity(forType: type.name) else {
@@ -105,6 +121,12 @@ struct CoreDataShape {
                         continue
                     }
                     slots[field] = .link(index: index, root: destinationRoot)
+                    if let inverse = model.inverse(of: relationship), !inverse.isToMany {
+                        inverseFields[type.name, default: [:]][field] = (
+                            CoreDataNames.recordType(destinationRoot), CoreDataNames.field(inverse.name),
+                            "the other end of \(entity.name).\(property), a one-to-one"
+                        )
+                    }
                     var linked = planned
                     linked.type = .string
                     fields[field] = linked
@@ -152,6 +174,15 @@ struct CoreDataShape {
                 written[recordType] = planned
             }
         }
+        // The other end of a one-to-one is a field of its type, where the run writes that type.
+        for (_, fields) in inverseFields {
+            for (recordType, field, reason) in fields.values where written[recordType]?.fields[field] == nil {
+                guard var linked = written[recordType] else { continue }
+                linked.fields[field] = PlannedField(type: .string, rule: .model, reason: OptionText(reason))
+                linked.firstPositions[field] = linked.firstRowPosition
+                written[recordType] = linked
+            }
+        }
         var ways: [String: RecordWay] = [:]
         for type in built.recordTypes {
             let entity = mapping.entity(forType: type.name)!
@@ -165,9 +196,15 @@ struct CoreDataShape {
                 else { return nil }
                 return (value, index)
             }
+            let inverses = names.indices.compactMap { index -> (Int, String, String)? in
+                guard let other = inverseFields[type.name]?[names[index]], written[other.recordType] != nil else {
+                    return nil
+                }
+                return (index, other.recordType, other.field)
+            }
             ways[type.name] = RecordWay(
                 recordType: recordType, entity: entity.name, root: model.root(of: entity).name, slots: slots,
-                pairs: pairings[type.name] ?? [], twins: twins)
+                pairs: pairings[type.name] ?? [], twins: twins, inverses: inverses)
         }
         var types = order.map { written[$0]! }
         if !pairings.isEmpty, let type = built.recordTypes.first {
@@ -230,6 +267,11 @@ struct CoreDataShape {
         shaped.checksStore = record.checksStore
         // Only the twins' contents: the built record's asset files are saved as it is built.
         shaped.assetContents = assets
+        for (slot, recordType, field) in way.inverses {
+            if case .string(let other)? = values[slot] {
+                inverseLinks.append(InverseLink(recordType: recordType, recordName: other, field: field, value: name))
+            }
+        }
         var records = [shaped]
         for pairing in way.pairs {
             guard case .list(_, let items)? = record.values[pairing.index] else { continue }
