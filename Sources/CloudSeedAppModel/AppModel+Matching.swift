@@ -61,13 +61,16 @@ extension AppModel {
         return nil
     }
 
-    /// The attribute or relationship of `entity` whose name is closest to `key`, for an error.
+    /// The attribute or relationship of `entity` whose name is closest to `key`, for an error:
+    /// one that begins with it or it begins with, else the fewest edits away.
     package func closestProperty(to key: String, in entity: ModelEntity) -> String? {
         let names = allAttributes(of: entity).map(\.name) + allRelationships(of: entity).map(\.name)
-        let folded = Array(ModelNames.folded(key))
-        return names.min { a, b in
-            EditDistance.between(folded, Array(ModelNames.folded(a)))
-                < EditDistance.between(folded, Array(ModelNames.folded(b)))
+        let folded = ModelNames.folded(key)
+        func distance(_ name: String) -> Int {
+            let other = ModelNames.folded(name)
+            return other.hasPrefix(folded) || folded.hasPrefix(other)
+                ? 0 : EditDistance.between(Array(folded), Array(other))
         }
+        return names.min { distance($0) < distance($1) }
     }
 }

@@ -35,6 +35,8 @@ package enum RunOption: Hashable, Sendable {
     case location(String?)
     /// A date format, as `[Type.]field=FORMAT` or `FORMAT`, or none given.
     case dateFormat(String?)
+    /// The attribute or relationship of an app's model a key is, as `[Entity.]key=attribute`.
+    case attribute(String?)
     /// The time zone of dates written without one.
     case timeZone(String?)
     /// A query filter, as `FIELD [NOT] OP VALUE`.
@@ -74,6 +76,7 @@ package enum RunOption: Hashable, Sendable {
         case .reference(let text): text.map { "the reference declaration '\($0)'" } ?? "the reference declaration"
         case .location(let text): text.map { "the location declaration '\($0)'" } ?? "the location declaration"
         case .dateFormat(let text): text.map { "the date format '\($0)'" } ?? "the date format"
+        case .attribute(let text): text.map { "the attribute match '\($0)'" } ?? "MappingOptions.attributeMatches"
         case .timeZone(let text): text.map { "the time zone '\($0)'" } ?? "the time zone"
         case .filter(let text): text.map { "the filter '\($0)'" } ?? "the filter"
         case .saveMode(let name): "the save mode \(name)"

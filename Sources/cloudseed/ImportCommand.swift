@@ -27,6 +27,13 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var model: ModelOptions
 
     @Option(
+        name: .customLong("attribute"),
+        help: ArgumentHelp(
+            "With --model: the attribute or relationship a key is, where its name does not say (Trip.when=startDate).",
+            valueName: "[Entity.]key=attribute"))
+    var attributes: [String] = []
+
+    @Option(
         help: ArgumentHelp(
             "The record type of single-type files (default: the file name, singular).", valueName: "type"))
     var type: String?
@@ -142,6 +149,9 @@ struct ImportCommand: ParsableCommand {
         if let delimiter, delimiter != "\\t", delimiter.utf8.count != 1 {
             throw ValidationError("--delimiter takes one character, or \\t for tab")
         }
+        if !attributes.isEmpty, model.paths.isEmpty {
+            throw ValidationError("--attribute pins a key of an app's objects; give --model too")
+        }
         if header == true, columns != nil {
             throw ValidationError("--columns names the columns of files without a header row; drop --header")
         }
@@ -170,6 +180,7 @@ struct ImportCommand: ParsableCommand {
             options.skipBadRows = skipBadRows
             if !model.paths.isEmpty {
                 try options.readRows(asObjectsOf: AppModel(contentsOf: model.paths), configuration: model.configuration)
+                options.attributeMatches = try attributes.map(AttributeMatch.init(parsing:))
             }
             let sources = try files.map { try SourceFile(path: $0, format: format) }
             let progress = !quiet && TerminalProgress.isAvailable ? TerminalProgress() : nil

@@ -21,6 +21,7 @@ extension RunOption {
         case .reference(let text): text.map { "--reference \(Self.typed($0))" } ?? "--reference"
         case .location(let text): text.map { "--location \(Self.typed($0))" } ?? "--location"
         case .dateFormat(let text): text.map { "--date-format \(Self.typed($0))" } ?? "--date-format"
+        case .attribute(let text): text.map { "--attribute \(Self.typed($0))" } ?? "--attribute"
         case .timeZone(let text): text.map { "--timezone \(Self.typed($0))" } ?? "--timezone"
         case .filter(let text): text.map { "--filter \(Self.typed($0))" } ?? "--filter"
         case .saveMode(let name): "--mode \(Self.typed(name))"

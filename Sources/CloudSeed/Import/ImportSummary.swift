@@ -89,7 +89,13 @@ public struct ImportSummary: Sendable {
         if let key = recordType.renamedKeys[name] { line += " from key '\(key)'" }
         let qualified = "\(recordType.name).\(name)"
         switch (field.rule, field.type) {
-        case (.schema, _), (.declared, _), (.cloudKitValue, _), (.model, _): break
+        case (.model, _):
+            if let property = field.modelField?.property, let key = recordType.renamedKeys[name],
+                let entity = recordType.objectsOf.first
+            {
+                line += "  \(option: .attribute("\(entity).\(key)=\(property)"))"
+            }
+        case (.schema, _), (.declared, _), (.cloudKitValue, _): break
         case (_, .reference), (_, .list(.reference)):
             line += "  \(option: .reference(qualified + (field.target.map { ":\($0)" } ?? "")))"
         default: line += "  \(option: .fieldType("\(qualified):\(field.type.schemaName)"))"

@@ -309,6 +309,24 @@ import Testing
         #expect(again.counts.map(\.updated) == [0, 0])
     }
 
+    @Test func aKeyPinnedToAnAttributeTakesIt() throws {
+        let trips = try folder.write("pinned/trips.json", #"[{"name": "X", "when": "2027-01-01", "place": "Lisbon"}]"#)
+        var options = try Self.options()
+        options.attributeMatches = try ["Trip.when=startDate", "place=destination"].map(AttributeMatch.init(parsing:))
+        _ = try importSeed(files: [Self.seedFiles[0], trips], options: options)
+        let trip = try #require(try records().first { $0.recordType == "CD_Trip" })
+        #expect(trip.fields["CD_startDate"] == .timestamp(1_798_761_600_000))
+        #expect(trip.fields["CD_destination"] == .string(Self.objectName("Destination", "Lisbon")))
+        options.attributeMatches = try ["Trip.when=start", "place=destination"].map(AttributeMatch.init(parsing:))
+        #expect(
+            errorMessages {
+                _ = try importSeed(into: "other.sqlite", files: [Self.seedFiles[0], trips], options: options)
+            }
+            .first
+                == "\(trips):1:24: the attribute match 'Trip.when=start': Trip has no attribute or relationship 'start'; the closest is 'startDate'"
+        )
+    }
+
     @Test func aSeedManifestNamesTheModel() throws {
         let manifest = try FixtureManifest(path: Repository.sample("TripPlanner/seed.json"))
         #expect(manifest.scope.database == .private)
@@ -331,10 +349,10 @@ import Testing
         let text = try importSeed().text
         for line in [
             "  CD_Trip (Trip objects): named by UUIDs made from the natural key {name}, unique in every row  ",
-            "    CD_endDate TIMESTAMP (model: Trip.endDate, Date) from key 'end_date'\n",
-            "    CD_isFavorite INT64 (model: Trip.isFavorite, Boolean) from key 'is_favorite'\n",
-            "    CD_destination STRING → Destination (model: Trip.destination, to-one Destination) from key 'destination'\n",
-            "    CD_trip STRING → Trip (model: Item.trip, to-one Trip) from key 'trip'\n",
+            "    CD_endDate TIMESTAMP (model: Trip.endDate, Date) from key 'end_date'  the attribute match 'Trip.end_date=endDate'\n",
+            "    CD_isFavorite INT64 (model: Trip.isFavorite, Boolean) from key 'is_favorite'  the attribute match 'Trip.is_favorite=isFavorite'\n",
+            "    CD_destination STRING → Destination (model: Trip.destination, to-one Destination) from key 'destination'  the attribute match 'Trip.destination=destination'\n",
+            "    CD_trip STRING → Trip (model: Item.trip, to-one Trip) from key 'trip'  the attribute match 'Item.trip=trip'\n",
             "    CD_recordNames STRING (model: many-to-many links of Trip.companions from key 'companions')\n",
         ] {
             #expect(text.contains(line), "\(line)")
@@ -355,7 +373,7 @@ import Testing
         let destinations = Self.seedFiles[0]
         #expect(
             errorMessages { _ = try importSeed(files: [destinations, trips]) } == [
-                "\(trips):2:31: 'destinaton' names no attribute or relationship of Trip in the model; the closest is 'destination': rename the key, or add the attribute to the model"
+                "\(trips):2:31: 'destinaton' names no attribute or relationship of Trip in the model; the closest is 'destination': rename the key, pin it with the attribute match 'Trip.destinaton=ATTRIBUTE', or add the attribute to the model"
             ])
         let fixed = try folder.write(
             "fixed/trips.json", #"[{"name": "B", "is_favorite": "maybe"}, {"name": "C", "destination": "Atlantis"}]"#)

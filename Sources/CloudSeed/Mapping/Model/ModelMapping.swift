@@ -33,13 +33,19 @@ package struct ModelMapping: Sendable {
         return (relationship.destination, inverse.name)
     }
 
-    /// The entities the fields `names` of rows of `recordType` link to: their rows are indexed
-    /// for the links.
-    func linkTargets(ofFields names: some Sequence<String>, in recordType: String) -> Set<String> {
+    /// The entities the fields `names` of rows of `recordType` link to, by their names or the
+    /// relationship `pinned` gives a field (`--attribute`): their rows are indexed for the links.
+    func linkTargets(
+        ofFields names: some Sequence<String>, in recordType: String, pinned: (String) -> String?
+    ) -> Set<String> {
         guard let entity = entity(forType: recordType) else { return [] }
         var targets = Set<String>()
         for name in names {
-            if case .relationship(let relationship, _)? = model.property(matching: name, in: entity) {
+            if let property = pinned(name) {
+                if let relationship = model.allRelationships(of: entity).first(where: { $0.name == property }) {
+                    targets.insert(relationship.destination)
+                }
+            } else if case .relationship(let relationship, _)? = model.property(matching: name, in: entity) {
                 targets.insert(relationship.destination)
             }
         }
@@ -51,12 +57,26 @@ package struct ModelMapping: Sendable {
         Set(entities.flatMap { $0.relationships.map(\.destination) })
     }
 
-    /// The field `name` of rows of `entity`, as the model declares it. `namesRecords` says
-    /// whether the field names the type's records (its name column), which may then be no property.
-    func plannedField(_ name: String, of entity: ModelEntity, namesRecords: Bool, at position: SourcePosition)
-        throws -> PlannedField
-    {
-        switch model.property(matching: name, in: entity) {
+    /// The field `name` of rows of `entity`, as the model declares it: the attribute or
+    /// relationship `pinned` names (`--attribute`), else the one its name matches. `namesRecords`
+    /// says whether the field names the type's records (its name column), which may then be no property.
+    func plannedField(
+        _ name: String, of entity: ModelEntity, pinned: String?, namesRecords: Bool, at position: SourcePosition
+    ) throws -> PlannedField {
+        var match = model.property(matching: name, in: entity)
+        if let pinned {
+            match =
+                model.allAttributes(of: entity).first { $0.name == pinned }.map { .attribute($0) }
+                ?? model.allRelationships(of: entity).first { $0.name == pinned }.map { .relationship($0, by: nil) }
+            guard match != nil else {
+                let closest = model.closestProperty(to: pinned, in: entity).map { "; the closest is '\($0)'" } ?? ""
+                throw CloudSeedError(
+                    .invalidOption,
+                    "\(option: .attribute("\(entity.name).\(name)=\(pinned)")): \(entity.name) has no attribute or relationship '\(pinned)'\(closest)",
+                    at: position)
+            }
+        }
+        switch match {
         case .attribute(let attribute)?:
             var field = PlannedField(
                 type: attribute.type.fieldType ?? .string, rule: .model,
@@ -88,7 +108,7 @@ package struct ModelMapping: Sendable {
             let closest = model.closestProperty(to: name, in: entity).map { "; the closest is '\($0)'" } ?? ""
             throw CloudSeedError(
                 .unknownField,
-                "'\(name)' names no attribute or relationship of \(entity.name) in the model\(closest): rename the key, or add the attribute to the model",
+                "'\(name)' names no attribute or relationship of \(entity.name) in the model\(closest): rename the key, pin it with \(option: .attribute("\(entity.name).\(name)=ATTRIBUTE")), or add the attribute to the model",
                 at: position)
         }
     }

@@ -74,3 +74,20 @@ package struct LocationDeclaration: Hashable, Sendable {
         }
     }
 }
+
+/// `--attribute [Entity.]key=attribute`: the attribute or relationship of the app's model a key
+/// is, where its name does not say (`--attribute Trip.when=startDate`).
+package struct AttributeMatch: Hashable, Sendable {
+    package var entity: String?
+    package var key: String
+    package var property: String
+
+    package init(parsing text: String) throws {
+        guard let equals = text.firstIndex(of: "="), !text[text.index(after: equals)...].isEmpty else {
+            throw CloudSeedError(
+                .invalidOption, "\(option: .attribute(nil)) '\(text)' needs KEY=ATTRIBUTE, as Trip.when=startDate")
+        }
+        (entity, key) = splitQualified(String(text[..<equals]))
+        property = String(text[text.index(after: equals)...])
+    }
+}

@@ -33,6 +33,8 @@ public struct MappingOptions: Sendable {
     package var progress: ProgressMeter?
     /// The app's model rows are read as objects of (`--model`).
     package private(set) var modelMapping: ModelMapping?
+    /// Keys pinned to an attribute or relationship of the app's model (`--attribute`).
+    package var attributeMatches: [AttributeMatch] = []
 
     /// Reads rows as objects of `model`'s entities (of `configuration`, else those synced with
     /// CloudKit), written as Core Data writes them to CloudKit (`--model`). Throws where the model
@@ -69,6 +71,12 @@ public struct MappingOptions: Sendable {
         dateFormats.first { $0.recordType == recordType && $0.field == field }
             ?? dateFormats.first { $0.recordType == nil && $0.field == field }
             ?? dateFormats.first { $0.field == nil }
+    }
+
+    /// The attribute or relationship `--attribute` makes the field `field` of rows of `recordType`.
+    func attributeMatch(_ field: String, in recordType: String) -> String? {
+        (attributeMatches.first { $0.entity == recordType && $0.key == field }
+            ?? attributeMatches.first { $0.entity == nil && $0.key == field })?.property
     }
 
     func fieldType(_ field: String, in recordType: String) -> FieldType? {

@@ -233,7 +233,11 @@ struct PlanDecisions {
         var targets = Set(options.references.compactMap(\.target))
         if let mapping = options.modelMapping {
             for (type, survey) in surveys {
-                targets.formUnion(mapping.linkTargets(ofFields: survey.fields.keys, in: type))
+                targets.formUnion(
+                    mapping.linkTargets(ofFields: survey.fields.keys, in: type) { field in
+                        options.attributeMatch(field, in: type)
+                            ?? survey.renamedKeys[field].flatMap { options.attributeMatch($0, in: type) }
+                    })
             }
         }
         for survey in surveys.values {
@@ -294,7 +298,11 @@ struct PlanDecisions {
             case .column(let column)?, .qualifiedColumn(let column)?: namesRecords = column == name
             default: namesRecords = false
             }
-            return try mapping.plannedField(name, of: entity, namesRecords: namesRecords, at: position)
+            return try mapping.plannedField(
+                name, of: entity,
+                pinned: options.attributeMatch(name, in: recordType)
+                    ?? survey.renamedKeys[name].flatMap { options.attributeMatch($0, in: recordType) },
+                namesRecords: namesRecords, at: position)
         }
         let override = options.fieldType(name, in: recordType)
         let declaredReference = options.reference(name, in: recordType)
