@@ -111,6 +111,8 @@ public struct Importer: Sendable {
         rejected: (RejectedRow) throws -> Void
     ) throws -> ImportSummary {
         let schema = try schemaDefinition.map(Schema.init) ?? store.schema(of: scope.schemaScope)
+        var options = options
+        options.nameObjects(in: scope.container)
         let mapper = RecordMapper(options: options, schema: schema)
         var plan: ImportPlan
         var surveying: RunSurvey?

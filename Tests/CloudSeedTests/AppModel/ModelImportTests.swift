@@ -327,6 +327,18 @@ import Testing
         )
     }
 
+    @Test func rowsLinkToObjectsAnEarlierImportWrote() throws {
+        _ = try importSeed(files: [Self.seedFiles[0]])
+        _ = try importSeed(files: [Self.seedFiles[1]])
+        _ = try importSeed(files: [Self.seedFiles[2]])
+        _ = try importSeed(into: "whole.sqlite")
+        func described(_ records: [CloudRecord]) -> [String] {
+            records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }
+                .sorted()
+        }
+        #expect(try described(records()) == described(records(in: "whole.sqlite")))
+    }
+
     @Test func aSeedManifestNamesTheModel() throws {
         let manifest = try FixtureManifest(path: Repository.sample("TripPlanner/seed.json"))
         #expect(manifest.scope.database == .private)

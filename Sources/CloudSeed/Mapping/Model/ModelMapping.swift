@@ -4,6 +4,8 @@ package struct ModelMapping: Sendable {
     let model: AppModel
     /// The entities synced with CloudKit, which rows may be objects of.
     let entities: [ModelEntity]
+    /// The container the objects are written into, whose identifier their record names derive from.
+    var container = StoreScope.defaultContainer
 
     /// The mapping by `model`'s entities of `configuration` (else those synced with CloudKit);
     /// refused where the model breaks CloudKit's rules.
@@ -50,6 +52,17 @@ package struct ModelMapping: Sendable {
             }
         }
         return targets
+    }
+
+    /// The record name of the object of a row of `recordType` that the row names `name`.
+    func objectName(_ name: String, ofType recordType: String) -> String {
+        guard let entity = entity(forType: recordType) else { return name }
+        return CoreDataRecordNames.name(name, root: model.root(of: entity).name, container: container)
+    }
+
+    /// The record type the store keeps the objects of `entityName` in (`CD_` and its root's name).
+    func storedType(of entityName: String) -> String? {
+        model.entity(named: entityName).map { model.recordType(of: $0) }
     }
 
     /// The entities relationships point to: the types a field may name records of.

@@ -33,6 +33,11 @@ public struct MappingOptions: Sendable {
     package var progress: ProgressMeter?
     /// The app's model rows are read as objects of (`--model`).
     package private(set) var modelMapping: ModelMapping?
+    /// Names the app's objects as records of `container` (their names derive from it).
+    package mutating func nameObjects(in container: String) {
+        modelMapping?.container = container
+    }
+
     /// Keys pinned to an attribute or relationship of the app's model (`--attribute`).
     package var attributeMatches: [AttributeMatch] = []
 

@@ -136,6 +136,14 @@ struct PlanDecisions {
         {
             keys.append(text)
         }
+        // An app's object is found by the record name Core Data's record of it has, as the
+        // objects the store holds are, and by the name its row gives.
+        if let mapping = options.modelMapping {
+            keys.append(name)
+            indexes[row.recordType, default: ReferenceIndex()].add(
+                recordName: mapping.objectName(name, ofType: row.recordType), keys: keys)
+            return
+        }
         indexes[row.recordType, default: ReferenceIndex()].add(recordName: name, keys: keys)
     }
 
@@ -193,12 +201,17 @@ struct PlanDecisions {
         // Each field name's facts worked out once, not for every stored record.
         let columnRoles = ColumnRolesCache()
         var stored: [String: [StoredRecordKeys]] = [:]
-        for target in targets where schema.recordTypes[target] != nil {
+        for target in targets {
+            // An app's objects are stored as Core Data writes them: `CD_` types and fields.
+            let objects = options.modelMapping?.storedType(of: target)
+            let storedType = objects ?? target
+            guard schema.recordTypes[storedType] != nil else { continue }
             var records: [StoredRecordKeys] = []
-            try store.forEachRecord(in: scope, recordType: target) { record in
+            try store.forEachRecord(in: scope, recordType: storedType) { record in
                 let fields = record.fields.compactMap { key, value -> SourceField? in
                     guard case .string(let text) = value else { return nil }
-                    return SourceField(key: key, value: .string(text), position: SourcePosition(file: "store"))
+                    let name = objects != nil && key.hasPrefix("CD_") ? String(key.dropFirst(3)) : key
+                    return SourceField(key: name, value: .string(text), position: SourcePosition(file: "store"))
                 }
                 records.append(
                     StoredRecordKeys(

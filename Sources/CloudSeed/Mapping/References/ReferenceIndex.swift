@@ -85,14 +85,18 @@ struct ReferenceIndex: @unchecked Sendable {
         return made != value && byName.contains(made) ? made : nil
     }
 
-    /// Up to `count` record names closest to `value`, for an error's suggestions.
+    /// Up to `count` record names closest to `value`, for an error's suggestions; an app's
+    /// object, named by a UUID, by its first key instead (`Lisbon`, not `FA04DD34-…`).
     func closest(to value: String, count: Int = 3) -> [String] {
         let target = Array(Self.normalise(value))
         let scored = byNormalised.map { key, names in (EditDistance.between(target, Array(key)), names.sorted().first!)
         }
         var seen = Set<String>()
         return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1).filter { seen.insert($0).inserted }.prefix(count)
-            .map { $0 }
+            .map { name in
+                guard CoreDataRecordNames.isRecordName(name) else { return name }
+                return byKey.filter { $0.value == name }.map(\.key).min() ?? name
+            }
     }
 
     /// Lower-case ASCII, single spaces, and `Last, First` turned into `first last`.
