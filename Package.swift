@@ -126,7 +126,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "cloudseed-fuzz",
-            dependencies: ["CloudSeed"],
+            // The parsers alone: the fuzzing build (sanitized, release) leaves the rest of the library out.
+            dependencies: ["CloudSeedReaders", "CloudSeedSchema"],
             path: "Fuzz/Sources",
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
-import CloudSeed
+import CloudSeedReaders
+import CloudSeedSchema
 import Foundation
 
 /// Feeds one input to the parser `CLOUDSEED_FUZZ` names (csv, json, jsonl, plist or ckdb). Any
