@@ -26,8 +26,10 @@ struct CloudKitAuthentication: RouterMiddleware {
             keyID: request.headers[HTTPField.Name(ServerToServerSignature.keyIDHeader)!],
             date: request.headers[HTTPField.Name(ServerToServerSignature.dateHeader)!],
             signature: request.headers[HTTPField.Name(ServerToServerSignature.signatureHeader)!])
+        // The subpath signed is the request's path and query exactly as sent, as CloudKit checks it
+        // (CloudKit JS signs `…/users/current?ckjsBuildVersion=…`).
         context.user = try authentication.user(
-            for: credentials, body: context.body, subpath: request.uri.path,
+            for: credentials, body: context.body, subpath: request.head.path ?? request.uri.path,
             database: context.parameters.get("database").flatMap { DatabaseScope(rawValue: $0) })
         return try await next(request, context)
     }

@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    @Test func takesARequestSignedWithItsQueryAsCloudKitJSSignsIt() async throws {
+        let key = P256.Signing.PrivateKey()
+        let server = try CloudKitServer(
+            store: ContainerStore.inMemory(), serverKey: key.publicKey.pemRepresentation, user: "_server")
+        try await RunningServer.with(server) { server in
+            let sent = Self.subpath + "?ckjsBuildVersion=2310ProjectDev27&ckjsVersion=2.6.4"
+            var headers = try Self.signedHeaders(key, body: "", subpath: sent)
+            headers["Content-Type"] = "text/plain"
+            let signed = try await server.post(sent, "", headers: headers)
+            #expect(signed.status == 200)
+            #expect(signed.body == #"{"userRecordName":"_server"}"#)
+            // The query changed after signing, or left out of what was signed: refused.
+            let changed = try await server.post(
+                Self.subpath + "?ckjsBuildVersion=2310ProjectDev27&ckjsVersion=2.6.5", "", headers: headers)
+            #expect(changed.status == 401)
+            #expect(try changed.object()["serverErrorCode"] as? String == "AUTHENTICATION_FAILED")
+            var pathOnly = try Self.signedHeaders(key, body: "", subpath: Self.subpath)
+            pathOnly["Content-Type"] = "text/plain"
+            let unsignedQuery = try await server.post(sent, "", headers: pathOnly)
+            #expect(unsignedQuery.status == 401)
+        }
+    }
+
     @Test func refusesAnotherKeyIDWhenItWasGivenOne() async throws {
         let key = P256.Signing.PrivateKey()
         let server = try CloudKitServer(
