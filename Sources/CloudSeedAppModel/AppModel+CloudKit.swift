@@ -31,6 +31,13 @@ extension AppModel {
         return entities.filter { names.contains($0.name) }
     }
 
+    /// ``syncedEntities(configuration:)``, refused where they break CloudKit's rules, each violation named.
+    package func checkedEntities(configuration: String? = nil) throws -> [ModelEntity] {
+        let synced = try syncedEntities(configuration: configuration)
+        try CloudKitModelRules.check(self, synced: synced)
+        return synced
+    }
+
     /// The CloudKit record type of `entity`'s records: `CD_` and its root entity's name.
     package func recordType(of entity: ModelEntity) -> String {
         CoreDataNames.recordType(root(of: entity).name)

@@ -9,8 +9,7 @@ extension AppModel {
     ///
     /// Throws, naming each, where the model breaks one of CloudKit's rules.
     public func schema(configuration: String? = nil, database: DatabaseScope = .private) throws -> SchemaDefinition {
-        let synced = try syncedEntities(configuration: configuration)
-        try CloudKitModelRules.check(self, synced: synced)
+        let synced = try checkedEntities(configuration: configuration)
         var types: [String: [FieldDefinition]] = [:]
         for entity in synced {
             let type = recordType(of: entity)

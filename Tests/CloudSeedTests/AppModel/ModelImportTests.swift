@@ -59,6 +59,11 @@ import Testing
         }.joined(separator: "-")
     }
 
+    /// Each record's type, name and fields, one line each in order: what two stores must agree on.
+    static func described(_ records: [CloudRecord]) -> [String] {
+        records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }.sorted()
+    }
+
     @Test func writesTheSampleAppsObjectsAsCoreDataDoes() throws {
         _ = try importSeed()
         let records = try records()
@@ -134,11 +139,7 @@ import Testing
         _ = try importSeed()
         _ = try importSeed(
             into: "swiftdata.sqlite", options: Self.options(model: Repository.sample("TripPlanner/Models")))
-        func fields(_ records: [CloudRecord]) -> [String] {
-            records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }
-                .sorted()
-        }
-        #expect(try fields(records()) == fields(records(in: "swiftdata.sqlite")))
+        #expect(try Self.described(records()) == Self.described(records(in: "swiftdata.sqlite")))
     }
 
     @Test func theObjectsExportedImportIntoTheSameRecords() throws {
@@ -155,11 +156,7 @@ import Testing
             ))
         let exported = try folder.write("export/seed.json", text)
         _ = try importSeed(into: "again.sqlite", files: [exported])
-        func described(_ records: [CloudRecord]) -> [String] {
-            records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }
-                .sorted()
-        }
-        #expect(try described(records()) == described(records(in: "again.sqlite")))
+        #expect(try Self.described(records()) == Self.described(records(in: "again.sqlite")))
         let reimported = try importSeed(files: [exported])
         #expect(reimported.counts.map(\.created) == [0, 0, 0, 0, 0])
     }
@@ -332,11 +329,7 @@ import Testing
         _ = try importSeed(files: [Self.seedFiles[1]])
         _ = try importSeed(files: [Self.seedFiles[2]])
         _ = try importSeed(into: "whole.sqlite")
-        func described(_ records: [CloudRecord]) -> [String] {
-            records.map { "\($0.recordType) \($0.recordID.recordName) \($0.fields.sorted { $0.key < $1.key })" }
-                .sorted()
-        }
-        #expect(try described(records()) == described(records(in: "whole.sqlite")))
+        #expect(try Self.described(records()) == Self.described(records(in: "whole.sqlite")))
     }
 
     @Test func aSeedManifestNamesTheModel() throws {

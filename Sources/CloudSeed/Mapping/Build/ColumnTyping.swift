@@ -375,9 +375,7 @@ final class ColumnTyping {
         -> RecordValue
     {
         if slot.resolvesReferences { return try resolvedReference(cells, column, as: slot) }
-        // Dates read otherwise than the default way (``DateReading``) are read from their values.
-        if slot.field.dateReading == nil,
-            !(slot.field.modelField?.attribute.map { ModelValues.checks($0.type) } ?? false),
+        if slot.typesCellBytes,
             case (let value, let kind)? = cells.typedByBytes(column, as: slot.field.type, converter: converter)
         {
             if let kind { kindsTold.note(kind, column: column) }

@@ -39,6 +39,9 @@ final class RecordBuilder {
         let field: PlannedField
         /// Whether its values are record names to resolve (``ReferenceResolution/resolves(_:)``).
         let resolvesReferences: Bool
+        /// Whether a CSV cell's bytes may type its values: not where dates are read otherwise than
+        /// the default way (``DateReading``), nor where the app's model checks them (``ModelValues``).
+        let typesCellBytes: Bool
         /// The values that texts of this field resolved to, found again by the texts' bytes: a
         /// reference field repeats the same few names (an Artwork's `artist`), each otherwise looked
         /// up and its record name transliterated again for every row.
@@ -51,6 +54,8 @@ final class RecordBuilder {
             self.index = index
             self.field = field
             resolvesReferences = ReferenceResolution.resolves(field)
+            typesCellBytes =
+                field.dateReading == nil && !(field.modelField?.attribute.map { ModelValues.checks($0.type) } ?? false)
         }
     }
 

@@ -10,9 +10,8 @@ package struct ModelMapping: Sendable {
     /// The mapping by `model`'s entities of `configuration` (else those synced with CloudKit);
     /// refused where the model breaks CloudKit's rules.
     init(model: AppModel, configuration: String?) throws {
-        _ = try model.schema(configuration: configuration)
         self.model = model
-        entities = try model.syncedEntities(configuration: configuration)
+        entities = try model.checkedEntities(configuration: configuration)
     }
 
     /// The entity whose objects rows of `recordType` are.
