@@ -3,7 +3,7 @@ import CloudSeed
 
 /// What changed since a sync token: `records/changes` and `changes/zone` for a zone's records
 /// (deletions as `{recordName, recordType, deleted: true}`), `changes/database` for the zones
-/// whose records changed.
+/// whose records changed and those deleted (`{zoneID, deleted: true}`, as `zones/modify` answers).
 enum Changes {
     /// The most changes one answer holds, CloudKit's limit.
     static let maximumResults = 200
@@ -36,23 +36,34 @@ enum Changes {
         return JSONText.object([("zones", JSONText.array(zones))])
     }
 
-    /// `changes/database`: `syncToken`; the zones with changes after it.
+    /// `changes/database`: `syncToken`; the zones with changes after it, in the order of their
+    /// latest change, and the zones deleted after it.
     static func database(_ request: DatabaseRequest, store: ContainerStore) throws -> String {
         let body = try request.json()
         let given = body["syncToken"]?.string
         let since = try ZoneChanges.counter(of: given)
         var latest = since
-        var changed: [String] = []
+        var changed: [(counter: Int64, zone: String)] = []
         for zoneID in try Zones.zoneIDs(request, store: store) {
             let scope = request.scope(of: zoneID)
             guard let token = try ZoneChanges.latestToken(in: scope, store: store) else { continue }
             let counter = try ZoneChanges.counter(of: token)
             guard counter > since else { continue }
-            changed.append(JSONText.object([("zoneID", zoneID.cloudKitJSON())]))
+            changed.append((counter, JSONText.object([("zoneID", zoneID.cloudKitJSON())])))
             latest = max(latest, counter)
         }
+        for deletion in try ZoneChanges.deletedZones(
+            besides: request.scope(zoneID: nil), user: request.user, store: store)
+        where deletion.changeTag > since {
+            changed.append(
+                (
+                    deletion.changeTag,
+                    JSONText.object([("zoneID", deletion.scope.zoneID.cloudKitJSON()), ("deleted", "true")])
+                ))
+            latest = max(latest, deletion.changeTag)
+        }
         return JSONText.object([
-            ("zones", JSONText.array(changed)),
+            ("zones", JSONText.array(changed.sorted { $0.counter < $1.counter }.map(\.zone))),
             ("syncToken", JSONText.quoted(latest > since ? String(latest, radix: 36) : given ?? "0")),
             ("moreComing", "false"),
         ])

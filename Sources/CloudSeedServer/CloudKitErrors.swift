@@ -2,7 +2,8 @@ import CloudSeed
 import Hummingbird
 
 /// Answers every error of the routes it is added to in CloudKit's shape: a ``ServerError`` as it
-/// is, a ``CloudSeedError`` with its code's CloudKit error, anything else as INTERNAL_ERROR.
+/// is, a ``CloudSeedError`` with its code's CloudKit error, Hummingbird's own (an unknown path, a
+/// body too large) with the CloudKit error of their status, anything else as INTERNAL_ERROR.
 struct CloudKitErrors<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -13,6 +14,8 @@ struct CloudKitErrors<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as CloudSeedError {
             throw ServerError(error)
+        } catch let error as HTTPError {
+            throw ServerError(error, request: request)
         } catch {
             throw ServerError(.internalError, "\(error)")
         }
@@ -35,5 +38,23 @@ struct JSONAnswer: ResponseGenerator {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension ServerError {
+    /// Hummingbird's error for `request` as CloudKit's.
+    init(_ error: HTTPError, request: Request) {
+        let target = "\(request.method) \(request.uri.path)"
+        switch error.status.code {
+        case 404:
+            self.init(
+                .notFound,
+                "no endpoint answers \(target); CloudKit Web Services are under /database/1/CONTAINER/ENVIRONMENT/DATABASE/"
+            )
+        case 405: self.init(.badRequest, "\(target) is not taken with this method")
+        case 413: self.init(.quotaExceeded, "the request body of \(target) is too large")
+        case 400..<500: self.init(.badRequest, error.body ?? "\(target) was refused: \(error.status.reasonPhrase)")
+        default: self.init(.internalError, error.body ?? error.status.reasonPhrase)
+        }
     }
 }

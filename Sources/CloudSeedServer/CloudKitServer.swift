@@ -82,6 +82,8 @@ public struct CloudKitServer: Sendable {
 
     private func router() -> Router<CloudKitRequestContext> {
         let router = Router(context: CloudKitRequestContext.self)
+        // Every answer, an unknown path's included, is CloudKit's JSON.
+        router.add(middleware: CloudKitErrors())
         let now = self.now
         let endpoints: [(String, [HTTPRequest.Method], Endpoint)] = [
             ("records/query", [.post], Self.onStore(RecordsQuery.answer)),
@@ -99,7 +101,7 @@ public struct CloudKitServer: Sendable {
             ("assets/upload", [.post], { request, _ in try Assets.tokens(request) }),
         ]
         let database = router.group("database/1/:container/:environment/:database")
-            .add(middleware: CloudKitErrors()).add(middleware: authentication)
+            .add(middleware: authentication)
         for (path, methods, endpoint) in endpoints {
             for method in methods {
                 database.on(RouterPath(path), method: method) { request, context in
@@ -117,7 +119,7 @@ public struct CloudKitServer: Sendable {
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: ConsolePage.html)))
         }
-        let console = router.group("console").add(middleware: CloudKitErrors()).add(middleware: authentication)
+        let console = router.group("console").add(middleware: authentication)
         console.get("environments") { _, _ in
             JSONAnswer(try await worker.run { try Console.environments(store: $0) })
         }
@@ -127,13 +129,12 @@ public struct CloudKitServer: Sendable {
             return JSONAnswer(
                 try await worker.run { try Console.schema(container: container, environment: environment, store: $0) })
         }
-        let assets = router.group().add(middleware: CloudKitErrors())
-        assets.post(RouterPath(Assets.uploadPath)) { request, _ in
+        router.post(RouterPath(Assets.uploadPath)) { request, _ in
             var request = request
             let bytes = Array(buffer: try await request.collectBody(upTo: Self.maximumAssetSize))
             return JSONAnswer(try await worker.run { try Assets.upload(bytes, store: $0) })
         }
-        assets.get("assets/:checksum") { _, context in
+        router.get("assets/:checksum") { _, context in
             let checksum = context.parameters.get("checksum") ?? ""
             let content = try await worker.run { try Assets.download(checksum, store: $0) }
             return Response(

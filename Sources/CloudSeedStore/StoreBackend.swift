@@ -76,6 +76,10 @@ package protocol StoreBackend: StoredRecords {
     /// that fetch what changed since a sync token.
     func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord]
 
+    /// The zones deleted whole (``StoreTransaction/deleteZone(_:)``) and not made again, each with
+    /// the change tag its deletion took, for clients that fetch a database's changes.
+    func deletedZones() throws -> [DeletedZone]
+
     /// Indexes the record tables of `scope` by change tag where they are not yet, for
     /// ``records(ofType:in:changedAfter:limit:)``.
     func indexChanges(in scope: SchemaScope) throws
@@ -107,6 +111,18 @@ package struct DeletedRecord: Hashable, Sendable {
     package init(recordName: String, recordType: String, changeTag: Int64) {
         self.recordName = recordName
         self.recordType = recordType
+        self.changeTag = changeTag
+    }
+}
+
+/// A zone deleted whole: what `changes/database` answers as `deleted: true`.
+package struct DeletedZone: Hashable, Sendable {
+    package var scope: StoreScope
+    /// The change tag counter the deletion took.
+    package var changeTag: Int64
+
+    package init(scope: StoreScope, changeTag: Int64) {
+        self.scope = scope
         self.changeTag = changeTag
     }
 }
@@ -156,7 +172,8 @@ package protocol StoreTransaction {
     func delete(_ recordName: String, ofType recordType: String, in scope: StoreScope) throws -> Bool
     /// Creates an empty zone, if there is none by that name.
     func createZone(_ scope: StoreScope) throws
-    /// Deletes a zone with its records and their deletions; `false` when there was none.
+    /// Deletes a zone with its records and their deletions, noting the zone's deletion for
+    /// ``StoreBackend/deletedZones()``; `false` when there was none.
     func deleteZone(_ scope: StoreScope) throws -> Bool
     /// Stores an asset's content under its checksum, once.
     func saveAsset(_ asset: AssetReference, content: Data?) throws

@@ -66,6 +66,18 @@ import Testing
             let gone = try await server.post(Self.database + "/records/changes", #"{\#(Self.notes)}"#)
             #expect(gone.status == 404)
             #expect(try gone.object()["serverErrorCode"] as? String == "ZONE_NOT_FOUND")
+            let afterDeletion = try await server.post(
+                Self.database + "/changes/database", #"{"syncToken":"\#(since)"}"#)
+            #expect(
+                afterDeletion.body.hasPrefix(
+                    #"{"zones":[{"zoneID":{"zoneName":"Notes","ownerRecordName":"_alice"},"deleted":true}],"syncToken":""#
+                ))
+            // The zone made again is no longer deleted.
+            _ = try await server.post(
+                Self.database + "/zones/modify",
+                #"{"operations":[{"operationType":"create","zone":{\#(Self.notes)}}]}"#)
+            let remade = try await server.post(Self.database + "/changes/database", #"{"syncToken":"\#(since)"}"#)
+            #expect(!remade.body.contains("deleted"))
         }
     }
 

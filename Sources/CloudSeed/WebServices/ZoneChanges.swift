@@ -94,6 +94,18 @@ package struct ZoneChanges {
         }
     }
 
+    /// The zones deleted from the database `scope` is in (those of `user`, in a private or shared
+    /// one), in the order of their deletions.
+    package static func deletedZones(besides scope: StoreScope, user: String, store: ContainerStore) throws
+        -> [DeletedZone]
+    {
+        try store.exclusively { try store.backend.read { try store.backend.deletedZones() } }.filter {
+            $0.scope.container == scope.container && $0.scope.environment == scope.environment
+                && $0.scope.database == scope.database
+                && (scope.database == .public || $0.scope.zoneID.ownerName == user)
+        }
+    }
+
     /// The counter a sync token stands for; 0 for none.
     package static func counter(of syncToken: String?) throws -> Int64 {
         guard let syncToken else { return 0 }

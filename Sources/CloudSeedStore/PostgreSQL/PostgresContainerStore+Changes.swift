@@ -91,6 +91,39 @@ extension PostgresContainerStore {
         try connection.rows("DELETE FROM cloudseed.zones WHERE id = $1", [String(zone)])
         zoneKeys[scope] = nil
         readAhead.removeAll()
+        guard let counter = Int64(try nextChangeTag(), radix: 36) else { return true }
+        try connection.execute(PostgresLayout.zoneDeletionsTable)
+        try connection.rows(
+            """
+            INSERT INTO cloudseed.zone_deletions (container, environment, database, owner, zone, change_tag)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (container, environment, database, owner, zone) DO UPDATE SET change_tag = excluded.change_tag
+            """,
+            Self.zoneArguments(scope) + [String(counter)])
         return true
+    }
+
+    package func deletedZones() throws -> [DeletedZone] {
+        try reading {
+            guard try connection.value("SELECT to_regclass('cloudseed.zone_deletions')::text") != nil else { return [] }
+            return try connection.rows(
+                "SELECT container, environment, database, owner, zone, change_tag FROM cloudseed.zone_deletions ORDER BY change_tag"
+            ).compactMap { row in
+                guard let container = row[0], let environment = row[1], let database = row[2], let owner = row[3],
+                    let zone = row[4], let tag = row[5].flatMap({ Int64($0) }),
+                    let scope = StoreScope(
+                        container: container, environment: environment, database: database, owner: owner, zone: zone)
+                else { return nil }
+                return DeletedZone(scope: scope, changeTag: tag)
+            }
+        }
+    }
+
+    /// A zone's container, environment, database, owner and name, as the zone tables hold them.
+    static func zoneArguments(_ scope: StoreScope) -> [String?] {
+        [
+            scope.container, scope.environment.rawValue, scope.database.rawValue, scope.zoneID.ownerName,
+            scope.zoneID.zoneName,
+        ]
     }
 }

@@ -245,10 +245,7 @@ package final class PostgresContainerStore: StoreBackend {
     package func zoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
         try lock(scope.schemaScope)
         if let known = zoneKeys[scope] { return known }
-        let arguments = [
-            scope.container, scope.environment.rawValue, scope.database.rawValue, scope.zoneID.ownerName,
-            scope.zoneID.zoneName,
-        ]
+        let arguments = Self.zoneArguments(scope)
         let select = """
             SELECT id FROM cloudseed.zones
             WHERE container = $1 AND environment = $2 AND database = $3 AND owner = $4 AND zone = $5
@@ -267,6 +264,12 @@ package final class PostgresContainerStore: StoreBackend {
                 """,
                 arguments
             ).flatMap { Int64($0) }
+            // A zone made again is no longer deleted.
+            if try connection.value("SELECT to_regclass('cloudseed.zone_deletions')::text") != nil {
+                try connection.rows(
+                    "DELETE FROM cloudseed.zone_deletions WHERE container = $1 AND environment = $2 AND database = $3 AND owner = $4 AND zone = $5",
+                    arguments)
+            }
         }
         if let key { zoneKeys[scope] = key }
         return key

@@ -76,7 +76,20 @@ package enum PostgresLayout {
             change_tag  bigint NOT NULL,
             PRIMARY KEY (zone, record_name)
         );
-        """ + journalTable
+        """ + journalTable + zoneDeletionsTable
+
+    /// The zones deleted whole, for `changes/database`; made on first use in stores older than it.
+    package static let zoneDeletionsTable = """
+        CREATE TABLE IF NOT EXISTS cloudseed.zone_deletions (
+            container   text NOT NULL,
+            environment text NOT NULL,
+            database    text NOT NULL,
+            owner       text NOT NULL,
+            zone        text NOT NULL,
+            change_tag  bigint NOT NULL,
+            PRIMARY KEY (container, environment, database, owner, zone)
+        );
+        """
 
     /// What `push` and `pull` note per remote database; made on first use in stores older than it.
     package static let journalTable = """

@@ -72,6 +72,32 @@ extension SQLiteContainerStore {
         try database.rows("DELETE FROM _cloudseed_deletions WHERE zone = ?", [.integer(zone)])
         try database.rows("DELETE FROM _cloudseed_zones WHERE id = ?", [.integer(zone)])
         zoneKeys[scope] = nil
+        guard let counter = Int64(try nextChangeTag(), radix: 36) else { return true }
+        try database.rows(
+            "INSERT OR REPLACE INTO _cloudseed_zone_deletions (container, environment, database, owner, zone, change_tag) VALUES (?, ?, ?, ?, ?, ?)",
+            Self.zoneArguments(scope) + [.integer(counter)])
         return true
+    }
+
+    package func deletedZones() throws -> [DeletedZone] {
+        try database.rows(
+            "SELECT container, environment, database, owner, zone, change_tag FROM _cloudseed_zone_deletions ORDER BY change_tag"
+        ).compactMap { row in
+            guard case .text(let container) = row[0], case .text(let environment) = row[1],
+                case .text(let database) = row[2], case .text(let owner) = row[3], case .text(let zone) = row[4],
+                case .integer(let tag) = row[5],
+                let scope = StoreScope(
+                    container: container, environment: environment, database: database, owner: owner, zone: zone)
+            else { return nil }
+            return DeletedZone(scope: scope, changeTag: tag)
+        }
+    }
+
+    /// A zone's container, environment, database, owner and name, as the zone tables hold them.
+    static func zoneArguments(_ scope: StoreScope) -> [SQLiteValue] {
+        [
+            .text(scope.container), .text(scope.environment.rawValue), .text(scope.database.rawValue),
+            .text(scope.zoneID.ownerName), .text(scope.zoneID.zoneName),
+        ]
     }
 }

@@ -325,10 +325,7 @@ package final class SQLiteContainerStore: StoreBackend {
     }
 
     private func findZoneKey(_ scope: StoreScope, create: Bool) throws -> Int64? {
-        let arguments: [SQLiteValue] = [
-            .text(scope.container), .text(scope.environment.rawValue), .text(scope.database.rawValue),
-            .text(scope.zoneID.ownerName), .text(scope.zoneID.zoneName),
-        ]
+        let arguments = Self.zoneArguments(scope)
         let select = """
             SELECT id FROM _cloudseed_zones
             WHERE container = ? AND environment = ? AND database = ? AND owner = ? AND zone = ?
@@ -337,6 +334,10 @@ package final class SQLiteContainerStore: StoreBackend {
         guard create else { return nil }
         try database.rows(
             "INSERT INTO _cloudseed_zones (container, environment, database, owner, zone) VALUES (?, ?, ?, ?, ?)",
+            arguments)
+        // A zone made again is no longer deleted.
+        try database.rows(
+            "DELETE FROM _cloudseed_zone_deletions WHERE container = ? AND environment = ? AND database = ? AND owner = ? AND zone = ?",
             arguments)
         if case .integer(let id)? = try database.rows(select, arguments).first?.first { return id }
         return nil

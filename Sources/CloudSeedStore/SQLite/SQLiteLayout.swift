@@ -58,6 +58,15 @@ package enum SQLiteLayout {
             change_tag  INTEGER NOT NULL,
             PRIMARY KEY (zone, record_name)
         );
+        CREATE TABLE IF NOT EXISTS _cloudseed_zone_deletions (
+            container   TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            database    TEXT NOT NULL,
+            owner       TEXT NOT NULL,
+            zone        TEXT NOT NULL,
+            change_tag  INTEGER NOT NULL,
+            PRIMARY KEY (container, environment, database, owner, zone)
+        );
         CREATE TABLE IF NOT EXISTS _cloudseed_journal (
             target TEXT NOT NULL,
             key    TEXT NOT NULL,

@@ -50,6 +50,7 @@ import Testing
         }
         func hasAssetContent(_ checksum: String) throws -> Bool { try base.hasAssetContent(checksum) }
         func deletedRecords(in scope: StoreScope) throws -> [DeletedRecord] { try base.deletedRecords(in: scope) }
+        func deletedZones() throws -> [DeletedZone] { try base.deletedZones() }
         func latestChangeTag(in scope: StoreScope) throws -> Int64? { try base.latestChangeTag(in: scope) }
         func indexChanges(in scope: SchemaScope) throws { try base.indexChanges(in: scope) }
         func records(ofType recordType: String, in scope: StoreScope, changedAfter counter: Int64, limit: Int) throws
