@@ -147,7 +147,7 @@ let package = Package(
             dependencies: [
                 "CloudSeed", "CloudSeedClient", "CloudSeedServer", "CloudSeedTestSupport", "cloudseed",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

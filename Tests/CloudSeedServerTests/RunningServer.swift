@@ -18,6 +18,7 @@ struct RunningServer {
         var status: Int
         var body: String
         var data: Data
+        var contentType: String? = nil
     }
 
     /// Runs `body` with `server` listening, then stops the server.
@@ -66,8 +67,10 @@ struct RunningServer {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let session = URLSession(configuration: .ephemeral)
         let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        return Answer(status: status, body: String(decoding: data, as: UTF8.self), data: data)
+        let http = response as? HTTPURLResponse
+        return Answer(
+            status: http?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self), data: data,
+            contentType: http?.value(forHTTPHeaderField: "Content-Type"))
     }
 }
 
