@@ -59,7 +59,7 @@ def pushed(binary, local, served, rows, folder):
         endpoint = re.search(r"(http://[0-9.:]+)", line).group(1)
         seconds, summary = timed(
             [binary, "push", "--store", local, "--endpoint", endpoint, "--api-token", "bench",
-             "--quiet", "--json"], folder)
+             "--web-auth-token", "bench-user", "--quiet", "--json"], folder)
     finally:
         server.terminate()
         server.wait()

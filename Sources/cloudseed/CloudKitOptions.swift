@@ -103,6 +103,17 @@ struct CloudKitOptions: ParsableArguments {
         if keyID == nil && apiToken == nil { throw Self.noCredentials }
     }
 
+    /// Refuses an API token without a user for a command that writes: as on CloudKit, writing
+    /// even to the public database needs a signed-in user.
+    func validateCredentialsWrite() throws {
+        try validateCredentialsGiven()
+        if apiToken != nil && webAuthToken == nil {
+            throw ValidationError(
+                "writing to the \(database.rawValue) database needs a signed-in user: give --web-auth-token with --api-token, or a server-to-server key with --key-id and --key-file"
+            )
+        }
+    }
+
     private static let noCredentials = ValidationError(
         "give a server-to-server key with --key-id and --key-file, or an API token with --api-token")
 }

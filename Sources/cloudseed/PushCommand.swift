@@ -56,7 +56,7 @@ struct PushCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if !dryRun { try cloudKit.validateCredentialsGiven() }
+        if !dryRun { try cloudKit.validateCredentialsWrite() }
     }
 
     func run() async throws {
