@@ -22,20 +22,29 @@ public struct CloudKitServer: Sendable {
     public var port: Int
     private let worker: StoreWorker
     private let authentication: CloudKitAuthentication
-    /// The time stamped on saved records, in milliseconds since 1970.
+    /// The users the sign-in page offers.
+    private let users: [String]
+    private let notifications = Notifications()
+    /// The time stamped on saved records and signed requests are checked against, in milliseconds since 1970.
     private let now: @Sendable () -> Int64
 
     /// A server of `store` on `host`:`port`. With `apiToken`, requests must give it as `ckAPIToken`;
     /// with `serverKey` (a PEM P-256 public key), server-to-server requests signed by its private
     /// half are taken, and with `serverKeyID` only those that give that key ID. `user` is who
-    /// requests act as where they name no one.
+    /// requests act as where they name no one; `users` are those the sign-in page offers (any
+    /// other name can be signed in as too).
     public init(
         store: ContainerStore, host: String = "127.0.0.1", port: Int = 8787, apiToken: String? = nil,
         serverKey: String? = nil, serverKeyID: String? = nil, user: String = RecordZoneID.defaultOwnerName,
+        users: [String] = [],
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) throws {
         self.host = host
         self.port = port
+        self.users = users
+        // A store the server creates is put in place at once (an empty write does it): until then
+        // another run (an import beside the server) would wait to create it.
+        try store.exclusively { try store.backend.write { _ in } }
         worker = StoreWorker(store: store)
         let key: Data?
         do {
@@ -47,7 +56,7 @@ public struct CloudKitServer: Sendable {
         }
         authentication = CloudKitAuthentication(
             authentication: RequestAuthentication(
-                apiToken: apiToken, serverKey: key, serverKeyID: serverKeyID, defaultUser: user))
+                apiToken: apiToken, serverKey: key, serverKeyID: serverKeyID, defaultUser: user, now: now))
         self.now = now
     }
 
@@ -85,10 +94,18 @@ public struct CloudKitServer: Sendable {
         // Every answer, an unknown path's included, is CloudKit's JSON.
         router.add(middleware: CloudKitErrors())
         let now = self.now
+        let notifications = self.notifications
         let endpoints: [(String, [HTTPRequest.Method], Endpoint)] = [
             ("records/query", [.post], Self.onStore(RecordsQuery.answer)),
             ("records/lookup", [.post], Self.onStore(RecordsLookup.answer)),
-            ("records/modify", [.post], { try await RecordsModify.answer($0, worker: $1, now: now()) }),
+            (
+                "records/modify", [.post],
+                { request, worker in
+                    let answer = try await RecordsModify.answer(request, worker: worker, now: now())
+                    try await worker.run { try notifications.scanAll(store: $0) }
+                    return answer
+                }
+            ),
             ("zones/list", [.get, .post], Self.onStore(Zones.list)),
             ("zones/lookup", [.post], Self.onStore(Zones.lookup)),
             ("zones/modify", [.post], Self.onStore(Zones.modify)),
@@ -99,6 +116,23 @@ public struct CloudKitServer: Sendable {
             ("users/current", [.get, .post], { request, _ in Users.current(request) }),
             ("users/caller", [.get, .post], { request, _ in Users.current(request) }),
             ("assets/upload", [.post], { request, _ in try Assets.tokens(request) }),
+            (
+                "subscriptions/list", [.get, .post],
+                { request, _ in Subscriptions.list(request, notifications: notifications) }
+            ),
+            (
+                "subscriptions/lookup", [.post],
+                { request, _ in try Subscriptions.lookup(request, notifications: notifications) }
+            ),
+            (
+                "subscriptions/modify", [.post],
+                Self.onStore { try Subscriptions.modify($0, notifications: notifications, store: $1) }
+            ),
+            ("tokens/create", [.post], Self.onStore { try Tokens.create(TokenRequest($0), notifications, store: $1) }),
+            (
+                "tokens/register", [.post],
+                Self.onStore { try Tokens.register(TokenRequest($0), notifications, store: $1) }
+            ),
         ]
         let database = router.group("database/1/:container/:environment/:database")
             .add(middleware: authentication)
@@ -114,11 +148,32 @@ public struct CloudKitServer: Sendable {
                 }
             }
         }
-        router.get("/") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: ConsolePage.html)))
+        // Tokens are also made without a database segment, as Apple documents them, and under /device/1/.
+        for prefix in ["database/1/:container/:environment", "device/1/:container/:environment"] {
+            let group = router.group(RouterPath(prefix)).add(middleware: authentication)
+            for (path, action) in [("tokens/create", Tokens.create), ("tokens/register", Tokens.register)] {
+                group.post(RouterPath(path)) { request, context in
+                    let tokenRequest = try TokenRequest(
+                        container: context.parameters.get("container") ?? "",
+                        environment: context.parameters.get("environment") ?? "", user: context.user,
+                        body: context.body, baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
+                    return JSONAnswer(
+                        try await worker.run { try action(tokenRequest, notifications, $0) })
+                }
+            }
         }
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on(RouterPath("\(Tokens.webcourierPath)/:token"), method: method) { request, context in
+                let token = context.parameters.get("token") ?? ""
+                let seconds = request.uri.queryParameters.get("timeout").flatMap { Double(String($0)) }
+                return JSONAnswer(
+                    try await Tokens.poll(
+                        token, seconds: seconds ?? Tokens.defaultWait, notifications: notifications, worker: worker))
+            }
+        }
+        router.get("/") { _, _ in Self.page(ConsolePage.html) }
+        let signIn = SignInPage.html(users: users)
+        router.get(RouterPath(SignInPage.path)) { _, _ in Self.page(signIn) }
         let console = router.group("console").add(middleware: authentication)
         console.get("environments") { _, _ in
             JSONAnswer(try await worker.run { try Console.environments(store: $0) })
@@ -142,6 +197,12 @@ public struct CloudKitServer: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: content)))
         }
         return router
+    }
+
+    private static func page(_ html: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// CloudKit's limit on an asset, 50 MB.

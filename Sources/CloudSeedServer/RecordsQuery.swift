@@ -34,26 +34,7 @@ enum RecordsQuery {
 
     static func answer(_ request: DatabaseRequest, store: ContainerStore) throws -> String {
         let body = try request.json()
-        guard let query = body["query"], let recordType = query["recordType"]?.string else {
-            throw ServerError(.badRequest, "the request needs query.recordType")
-        }
-        var recordQuery = RecordQuery(recordType: recordType)
-        recordQuery.user = request.user
-        for filter in query["filterBy"]?.items ?? [] {
-            try add(filter, to: &recordQuery)
-        }
-        for sort in query["sortBy"]?.items ?? [] {
-            let field = try fieldName(of: sort)
-            var place: Location?
-            if let relative = sort["relativeLocation"] {
-                guard let latitude = relative["latitude"]?.number, let longitude = relative["longitude"]?.number else {
-                    throw ServerError(
-                        .badRequest, "the sort by '\(field)' needs relativeLocation as {latitude, longitude}")
-                }
-                place = Location(latitude: latitude, longitude: longitude)
-            }
-            recordQuery.sort.append(QuerySort(field, ascending: sort["ascending"]?.bool ?? true, relativeTo: place))
-        }
+        var recordQuery = try Self.recordQuery(body["query"], user: request.user)
         let limit = Int(body["resultsLimit"]?.integer ?? Int64(maximumResults))
         guard (1...maximumResults).contains(limit) else {
             throw ServerError(.badRequest, "resultsLimit must be between 1 and \(maximumResults)")
@@ -77,6 +58,31 @@ enum RecordsQuery {
             members.append(("continuationMarker", JSONText.quoted(next.marker)))
         }
         return JSONText.object(members)
+    }
+
+    /// The library's query of a request's `query{recordType, filterBy, sortBy}`, asked by `user`.
+    static func recordQuery(_ query: WebServicesJSON?, user: String) throws -> RecordQuery {
+        guard let query, let recordType = query["recordType"]?.string else {
+            throw ServerError(.badRequest, "the request needs query.recordType")
+        }
+        var recordQuery = RecordQuery(recordType: recordType)
+        recordQuery.user = user
+        for filter in query["filterBy"]?.items ?? [] {
+            try add(filter, to: &recordQuery)
+        }
+        for sort in query["sortBy"]?.items ?? [] {
+            let field = try fieldName(of: sort)
+            var place: Location?
+            if let relative = sort["relativeLocation"] {
+                guard let latitude = relative["latitude"]?.number, let longitude = relative["longitude"]?.number else {
+                    throw ServerError(
+                        .badRequest, "the sort by '\(field)' needs relativeLocation as {latitude, longitude}")
+                }
+                place = Location(latitude: latitude, longitude: longitude)
+            }
+            recordQuery.sort.append(QuerySort(field, ascending: sort["ascending"]?.bool ?? true, relativeTo: place))
+        }
+        return recordQuery
     }
 
     /// Adds a `filterBy` entry: `{comparator, fieldName | systemFieldName, fieldValue{value}, distance}`.

@@ -26,6 +26,8 @@ extension CloudKitErrorCode {
 struct ServerError: HTTPResponseError {
     var code: CloudKitErrorCode
     var reason: String
+    /// Where a user signs in, for AUTHENTICATION_REQUIRED.
+    var redirectURL: String?
 
     init(_ code: CloudKitErrorCode, _ reason: String) {
         self.code = code
@@ -39,12 +41,19 @@ struct ServerError: HTTPResponseError {
     var status: HTTPResponse.Status { code.status }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONAnswer.response(json(), status: status)
+        JSONAnswer.response(
+            json(extra: redirectURL.map { [("redirectURL", JSONText.quoted($0))] } ?? []), status: status)
     }
 
     /// `{"uuid", "serverErrorCode", "reason"}`, with `recordName` first for a record's error.
     func json(recordName: String? = nil, extra: [(String, String)] = []) -> String {
-        var members = recordName.map { [("recordName", JSONText.quoted($0))] } ?? []
+        json(first: recordName.map { ("recordName", $0) }, extra: extra)
+    }
+
+    /// `{"uuid", "serverErrorCode", "reason"}`, with the member `first` (a string) first: the
+    /// record's or subscription's name an error is about.
+    func json(first: (key: String, value: String)?, extra: [(String, String)] = []) -> String {
+        var members = first.map { [($0.key, JSONText.quoted($0.value))] } ?? []
         members += [
             ("uuid", JSONText.quoted(UUID().uuidString.lowercased())),
             ("serverErrorCode", JSONText.quoted(code.rawValue)), ("reason", JSONText.quoted(reason)),

@@ -10,13 +10,16 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Answers POST /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query (and records/lookup, \
             records/modify, records/changes, zones/list, zones/lookup, zones/modify, changes/zone, \
-            changes/database, users/current, users/caller, assets/upload) with the store's records, by \
-            the same rules as the other commands, and shows a console at http://HOST:PORT/ in the \
-            browser. Stop it with Ctrl-C.
+            changes/database, users/current, users/caller, assets/upload, subscriptions/list, \
+            subscriptions/lookup, subscriptions/modify, tokens/create, tokens/register) with the store's \
+            records, by the same rules as the other commands; long-polled notifications at each token's \
+            webcourierURL; a sign-in page at http://HOST:PORT/signin for the users of --api-token; and a \
+            console at http://HOST:PORT/ in the browser. Stop it with Ctrl-C.
 
             Examples:
               cloudseed serve
               cloudseed serve --port 9000 --api-token secret
+              cloudseed serve --api-token secret --users alice,bob
               cloudseed serve --server-key eckey-public.pem --server-key-id KEY_ID
             """
     )
@@ -45,6 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user requests act as where they name no one.", valueName: "name"))
     var user = RecordZoneID.defaultOwnerName
 
+    @Option(
+        help: ArgumentHelp(
+            "With --api-token: the users the sign-in page offers, comma-separated (any name can sign in).",
+            valueName: "names"))
+    var users: String?
+
     func validate() throws {
         if serverKeyID != nil && serverKey == nil {
             throw ValidationError("--server-key-id goes with --server-key, the public key of that ID")
@@ -66,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
             location = store.location
             server = try CloudKitServer(
                 store: store, host: host, port: port, apiToken: apiToken,
-                serverKey: key, serverKeyID: serverKeyID, user: user)
+                serverKey: key, serverKeyID: serverKeyID, user: user,
+                users: users.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [])
         } catch let error as CloudSeedError {
             printError(error.described(wordingOptions: { $0.flag }))
             throw ExitCode(1)

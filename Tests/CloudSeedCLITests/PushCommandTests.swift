@@ -138,13 +138,23 @@ import Testing
         #expect(!result.standardOutput.contains(keyBody) && !result.standardError.contains(keyBody))
     }
 
+    @Test func anImportBesideAServerOfANewStoreIsNotKeptWaiting() throws {
+        let server = try ServeProcess(["--store", "served.sqlite"], in: folder.url)
+        let file = try folder.write("Artist.json", #"[{"recordName": "Mei Chen", "nationality": "Dutch"}]"#)
+        #expect(try run(["import", file, "--store", "served.sqlite", "--quiet"]).status == 0)
+        withExtendedLifetime(server) {}
+    }
+
     @Test func aRecordChangedOnTheServerIsRefusedAsTheModeSays() throws {
         let container = ["--container", Self.container]
         #expect(try run(["seed", Repository.sample("gallery.json"), "--store", "local.sqlite"]).status == 0)
-        let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "conflict-token"], in: folder.url)
+        // Signed with a server-to-server key, the push acts as the server's user, as the imports do.
+        let server = try ServeProcess(["--store", "served.sqlite", "--server-key", publicKey], in: folder.url)
         let push =
-            ["push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "conflict-token"]
-            + container
+            [
+                "push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--key-id", "conflict-key",
+                "--key-file", privateKey,
+            ] + container
         #expect(try run(push).status == 0)
         func change(_ store: String, nationality: String) throws {
             let file = try folder.write(
@@ -299,7 +309,10 @@ import Testing
         #expect(
             try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
         let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "token"], in: folder.url)
-        let push = ["push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "token"]
+        let push = [
+            "push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "token", "--web-auth-token",
+            "user-token",
+        ]
         #expect(try run(push).status == 0)
         // The server loses the records, as a development container does when it is reset.
         let names = ["Get apples", "Water the plants", "Call Zoe about the gallery"]
@@ -324,8 +337,8 @@ import Testing
         #expect(
             try run(["import", Repository.sample("ToDoItems/ToDoItems.csv"), "--store", "local.sqlite"]).status == 0)
         let result = try run([
-            "push", "--store", "local.sqlite", "--endpoint", "http://127.0.0.1:1", "--api-token", "token", "--type",
-            "ToDoItems",
+            "push", "--store", "local.sqlite", "--endpoint", "http://127.0.0.1:1", "--api-token", "token",
+            "--web-auth-token", "user-token", "--type", "ToDoItems",
         ])
         #expect(result.status == 1)
         #expect(
@@ -363,6 +376,13 @@ import Testing
                     ))
             }
         }
+        // Writing needs a user in the public database too; reading does not.
+        let publicWrite = try run(["push", "--api-token", "token"])
+        #expect(publicWrite.status == 64)
+        #expect(
+            publicWrite.standardError.hasPrefix(
+                "Error: writing to the public database needs a signed-in user: give --web-auth-token with --api-token, or a server-to-server key with --key-id and --key-file\n"
+            ))
     }
 
     @Test func aServerWhoseCertificateIsNotTrustedIsRefusedWithoutTryingAgain() throws {
@@ -398,6 +418,7 @@ import Testing
         let listening = try #require(port, "openssl s_server did not say where it listens")
         let push = try run([
             "push", "--store", "local.sqlite", "--endpoint", "https://127.0.0.1:\(listening)", "--api-token", "token",
+            "--web-auth-token", "user-token",
         ])
         #expect(push.status == 1)
         #expect(
@@ -449,7 +470,10 @@ import Testing
             ["import", "items.csv", "--type", "Item", "--store", "local.sqlite", "--quiet"], in: folder.url)
         #expect(imported.status == 0)
         let server = try ServeProcess(["--store", "served.sqlite", "--api-token", "resume-token"], in: folder.url)
-        let push = ["push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "resume-token"]
+        let push = [
+            "push", "--store", "local.sqlite", "--endpoint", server.baseURL, "--api-token", "resume-token",
+            "--web-auth-token", "user-token",
+        ]
 
         let process = Process()
         process.executableURL = CommandRunner.productsFolder.appendingPathComponent("cloudseed")

@@ -16,6 +16,11 @@ import Testing
         return folder
     }
 
+    /// The record names of an answer's `records`.
+    static func names(_ answer: RunningServer.Answer) throws -> [String] {
+        try ChangesTests.records(answer).compactMap { $0["recordName"] as? String }
+    }
+
     /// Acceptance 1: the query over Web Services answers the records `cloudseed query` prints.
     @Test func answersWhatTheQueryCommandPrints() async throws {
         let folder = try Self.seededGallery()
