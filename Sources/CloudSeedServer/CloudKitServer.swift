@@ -172,11 +172,27 @@ public struct CloudKitServer: Sendable {
             }
         }
         router.get("/") { _, _ in Self.page(ConsolePage.html) }
+        router.get(RouterPath(ConsoleEditor.path)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleEditor.script)))
+        }
         let signIn = SignInPage.html(users: users)
         router.get(RouterPath(SignInPage.path)) { _, _ in Self.page(signIn) }
         let console = router.group("console").add(middleware: authentication)
         console.get("environments") { _, _ in
             JSONAnswer(try await worker.run { try Console.environments(store: $0) })
+        }
+        for (path, edit) in [("fields", ConsoleSchemaEdits.addField), ("indexes", ConsoleSchemaEdits.addIndex)] {
+            console.post(RouterPath("schema/:container/:environment/\(path)")) { _, context in
+                let container = context.parameters.get("container") ?? ""
+                let environment = context.parameters.get("environment") ?? ""
+                let body = context.body
+                return JSONAnswer(
+                    try await worker.run {
+                        try edit(container, environment, body, $0)
+                    })
+            }
         }
         console.get("schema/:container/:environment") { _, context in
             let container = context.parameters.get("container") ?? ""

@@ -4,6 +4,7 @@
 /// of HTML, CSS and JavaScript served by the binary, no build step and nothing fetched from
 /// elsewhere. Its state is in the URL's fragment (`#c=…&e=…&type=Artwork&filter=price,GREATER_THAN,1000`),
 /// so every view can be bookmarked; the page's query string (`?ckAPIToken=…`) goes with its requests.
+/// Its editing (records, and the development schema's fields and indexes) is ``ConsoleEditor``'s.
 enum ConsolePage {
     static let html = #"""
         <!doctype html>
@@ -33,6 +34,7 @@ enum ConsolePage {
         <body>
         <nav id="nav"><h1>cloudseed</h1></nav>
         <main id="main"><p class="muted">Loading…</p></main>
+        <script src="/console-editor.js"></script>
         <script>
         const auth = location.search;
         const main = document.getElementById("main");
@@ -42,7 +44,7 @@ enum ConsolePage {
         function state() {
           const values = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
           return { c: values.c, e: values.e || "development", d: values.d || "public", z: values.z, type: values.type,
-                   filter: values.filter, sort: values.sort, record: values.record, view: values.view };
+                   filter: values.filter, sort: values.sort, record: values.record, view: values.view, edit: values.edit };
         }
         function link(changes) {
           const next = Object.assign(state(), changes);
@@ -122,7 +124,7 @@ enum ConsolePage {
           const filterValue = rest.join(",");
           let html = "<h2>" + esc(type.name) + "</h2><table><tr><th>field</th><th>type</th><th>indexes</th></tr>" +
             userFields.map((f) => "<tr><td>" + esc(f.name) + "</td><td>" + esc(f.type) + "</td><td>" + esc(f.options.join(" ")) + "</td></tr>").join("") +
-            "</table>";
+            "</table>" + schemaForms(type) + '<p><a id="new-record" href="' + esc(link({ edit: "new", record: "" })) + '">New record</a></p>';
           const comparators = ["EQUALS", "NOT_EQUALS", "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS", "BEGINS_WITH"];
           html += '<form id="filter">Filter <select name="field"><option value="">(none)</option>' +
             queryable.filter((f) => !f.name.startsWith("___")).map((f) => '<option' + (f.name === filterField ? " selected" : "") + ">" + esc(f.name) + "</option>").join("") +
@@ -151,8 +153,27 @@ enum ConsolePage {
           } catch (error) {
             html += '<p class="error" id="query-error">' + esc(error.message) + "</p>";
           }
-          if (s.record) html += await renderRecord(s);
+          let shown = null;
+          if (s.record) {
+            const opened = await renderRecord(s);
+            html += opened.html;
+            shown = opened.record;
+          }
+          let editing = null;
+          if (s.edit && s.edit !== "new") {
+            const { records } = await api(database(s) + "/records/lookup", { records: [{ recordName: s.edit }], zoneID: zoneID(s) });
+            editing = records[0] && !records[0].serverErrorCode ? records[0] : null;
+          }
+          if (s.edit === "new" || editing) html += await renderEditor(s, type, editing);
           main.innerHTML = html;
+          attachSchemaForms(s, type);
+          attachEditor(s, type, editing);
+          const remove = document.getElementById("delete-record");
+          if (remove && shown) {
+            remove.addEventListener("click", () => deleteRecord(s, shown).catch((error) => {
+              document.getElementById("delete-error").textContent = error.message;
+            }));
+          }
           document.getElementById("filter").addEventListener("submit", (event) => {
             event.preventDefault();
             const form = new FormData(event.target);
@@ -164,11 +185,16 @@ enum ConsolePage {
         async function renderRecord(s) {
           const { records } = await api(database(s) + "/records/lookup", { records: [{ recordName: s.record }], zoneID: zoneID(s) });
           const record = records[0];
-          if (!record || record.serverErrorCode) return '<div id="record"><p class="error">' + esc(s.record) + ": not found</p></div>";
-          return '<div id="record" data-record-name="' + esc(record.recordName) + '"><h3>' + esc(record.recordType) + " " +
-            esc(record.recordName) + '</h3><table><tr><th>field</th><th>value</th></tr>' +
-            Object.keys(record.fields).sort().map((name) => "<tr><td>" + esc(name) + "</td><td>" + show(record.fields[name], true) + "</td></tr>").join("") +
+          if (!record || record.serverErrorCode) {
+            return { html: '<div id="record"><p class="error">' + esc(s.record) + ": not found</p></div>", record: null };
+          }
+          const html = '<div id="record" data-record-name="' + esc(record.recordName) + '" data-change-tag="' + esc(record.recordChangeTag) +
+            '"><h3>' + esc(record.recordType) + " " + esc(record.recordName) + '</h3><p><a id="edit-record" href="' +
+            esc(link({ edit: record.recordName })) + '">Edit</a> <button type="button" id="delete-record">Delete</button> <span class="error" id="delete-error"></span></p>' +
+            '<table><tr><th>field</th><th>value</th></tr>' +
+            Object.keys(record.fields).sort().map((name) => '<tr data-field="' + esc(name) + '"><td>' + esc(name) + "</td><td>" + show(record.fields[name], true) + "</td></tr>").join("") +
             '<tr><td class="muted">recordChangeTag</td><td class="muted">' + esc(record.recordChangeTag) + "</td></tr></table></div>";
+          return { html, record };
         }
 
         window.addEventListener("hashchange", () => render().catch((error) => { main.innerHTML = '<p class="error">' + esc(error.message) + "</p>"; }));

@@ -55,7 +55,7 @@ import Testing
             #expect(Self.rows(filtered) == ["207 Zoe Muller", "115 Mei Chen"])
 
             let opened = try await Self.renderedDocument(artworks + "&record=115+Mei+Chen")
-            #expect(opened.contains(#"<div id="record" data-record-name="115 Mei Chen">"#))
+            #expect(opened.contains(#"<div id="record" data-record-name="115 Mei Chen" data-change-tag=""#))
             #expect(
                 opened.contains(
                     ##"<a href="#c=iCloud.com.example.Gallery&amp;e=development&amp;d=public&amp;type=Artwork&amp;record=Mei+Chen">Mei Chen</a>"##

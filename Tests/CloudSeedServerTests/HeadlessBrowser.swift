@@ -44,7 +44,8 @@ final class HeadlessBrowser: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let arguments = [
             executable, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--user-data-dir=\(profile.url.path)", "--remote-debugging-pipe", "--window-size=1280,900", "about:blank",
+            "--user-data-dir=\(profile.url.path)", "--remote-debugging-pipe", "--window-size=1280,900", "--lang=en-US",
+            "about:blank",
         ]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -64,8 +65,11 @@ final class HeadlessBrowser: @unchecked Sendable {
         _ = try await send("Page.enable")
     }
 
-    /// Loads `url` and waits until its document is complete.
+    /// Loads `url` afresh (a page left first, so that a URL differing only in its fragment loads
+    /// too) and waits until its document is complete.
     func open(_ url: String) async throws {
+        _ = try await send("Page.navigate", ["url": "about:blank"])
+        try await waitUntil("location.href === 'about:blank' && document.readyState === 'complete'")
         _ = try await send("Page.navigate", ["url": url])
         try await waitUntil("document.readyState === 'complete' && location.href !== 'about:blank'")
     }
@@ -88,7 +92,7 @@ final class HeadlessBrowser: @unchecked Sendable {
             if try await evaluate("Boolean(\(condition))") as? Bool == true { return }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        let page = try await evaluate("document.body ? document.body.innerText.slice(0, 2000) : ''") ?? ""
+        let page = try await evaluate("document.body ? document.body.innerText.slice(-1500) : ''") ?? ""
         throw Failure(description: "waited \(seconds) s for \(condition); the page shows:\n\(page)")
     }
 
@@ -98,14 +102,16 @@ final class HeadlessBrowser: @unchecked Sendable {
         return try await evaluate("document.querySelector(\(Self.literal(selector))).textContent") as? String ?? ""
     }
 
-    /// Clicks the middle of the first element `selector` finds, as a mouse does, once there is one.
-    func click(_ selector: String) async throws {
+    /// Clicks the middle of the first element `selector` finds (or `fromLeft` points from its left
+    /// edge), as a mouse does, once there is one.
+    func click(_ selector: String, fromLeft: Double? = nil) async throws {
         try await waitUntil("document.querySelector(\(Self.literal(selector)))")
+        let x = fromLeft.map { "r.left + \($0)" } ?? "r.left + r.width / 2"
         let point =
             try await evaluate(
                 """
                 (() => { const e = document.querySelector(\(Self.literal(selector))); e.scrollIntoView({block: "center"});
-                  const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()
+                  const r = e.getBoundingClientRect(); return [\(x), r.top + r.height / 2]; })()
                 """) as? [Double] ?? []
         guard point.count == 2 else { throw Failure(description: "\(selector) has no place on the page") }
         for type in ["mouseMoved", "mousePressed", "mouseReleased"] {
@@ -123,6 +129,24 @@ final class HeadlessBrowser: @unchecked Sendable {
         try await click(selector)
         try await evaluate("document.querySelector(\(Self.literal(selector))).select?.()")
         _ = try await send("Input.insertText", ["text": text])
+    }
+
+    /// Clicks into the field `selector` finds and presses the keys of `text`, one by one, as a
+    /// keyboard does: what a date picker takes, segment by segment.
+    func press(_ text: String, in selector: String) async throws {
+        // Clicked at its start: a date picker's first segment.
+        try await click(selector, fromLeft: 6)
+        for character in text {
+            let key = String(character)
+            let code = Int(character.uppercased().unicodeScalars.first?.value ?? 0)
+            let name = character.isNumber ? "Digit\(key)" : "Key\(key.uppercased())"
+            let event: [String: Any] = [
+                "key": key, "code": name, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code,
+            ]
+            _ = try await send(
+                "Input.dispatchKeyEvent", event.merging(["type": "keyDown", "text": key, "unmodifiedText": key]) { $1 })
+            _ = try await send("Input.dispatchKeyEvent", event.merging(["type": "keyUp"]) { $1 })
+        }
     }
 
     /// Picks `files` in the file input `selector` finds, as the file dialog does.

@@ -6,7 +6,7 @@ import Testing
 
 /// Subscriptions and the notifications a client long-polls for (issue 57, acceptance 3): a
 /// query subscription on expensive artworks and a zone subscription on a private zone, told of
-/// the writes of `records/modify`, `import` and `push`, and of nothing else.
+/// the writes of `records/modify`, `import`, `push` and the console, and of nothing else.
 @Suite struct SubscriptionTests {
     static let gallery = "/database/1/iCloud.com.example.Gallery/development"
     static let alice = "?ckAPIToken=secret&ckWebAuthToken=alice"
@@ -130,6 +130,23 @@ import Testing
                 try await Self.notifications(at: courier, server: server) == [
                     "expensive _defaultZone pushed-dear RECORD_CREATED"
                 ])
+
+            // The console, signed in as alice: a new artwork over 1000.
+            if HeadlessBrowser.executable != nil {
+                let browser = try await HeadlessBrowser()
+                defer { browser.close() }
+                try await browser.open(
+                    server.baseURL + "/" + Self.alice
+                        + "#c=iCloud.com.example.Gallery&e=development&d=public&type=Artwork&edit=new")
+                try await browser.type("console-dear", into: "#record-name")
+                try await browser.type("4000", into: #"#editor [data-field="price"] input"#)
+                try await browser.click("#save")
+                try await browser.waitUntil(#"document.querySelector('#record[data-record-name="console-dear"]')"#)
+                #expect(
+                    try await Self.notifications(at: courier, server: server) == [
+                        "expensive _defaultZone console-dear RECORD_CREATED"
+                    ])
+            }
 
             // Deletions: of a record that matched, and of one that did not.
             _ = try await server.post(
