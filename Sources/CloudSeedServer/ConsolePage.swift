@@ -55,8 +55,21 @@ enum ConsolePage {
           const response = await fetch(path + auth, body === undefined ? {} :
             { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
           const json = await response.json();
+          if (json.redirectURL) signInLink(json.redirectURL);
           if (!response.ok) throw new Error(json.serverErrorCode + ": " + json.reason);
           return json;
+        }
+        // Where a request needs a signed-in user: a link to the sign-in page, which comes back here
+        // with the user's ckWebAuthToken in the query string the page's requests carry.
+        function signInLink(redirectURL) {
+          const url = new URL(redirectURL);
+          url.searchParams.set("returnTo", location.href);
+          const found = document.getElementById("sign-in");
+          const link = found || document.createElement("a");
+          link.id = "sign-in";
+          link.href = url.toString();
+          link.textContent = "Sign in";
+          if (!found) nav.appendChild(link);
         }
         const database = (s) => "/database/1/" + encodeURIComponent(s.c) + "/" + s.e + "/" + s.d;
         // The zone of the requests: the default zone unless one is chosen.

@@ -8,8 +8,8 @@ import Foundation
 /// Notifications are found in the store's changes, not in the server's own writes: every change
 /// after the last one looked at, whoever made it (`records/modify`, the console, `push`, or an
 /// `import` run beside the server), is matched against the subscriptions of the zone it is in:
-/// after each write of the server, and when a device polls.
-/// Its methods run on the ``StoreWorker``, one at a time.
+/// after each write of the server, and when a device polls. What reads the store runs on the
+/// ``StoreWorker``; what it keeps is behind a lock.
 final class Notifications: @unchecked Sendable {
     /// The user of one container environment, whose subscriptions and devices go together.
     struct Subscriber: Hashable {

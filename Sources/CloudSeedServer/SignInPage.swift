@@ -38,7 +38,9 @@ enum SignInPage {
               if (window.opener) window.opener.postMessage({ ckWebAuthToken: token, ckSession: token }, "*");
               const back = new URLSearchParams(location.search).get("returnTo");
               if (back) {
-                location.href = back + (back.includes("?") ? "&" : "?") + "ckWebAuthToken=" + encodeURIComponent(token);
+                const url = new URL(back, location.href);
+                url.searchParams.set("ckWebAuthToken", token);
+                location.href = url.toString();
                 return;
               }
               const shown = document.getElementById("signed-in");

@@ -44,7 +44,7 @@ struct Subscription: Sendable {
         guard request.environment == .development else {
             throw ServerError(
                 .badRequest,
-                "subscriptions are created in the development environment only here; create '\(id)' in development")
+                "subscriptions are not created in production; create '\(id)' in the development environment")
         }
         let type = entry["subscriptionType"]?.string ?? (entry["query"] == nil ? "zone" : "query")
         guard let kind = Kind(rawValue: type) else {

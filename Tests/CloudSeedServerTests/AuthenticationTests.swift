@@ -249,6 +249,16 @@ import Testing
             #expect(try ChangesTests.records(carols).map { $0["serverErrorCode"] as? String } == ["NOT_FOUND", nil])
             let anonymous = try await server.post(Self.gallery + "/private/records/lookup?ckAPIToken=secret", lookup)
             #expect(anonymous.status == 421)
+
+            // The console asks for a user where it needs one, and comes back signed in.
+            try await browser.open(
+                server.baseURL
+                    + "/?ckAPIToken=secret#c=iCloud.com.example.Gallery&e=development&d=private&type=Note&record=a")
+            try await browser.click("#sign-in")
+            try await browser.click(#"[data-user="alice"]"#)
+            try await browser.waitUntil(#"document.querySelector('#record[data-record-name="a"]')"#)
+            #expect(
+                try await browser.evaluate("location.search") as? String == "?ckAPIToken=secret&ckWebAuthToken=alice")
         }
     }
 }
