@@ -176,7 +176,7 @@ def serve_alone(binary, rows, folder):
         cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         endpoint = re.search(r"(http://[0-9.:]+)", server.stdout.readline()).group(1)
-        url = endpoint + "/database/1/iCloud.com.example.cloudseed/development/public/records/modify?ckAPIToken=bench"
+        url = endpoint + "/database/1/iCloud.com.example.cloudseed/development/public/records/modify?ckAPIToken=bench&ckWebAuthToken=bench-user"
         with open(os.path.join(folder, "curl.config"), "w") as file:
             for index, body in enumerate(config):
                 if index > 0:
