@@ -43,8 +43,9 @@ public struct CloudKitServer: Sendable {
         self.port = port
         self.users = users
         // A store the server creates is put in place at once (an empty write does it): until then
-        // another run (an import beside the server) would wait to create it.
-        try store.exclusively { try store.backend.write { _ in } }
+        // another run (an import beside the server) would wait to create it. A store the server
+        // cannot write to is still served for reading.
+        try? store.exclusively { try store.backend.write { _ in } }
         worker = StoreWorker(store: store)
         let key: Data?
         do {
