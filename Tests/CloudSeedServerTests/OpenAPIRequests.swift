@@ -1,3 +1,4 @@
+import CloudSeed
 import Foundation
 import Yams
 
@@ -24,7 +25,7 @@ struct OpenAPIRequests {
 
     let operations: [Operation]
     private let document: [String: Any]
-    private var random: SeededRandom
+    private var random: SeededGenerator
     /// The values path parameters take: most often the first.
     private let pathValues: [String: [String]]
 
@@ -32,7 +33,7 @@ struct OpenAPIRequests {
         let text = try String(contentsOf: specification, encoding: .utf8)
         document = try Yams.load(yaml: text) as? [String: Any] ?? [:]
         self.pathValues = pathValues
-        random = SeededRandom(seed: seed)
+        random = SeededGenerator(seed: seed)
         var operations: [Operation] = []
         let paths = document["paths"] as? [String: Any] ?? [:]
         for path in paths.keys.sorted() {
@@ -132,22 +133,9 @@ struct OpenAPIRequests {
     private static let numbers: [Double] = [0.0, -0.5, 1250.5, 1e308, -1e308, 91.0, -181.0, 5e-324]
 }
 
-/// SplitMix64: the same requests for the same seed, so a failure can be made again.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The draws the requests are made of, from the library's SplitMix64: the same requests for the
+/// same seed, so that a failure can be made again.
+extension SeededGenerator {
     mutating func chance(_ probability: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < probability
     }

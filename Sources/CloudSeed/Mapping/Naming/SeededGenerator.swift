@@ -1,12 +1,12 @@
 /// SplitMix64 (Steele, Lea and Flood): a small random number generator that gives the same
 /// well-mixed numbers for the same seed on every platform. Random record names draw from it, so
 /// that every pass over the sources gives a row the same name; tests draw reproducible inputs.
-struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
