@@ -46,6 +46,8 @@ public struct CloudKitServer: Sendable {
         // another run (an import beside the server) would wait to create it. A store the server
         // cannot write to is still served for reading.
         try? store.exclusively { try store.backend.write { _ in } }
+        // The subscriptions the store keeps (none, where it cannot be read that way).
+        try? notifications.load(store: store)
         worker = StoreWorker(store: store)
         let key: Data?
         do {

@@ -51,8 +51,11 @@ final class Notifications: @unchecked Sendable {
     }
 
     /// Saves `subscription` (replacing one of its ID), after running its query once so that a
-    /// query the schema cannot answer is refused now, as CloudKit refuses it.
-    func save(_ subscription: Subscription, of subscriber: Subscriber, store: ContainerStore) throws {
+    /// query the schema cannot answer is refused now, as CloudKit refuses it; kept in the store
+    /// unless `kept` is false (a subscription read back from it).
+    func save(_ subscription: Subscription, of subscriber: Subscriber, store: ContainerStore, kept: Bool = true)
+        throws
+    {
         let latest = try Self.latestChange(of: subscriber, store: store)
         var matching: Set<String> = []
         if let query = subscription.query {
@@ -67,16 +70,59 @@ final class Notifications: @unchecked Sendable {
             state.watched.append(watched)
             subscribers[subscriber] = state
         }
+        if kept { try keep(subscriber, store: store) }
     }
 
     /// Deletes the subscription `id` of `database`; `false` when there was none.
-    func delete(_ id: String, of subscriber: Subscriber, in database: DatabaseScope) -> Bool {
-        locked {
+    func delete(_ id: String, of subscriber: Subscriber, in database: DatabaseScope, store: ContainerStore) throws
+        -> Bool
+    {
+        let deleted = locked {
             guard var state = subscribers[subscriber] else { return false }
             let count = state.watched.count
             state.watched.removeAll { $0.subscription.id == id && $0.subscription.scope.database == database }
             subscribers[subscriber] = state
             return state.watched.count < count
+        }
+        if deleted { try keep(subscriber, store: store) }
+        return deleted
+    }
+
+    // MARK: Kept in the store
+
+    /// Where the store keeps subscriptions: the journal `push` and `pull` keep theirs in, under a
+    /// target of its own, one entry per subscriber.
+    static let journalTarget = "serve subscriptions"
+
+    /// Writes the subscriber's subscriptions to the store, so that a server started again has them.
+    private func keep(_ subscriber: Subscriber, store: ContainerStore) throws {
+        let saved = locked { subscribers[subscriber]?.watched.map(\.subscription) ?? [] }
+        let value = JSONText.array(
+            saved.map {
+                JSONText.object([
+                    ("database", JSONText.quoted($0.scope.database.rawValue)), ("subscription", $0.json),
+                ])
+            })
+        let key = [subscriber.container, subscriber.environment.rawValue, subscriber.user].joined(separator: "\n")
+        try store.exclusively { try store.backend.saveJournalEntries([(key, value)], of: Self.journalTarget) }
+    }
+
+    /// Reads back the subscriptions the store keeps; one the schema no longer answers is left out.
+    func load(store: ContainerStore) throws {
+        let entries = try store.exclusively { try store.backend.journalEntries(of: Self.journalTarget) }
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let environment = ContainerEnvironment(rawValue: parts[1]) else { continue }
+            let subscriber = Subscriber(container: parts[0], environment: environment, user: parts[2])
+            for entry in (try? WebServicesJSON(parsing: Array(value.utf8)))?.items ?? [] {
+                guard let database = entry["database"]?.string, let given = entry["subscription"],
+                    let request = try? DatabaseRequest(
+                        container: parts[0], environment: parts[1], database: database, user: parts[2], body: [],
+                        baseURL: ""),
+                    let subscription = try? Subscription(given, request: request, newID: { "" })
+                else { continue }
+                try? save(subscription, of: subscriber, store: store, kept: false)
+            }
         }
     }
 
@@ -163,6 +209,7 @@ final class Notifications: @unchecked Sendable {
             if entry.subscription.firesOnce && fires > 0 { spent.insert(offset) }
         }
         let texts = notifications.sorted { $0.counter < $1.counter }.map(\.text)
+        defer { if !spent.isEmpty { try? keep(subscriber, store: store) } }
         locked {
             var state = subscribers[subscriber] ?? state
             state.watched = watched.enumerated().filter { !spent.contains($0.offset) }.map(\.element)

@@ -51,7 +51,7 @@ enum Subscriptions {
                     }
                     return subscription.json
                 case "delete":
-                    guard notifications.delete(id, of: subscriber, in: request.database) else {
+                    guard try notifications.delete(id, of: subscriber, in: request.database, store: store) else {
                         throw ServerError(.notFound, "Subscription '\(id)' does not exist")
                     }
                     return JSONText.object([("subscriptionID", JSONText.quoted(id)), ("deleted", "true")])

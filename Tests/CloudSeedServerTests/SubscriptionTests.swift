@@ -170,6 +170,38 @@ import Testing
         }
     }
 
+    @Test func keepsSubscriptionsInTheStoreForAServerStartedAgain() async throws {
+        let folder = try RecordsQueryTests.seededGallery()
+        let subscribe =
+            #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"expensive","query":{"recordType":"Artwork","filterBy":[{"comparator":"GREATER_THAN","fieldName":"price","fieldValue":{"value":1000}}]},"firesOn":["create"]}},{"operationType":"create","subscription":{"subscriptionID":"gone","query":{"recordType":"Artwork"},"firesOn":["create"]}}]}"#
+        let first = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")), apiToken: "secret")
+        try await RunningServer.with(first) { server in
+            let saved = try await server.post(Self.gallery + "/public/subscriptions/modify" + Self.alice, subscribe)
+            #expect(saved.body.contains(#""subscriptionID":"expensive","subscriptionType":"query""#))
+            let deleted = try await server.post(
+                Self.gallery + "/public/subscriptions/modify" + Self.alice,
+                #"{"operations":[{"operationType":"delete","subscription":{"subscriptionID":"gone"}}]}"#)
+            #expect(deleted.body.contains(#""deleted":true"#))
+        }
+        let again = try CloudKitServer(store: ContainerStore(folder.path("cloudseed.sqlite")), apiToken: "secret")
+        try await RunningServer.with(again) { server in
+            let listed = try await server.get(Self.gallery + "/public/subscriptions/list" + Self.alice)
+            #expect(
+                listed.body
+                    == #"{"subscriptions":[{"subscriptionID":"expensive","subscriptionType":"query","zoneID":{"zoneName":"_defaultZone","ownerRecordName":"__defaultOwner__"},"query":{"recordType":"Artwork","filterBy":[{"comparator":"GREATER_THAN","fieldName":"price","fieldValue":{"value":1000}}]},"zoneWide":false,"firesOn":["create"],"firesOnce":false}]}"#
+            )
+            let token = try await server.post(Self.gallery + "/tokens/create" + Self.alice, "{}")
+            let courier = try #require(try token.object()["webcourierURL"] as? String)
+            _ = try await server.post(
+                Self.gallery + "/public/records/modify" + Self.alice,
+                #"{"operations":[\#(Self.artwork("create", "after", price: 2000))]}"#)
+            #expect(
+                try await Self.notifications(at: courier, server: server) == [
+                    "expensive _defaultZone after RECORD_CREATED"
+                ])
+        }
+    }
+
     @Test func takesTokensWithAndWithoutADatabaseSegmentAndUnderDevice() async throws {
         let server = try CloudKitServer(store: ContainerStore.inMemory(), apiToken: "secret")
         try await RunningServer.with(server) { server in
