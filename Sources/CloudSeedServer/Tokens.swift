@@ -2,6 +2,7 @@ import CloudKitWire
 import CloudSeed
 import Crypto
 import Foundation
+import ServiceLifecycle
 
 /// `tokens/create` and `tokens/register`, and the webcourier URL a token's notifications are
 /// long-polled from, one notification per answer.
@@ -49,7 +50,8 @@ enum Tokens {
         let deadline = Date().addingTimeInterval(min(max(seconds, 0), longestWait))
         while true {
             if let next = try await worker.run({ try notifications.next(for: token, store: $0) }) { return next }
-            guard Date() < deadline else { return "{}" }
+            // A server asked to stop answers its polls at once rather than keep them to the end.
+            guard Date() < deadline, !Task.isShuttingDownGracefully else { return "{}" }
             try await Task.sleep(nanoseconds: 200_000_000)
         }
     }
