@@ -98,6 +98,11 @@ public struct CloudKitServer: Sendable {
         router.add(middleware: CloudKitErrors())
         let now = self.now
         let notifications = self.notifications
+        // The server's own address as the request reached it, for the URLs it answers with.
+        let (host, port) = (self.host, self.port)
+        let baseURL: @Sendable (Request) -> String = { request in
+            "http://\(request.head.authority ?? "\(host):\(port)")"
+        }
         let endpoints: [(String, [HTTPRequest.Method], Endpoint)] = [
             ("records/query", [.post], Self.onStore(RecordsQuery.answer)),
             ("records/lookup", [.post], Self.onStore(RecordsLookup.answer)),
@@ -146,7 +151,7 @@ public struct CloudKitServer: Sendable {
                         container: context.parameters.get("container") ?? "",
                         environment: context.parameters.get("environment") ?? "",
                         database: context.parameters.get("database") ?? "", user: context.user, body: context.body,
-                        baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
+                        baseURL: baseURL(request))
                     return JSONAnswer(try await endpoint(databaseRequest, worker))
                 }
             }
@@ -159,7 +164,7 @@ public struct CloudKitServer: Sendable {
                     let tokenRequest = try TokenRequest(
                         container: context.parameters.get("container") ?? "",
                         environment: context.parameters.get("environment") ?? "", user: context.user,
-                        body: context.body, baseURL: "http://\(request.head.authority ?? "\(host):\(port)")")
+                        body: context.body, baseURL: baseURL(request))
                     return JSONAnswer(
                         try await worker.run { try action(tokenRequest, notifications, $0) })
                 }

@@ -291,13 +291,15 @@ final class Notifications: @unchecked Sendable {
     /// The zones `subscription` watches: its own, or every zone of its database for a zone-wide query.
     private func zones(of subscription: Subscription, user: String, store: ContainerStore) throws -> [StoreScope] {
         guard subscription.zoneWide else { return [subscription.scope] }
-        let database = subscription.scope
-        let stored = try store.exclusively { try store.backend.read { try store.backend.zones() } }.filter {
-            $0.container == database.container && $0.environment == database.environment
-                && $0.database == database.database
-                && (database.database == .public || $0.zoneID.ownerName == user)
+        var defaultZone = subscription.scope
+        defaultZone.zoneID = RecordZoneID(
+            zoneName: RecordZoneID.defaultZoneName,
+            ownerName: defaultZone.database == .public ? RecordZoneID.defaultOwnerName : user)
+        return try Zones.zoneIDs(besides: defaultZone, user: user, store: store).map {
+            StoreScope(
+                container: defaultZone.container, environment: defaultZone.environment, database: defaultZone.database,
+                zoneID: $0)
         }
-        return Array(Set(stored + [database]))
     }
 
     /// The names of the records of `scope` that `query` selects.

@@ -58,14 +58,21 @@ enum Zones {
     }
 
     static func zoneIDs(_ request: DatabaseRequest, store: ContainerStore) throws -> [RecordZoneID] {
-        let defaultZone = request.scope(zoneID: nil).zoneID
+        try zoneIDs(besides: request.scope(zoneID: nil), user: request.user, store: store)
+    }
+
+    /// The zones of the database `defaultZone` is the default zone of, as `user` sees them (their
+    /// own, in a private or shared one): the default zone first, then the others by name.
+    static func zoneIDs(besides defaultZone: StoreScope, user: String, store: ContainerStore) throws
+        -> [RecordZoneID]
+    {
         let stored = try store.exclusively { try store.backend.read { try store.backend.zones() } }.filter {
-            $0.container == request.container && $0.environment == request.environment
-                && $0.database == request.database
-                && (request.database == .public || $0.zoneID.ownerName == request.user)
+            $0.container == defaultZone.container && $0.environment == defaultZone.environment
+                && $0.database == defaultZone.database
+                && (defaultZone.database == .public || $0.zoneID.ownerName == user)
         }.map(\.zoneID)
-        return [defaultZone]
-            + stored.filter { $0 != defaultZone }.sorted {
+        return [defaultZone.zoneID]
+            + stored.filter { $0 != defaultZone.zoneID }.sorted {
                 $0.zoneName.utf8.lexicographicallyPrecedes($1.zoneName.utf8)
             }
     }
