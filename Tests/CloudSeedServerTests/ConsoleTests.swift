@@ -12,6 +12,8 @@ import Testing
 
     /// The document Chromium holds once `url` has loaded and its scripts and requests are done.
     static func renderedDocument(_ url: String) async throws -> String {
+        await HeadlessBrowser.turns.take()
+        defer { Task { await HeadlessBrowser.turns.give() } }
         let profile = try TemporaryFolder()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium!)

@@ -28,13 +28,25 @@ final class HeadlessBrowser: @unchecked Sendable {
     /// The page's session, once attached.
     private var session: String?
 
-    /// Starts Chromium with one blank page.
+    /// Browsers take turns: several Chromiums beside the rest of the tests on two cores load pages
+    /// too slowly for a test's waits.
+    static let turns = Turns()
+
+    /// Starts Chromium with one blank page, once no other test's browser is open.
     init() async throws {
         guard let executable = Self.executable else { throw Failure(description: "chromium is not installed") }
-        profile = try TemporaryFolder()
+        await Self.turns.take()
+        guard let profile = try? TemporaryFolder() else {
+            await Self.turns.give()
+            throw Failure(description: "no profile folder")
+        }
+        self.profile = profile
         var toBrowser: [Int32] = [0, 0]
         var fromBrowser: [Int32] = [0, 0]
-        guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure(description: "no pipe") }
+        guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else {
+            await Self.turns.give()
+            throw Failure(description: "no pipe")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -53,16 +65,24 @@ final class HeadlessBrowser: @unchecked Sendable {
         let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
         Glibc.close(toBrowser[0])
         Glibc.close(fromBrowser[1])
-        guard spawned == 0 else { throw Failure(description: "chromium did not start: \(spawned)") }
+        guard spawned == 0 else {
+            await Self.turns.give()
+            throw Failure(description: "chromium did not start: \(spawned)")
+        }
         process = pid
         commands = toBrowser[1]
         let events = fromBrowser[0]
         Thread.detachNewThread { [self] in readMessages(from: events) }
-        let target = try await send("Target.createTarget", ["url": "about:blank"])
-        let attached = try await send(
-            "Target.attachToTarget", ["targetId": target["targetId"] ?? "", "flatten": true])
-        session = attached["sessionId"] as? String
-        _ = try await send("Page.enable")
+        do {
+            let target = try await send("Target.createTarget", ["url": "about:blank"])
+            let attached = try await send(
+                "Target.attachToTarget", ["targetId": target["targetId"] ?? "", "flatten": true])
+            session = attached["sessionId"] as? String
+            _ = try await send("Page.enable")
+        } catch {
+            close()
+            throw error
+        }
     }
 
     /// Loads `url` afresh (a page left first, so that a URL differing only in its fragment loads
@@ -86,7 +106,7 @@ final class HeadlessBrowser: @unchecked Sendable {
     }
 
     /// Waits until `condition` (a JavaScript expression) is true, for at most `seconds`.
-    func waitUntil(_ condition: String, seconds: Double = 10) async throws {
+    func waitUntil(_ condition: String, seconds: Double = 30) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try await evaluate("Boolean(\(condition))") as? Bool == true { return }
@@ -169,6 +189,7 @@ final class HeadlessBrowser: @unchecked Sendable {
         kill(process, SIGKILL)
         var status: Int32 = 0
         waitpid(process, &status, 0)
+        Task { await Self.turns.give() }
     }
 
     deinit {
@@ -240,5 +261,23 @@ final class HeadlessBrowser: @unchecked Sendable {
     static func literal(_ text: String) -> String {
         let data = try? JSONSerialization.data(withJSONObject: [text])
         return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+    }
+}
+
+/// A turn at a shared thing, given to those waiting in the order they asked.
+actor Turns {
+    private var taken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func take() async {
+        guard taken else {
+            taken = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { taken = false } else { waiting.removeFirst().resume() }
     }
 }
