@@ -117,7 +117,7 @@ package enum PostgresLayout {
             "___modTime"    timestamptz NOT NULL,
             "___modifiedBy" text NOT NULL,
             "___etag"       text COLLATE "C" NOT NULL,
-            PRIMARY KEY ("___recordID", "___zone")
+            PRIMARY KEY ("___zone", "___recordID")
         )
         """
     }

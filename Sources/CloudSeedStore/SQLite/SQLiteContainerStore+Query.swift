@@ -19,9 +19,10 @@ extension SQLiteContainerStore: SQLQueries {
         try database.rows(sql, [.integer(zone), .text(JSONText.array(quoting: names))])
     }
 
-    /// Each name joined with the table's name index.
+    /// Each name looked up in the table's name index: a `CROSS JOIN`, which SQLite keeps in its
+    /// order, so that the planner cannot scan the zone's names for each of the names given.
     package func namesHeld(in table: TypeLayout, offset: Int) -> String {
-        "SELECT \(offset), n.value FROM json_each(?2) AS n JOIN \(SQLIdentifier.quoted(table.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
+        "SELECT \(offset), n.value FROM json_each(?2) AS n CROSS JOIN \(SQLIdentifier.quoted(table.table)) AS t ON t.\"___recordID\" = n.value AND t.\"___zone\" = ?1"
     }
 
     package func offsetAndName(in row: [SQLiteValue]) -> (Int, String)? {

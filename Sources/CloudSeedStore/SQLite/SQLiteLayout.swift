@@ -93,12 +93,12 @@ package enum SQLiteLayout {
         """
     }
 
-    /// The unique index on a record table's record name and zone: what finds a record by name and
-    /// keeps names unique in a zone. The name comes first: building the index, SQLite's sort then
-    /// compares the names' bytes where they lie, where an integer first has it unpack every key
-    /// to compare the names after a zone that is mostly the same.
+    /// The unique index on a record table's zone and record name: what finds a record by name and
+    /// keeps names unique in a zone. The zone comes first, so that a zone's names are one range of
+    /// the index: a run writing into one zone changes no page of another's, and a zone is read by
+    /// name without passing over the others' names.
     package static func createNameIndex(_ table: String) -> String {
-        "CREATE UNIQUE INDEX \(SQLIdentifier.quoted(nameIndex(of: table))) ON \(SQLIdentifier.quoted(table)) (\"___recordID\", \"___zone\")"
+        "CREATE UNIQUE INDEX \(SQLIdentifier.quoted(nameIndex(of: table))) ON \(SQLIdentifier.quoted(table)) (\"___zone\", \"___recordID\")"
     }
 
     /// The index that reads a record table's changes a page at a time (``ZoneChanges``): by zone

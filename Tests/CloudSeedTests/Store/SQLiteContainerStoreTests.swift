@@ -75,7 +75,7 @@ import Testing
             ])
         #expect(
             try database.rows("SELECT name FROM pragma_index_info('___names_ToDoItem') ORDER BY seqno") == [
-                [.text("___recordID")], [.text("___zone")],
+                [.text("___zone")], [.text("___recordID")],
             ])
         // A second import of the same rows replaces them by name instead of adding rows.
         let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([

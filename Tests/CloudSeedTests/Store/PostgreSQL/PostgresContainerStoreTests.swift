@@ -117,7 +117,7 @@ import Testing
                 WHERE conrelid = to_regclass('icloud_com_example_cloudseed_development."ToDoItem"') ORDER BY conname
                 """) == [
                     ["ToDoItem____zone_fkey", "FOREIGN KEY (___zone) REFERENCES cloudseed.zones(id) NOT VALID"],
-                    ["ToDoItem_pkey", "PRIMARY KEY (\"___recordID\", ___zone)"],
+                    ["ToDoItem_pkey", "PRIMARY KEY (___zone, \"___recordID\")"],
                 ])
         // A second import of the same rows finds them by name instead of adding rows.
         let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
