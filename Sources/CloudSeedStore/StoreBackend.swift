@@ -205,6 +205,11 @@ package protocol StoreTransaction {
     /// `nil` where the store takes them as values.
     func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
         -> StoredValueEncoder?
+    /// Whether the zone holds any record of `recordType`.
+    func holdsRecords(ofType recordType: String, in scope: StoreScope) throws -> Bool
+    /// The names among `recordNames` that the zone's records of `recordType` have, found by one
+    /// statement: a run asks for a batch of its records at once, not a record at a time.
+    func storedNames(_ recordNames: [String], ofType recordType: String, in scope: StoreScope) throws -> Set<String>
     /// Whether the store holds a record named as `record` (created by `creator`, if given) whose
     /// fields of `fieldNames` already hold each value `record` sets, so that saving it with changed
     /// keys would change nothing. `false` where the store cannot tell quickly: the caller then

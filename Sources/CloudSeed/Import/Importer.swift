@@ -148,13 +148,16 @@ public struct Importer: Sendable {
         for (recordType, field, type) in changes.newFields {
             try transaction.addField(field, type: type, to: recordType, in: scope.schemaScope)
         }
-        // Names are unique in a run, so the rows of a type whose table is empty (one the run
-        // creates, or one a schema made and no record filled yet) go in without the name index,
-        // and need no comparison with stored records.
-        var newTypes = Set(changes.newRecordTypes)
+        // Names are unique in a run, so the rows of a type the zone holds no record of need no
+        // comparison with stored records: they are inserted as they come. Where the type's table
+        // is empty (one the run creates, or one a schema made and no record filled yet) they go in
+        // without the name index; rows of other zones and environments keep it.
+        var emptyTypes = Set(changes.newRecordTypes)
         for type in writtenPlan.recordTypes
-        where try transaction.deferNameIndex(ofType: type.name, in: scope.schemaScope) {
-            newTypes.insert(type.name)
+        where try transaction.deferNameIndex(ofType: type.name, in: scope.schemaScope)
+            || !transaction.holdsRecords(ofType: type.name, in: scope)
+        {
+            emptyTypes.insert(type.name)
         }
         let permissions =
             scope.database == .public ? try Permissions(store: store, scope: scope, user: userRecordName) : nil
@@ -163,9 +166,9 @@ public struct Importer: Sendable {
         var produced = Set<String>()
         let fieldNames = Dictionary(
             uniqueKeysWithValues: writtenPlan.recordTypes.map { ($0.name, $0.sortedFieldNames) })
-        // Records inserted (or found unchanged) so far per type; the type of the last one is counted apart.
+        // Records inserted into an empty type so far per type; the type of the last one is counted apart.
         var current = (type: "", fieldNames: [String](), way: WriteWay.save, count: 0)
-        var written: [String: Int] = [:]
+        var inserted: [String: Int] = [:]
         var created = SystemFields(
             createdTimestamp: now, createdUserRecordName: userRecordName, modifiedTimestamp: now,
             modifiedUserRecordName: userRecordName)
@@ -180,7 +183,7 @@ public struct Importer: Sendable {
                 try assetPresence?.check(record)
                 try referenceZones.point(&record)
                 try save(
-                    record, isNewType: newTypes.contains(record.recordType), transaction: transaction,
+                    record, isNewType: emptyTypes.contains(record.recordType), transaction: transaction,
                     permissions: permissions,
                     tally: &tallies[record.recordType, default: .init(recordType: record.recordType)])
             } catch var conflict as CloudSeedError {
@@ -193,10 +196,67 @@ public struct Importer: Sendable {
                 }
             }
         }
-        // The records of types whose tables are empty are inserted as they are built: the store may
-        // encode their values where they are typed.
+        /// Inserts a record the zone does not hold.
+        func insert(_ record: TypedRecord) throws {
+            created.changeTag = try transaction.nextChangeTag()
+            do {
+                try transaction.insertNew(record, fieldNames: current.fieldNames, system: created, in: scope)
+            } catch var refusal as CloudSeedError where refusal.position == nil {
+                // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
+                refusal.position = record.position
+                throw refusal
+            }
+        }
+        // The records of a type the zone holds are looked up a batch at a time: those it does not
+        // hold are inserted, the others compared or saved, in the order they came. Where the last
+        // batch's records were mostly unchanged (a re-import), each is compared first, which finds
+        // it without the lookup, and only the others are looked up.
+        var batch: [TypedRecord] = []
+        var comparesFirst = true
+        func writeBatch() throws {
+            guard !batch.isEmpty else { return }
+            defer { batch.removeAll(keepingCapacity: true) }
+            var counts = ImportSummary.TypeCounts(recordType: current.type)
+            var creator: String??
+            if case .compare(let by) = current.way { creator = .some(by) }
+            var compared = false
+            if comparesFirst, let creator {
+                compared = true
+                batch = try batch.filter { record in
+                    guard !record.checksStore,
+                        try transaction.holdsUnchanged(
+                            record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
+                    else { return true }
+                    counts.unchanged += 1
+                    return false
+                }
+            }
+            let held = try transaction.storedNames(batch.map(\.recordName), ofType: current.type, in: scope)
+            let mayCreate = permissions?.mayCreate(current.type) ?? true
+            for record in batch {
+                let isHeld = held.contains(record.recordName)
+                if record.checksStore {
+                    try saveRecord(record, fieldNames: current.fieldNames)
+                } else if !isHeld && mayCreate {
+                    try insert(record)
+                    counts.created += 1
+                } else if isHeld, !compared, let creator,
+                    try transaction.holdsUnchanged(
+                        record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
+                {
+                    counts.unchanged += 1
+                } else {
+                    try saveRecord(record, fieldNames: current.fieldNames)
+                }
+            }
+            comparesFirst = counts.unchanged * 2 > counts.unchanged + batch.count
+            tallies[current.type, default: .init(recordType: current.type)].created += counts.created
+            tallies[current.type, default: .init(recordType: current.type)].unchanged += counts.unchanged
+        }
+        // The records of types the zone holds none of are inserted as they are built: the store
+        // may encode their values where they are typed.
         var encoders: [String: StoredValueEncoder] = [:]
-        for type in newTypes where shape == nil && permissions?.mayCreate(type) ?? true {
+        for type in emptyTypes where shape == nil && permissions?.mayCreate(type) ?? true {
             encoders[type] = try transaction.valueEncoder(for: type, fieldNames: fieldNames[type]!, in: scope)
         }
         do {
@@ -214,36 +274,19 @@ public struct Importer: Sendable {
                     func write(_ record: TypedRecord) throws {
                         if prune { produced.insert("\(record.recordType)/\(record.recordName)") }
                         if record.recordType != current.type {
-                            written[current.type, default: 0] += current.count
+                            try writeBatch()
+                            inserted[current.type, default: 0] += current.count
                             current = (
                                 record.recordType, fieldNames[record.recordType]!,
-                                writeWay(of: record.recordType, newTypes: newTypes, permissions: permissions), 0
+                                writeWay(of: record.recordType, emptyTypes: emptyTypes, permissions: permissions), 0
                             )
                         }
-                        if record.checksStore {
-                            return try saveRecord(record, fieldNames: current.fieldNames)
+                        guard case .insert = current.way else {
+                            batch.append(record)
+                            return batch.count < Self.lookupBatchSize ? () : try writeBatch()
                         }
-                        switch current.way {
-                        case .insert:
-                            created.changeTag = try transaction.nextChangeTag()
-                            do {
-                                try transaction.insertNew(
-                                    record, fieldNames: current.fieldNames, system: created, in: scope)
-                            } catch var refusal as CloudSeedError where refusal.position == nil {
-                                // A value the store cannot keep (a text with U+0000 in PostgreSQL): named with its row.
-                                refusal.position = record.position
-                                throw refusal
-                            }
-                        case .compare(let creator):
-                            guard
-                                try transaction.holdsUnchanged(
-                                    record, fieldNames: current.fieldNames, createdBy: creator, in: scope)
-                            else {
-                                return try saveRecord(record, fieldNames: current.fieldNames)
-                            }
-                        case .save:
-                            return try saveRecord(record, fieldNames: current.fieldNames)
-                        }
+                        if record.checksStore { return try saveRecord(record, fieldNames: current.fieldNames) }
+                        try insert(record)
                         current.count += 1
                     }
                     guard shape != nil else { return try write(built) }
@@ -255,6 +298,7 @@ public struct Importer: Sendable {
                         try write(record)
                     }
                 })
+            try writeBatch()
             try conflicts.throwIfAny()
         } catch {
             // A guess that meets a value it cannot write is checked the long way, which words the errors.
@@ -274,13 +318,9 @@ public struct Importer: Sendable {
             else { throw GuessMissed() }
             plan = decided
         }
-        written[current.type, default: 0] += current.count
-        for (type, count) in written where count > 0 {
-            if !newTypes.contains(type) {
-                tallies[type, default: .init(recordType: type)].unchanged += count
-            } else {
-                tallies[type, default: .init(recordType: type)].created += count
-            }
+        inserted[current.type, default: 0] += current.count
+        for (type, count) in inserted where count > 0 {
+            tallies[type, default: .init(recordType: type)].created += count
         }
         try transaction.buildDeferredNameIndexes()
         try shape?.writeInverseLinks(in: transaction, scope: scope, now: now, user: userRecordName)
@@ -304,21 +344,25 @@ public struct Importer: Sendable {
 
     /// How a run writes the records of a type.
     private enum WriteWay {
-        /// Inserted as they are: the type's table was empty when the run started, and names are
-        /// unique in a run.
+        /// Inserted as they are: the zone held no record of the type when the run started, and
+        /// names are unique in a run.
         case insert
-        /// Compared with the stored record (created by `creator`, if given), saved only if it differs.
+        /// Inserted where the zone does not hold them; compared with the stored record (created by
+        /// `creator`, if given) where it does, saved only if it differs.
         case compare(creator: String?)
-        /// Saved by the run's ``SaveMode``, over the stored record where there is one.
+        /// Inserted where the zone does not hold them; saved by the run's ``SaveMode`` over the stored record where it does.
         case save
     }
 
-    /// How the records of `recordType` are written. A type whose table was empty takes inserts
+    /// How many records of a type the zone holds are looked up at once.
+    static let lookupBatchSize = 4096
+
+    /// How the records of `recordType` are written. A type the zone held no record of takes inserts
     /// where the user may create its records; a stored type is compared where the fields decide a
     /// save (changed keys, no schema given) and the permissions at most ask who created a record,
     /// so that an unchanged record is never read back. The others are saved, which words refusals.
-    private func writeWay(of recordType: String, newTypes: Set<String>, permissions: Permissions?) -> WriteWay {
-        if newTypes.contains(recordType) { return permissions?.mayCreate(recordType) ?? true ? .insert : .save }
+    private func writeWay(of recordType: String, emptyTypes: Set<String>, permissions: Permissions?) -> WriteWay {
+        if emptyTypes.contains(recordType) { return permissions?.mayCreate(recordType) ?? true ? .insert : .save }
         guard schemaDefinition == nil, mode == .changedKeys else { return .save }
         switch permissions?.changeableRecords(of: recordType) ?? .all {
         case .all: return .compare(creator: nil)

@@ -82,3 +82,16 @@ extension SQLQueries {
         }
     }
 }
+
+extension SQLQueries {
+    /// The names among `recordNames` that `layout`'s table holds in the zone whose key is `zone`, in
+    /// one statement. The names are looked up in byte order, the order of the table's name index,
+    /// so that one lookup finds the next nearby.
+    package func storedNames(_ recordNames: [String], in layout: Table, zone: Int64) throws -> Set<String> {
+        let sorted = recordNames.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return Set(
+            try rows(namesHeld(in: layout, offset: 0), zone: zone, names: sorted).compactMap {
+                offsetAndName(in: $0)?.1
+            })
+    }
+}

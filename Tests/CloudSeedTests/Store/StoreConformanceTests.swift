@@ -168,6 +168,48 @@ import Testing
         #expect(changed.system.createdTimestamp == 0 && changed.system.modifiedTimestamp == 1)
     }
 
+    @Test(arguments: BackendKind.testable) func recordsNewToAZoneGoInAmongStoredOnesInTheirOrder(_ backend: BackendKind)
+        throws
+    {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let count = Importer.lookupBatchSize + 904
+        let firstRows = "name,rank\n" + (0..<count).map { "item \($0),\($0)" }.joined(separator: "\n")
+        let first = try testStore.folder.write("Item.csv", firstRows)
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
+            SourceFile(path: first)
+        ])
+        // Each stored item (every seventh changed) followed by a new one, over two batches of lookups.
+        let rows = (0..<count).map { "item \($0),\($0 % 7 == 0 ? -1 - $0 : $0)\nitem \(count + $0),\(count + $0)" }
+        let second = try testStore.folder.write("Item.csv", "name,rank\n" + rows.joined(separator: "\n"))
+        let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 1).run([
+            SourceFile(path: second)
+        ])
+        let changed = (count + 6) / 7
+        #expect(summary.counts.map { [$0.created, $0.updated, $0.unchanged] } == [[count, changed, count - changed]])
+        #expect(try store.inventory().zones.map(\.recordCounts) == [["Item": 2 * count]])
+        let tags = try store.write { transaction in
+            try [0, count, count + 6, 7, count + 7, 2 * count - 1].map { number in
+                try transaction.record("item \(number)", ofType: "Item", in: StoreScope())?.system.changeTag
+            }
+        }
+        let counters = tags.map { $0.flatMap { Int($0, radix: 36) } ?? -1 }
+        #expect(counters == counters.sorted() && Set(counters).count == counters.count && counters[0] > count)
+        let new = try #require(try store.write { try $0.record("item \(count)", ofType: "Item", in: StoreScope()) })
+        #expect(new.fields["rank"] == .int64(Int64(count)) && new.system.createdTimestamp == 1)
+
+        // Another zone of the same type holds none of them: its records all go in as new.
+        let other = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Second"))
+        let zoned = try Importer(store: ContainerStore(backend: store), scope: other, now: 2).run([
+            SourceFile(path: try testStore.folder.write("Item.csv", firstRows))
+        ])
+        #expect(zoned.counts.map { [$0.created, $0.updated, $0.unchanged] } == [[count, 0, 0]])
+        #expect(
+            try store.inventory().zones.map { [$0.zoneID.zoneName: $0.recordCounts] } == [
+                ["Second": ["Item": count]], ["_defaultZone": ["Item": 2 * count]],
+            ])
+    }
+
     @Test(arguments: BackendKind.testable) func zonesAreListedInNameOrderAsTheInventoryListsThem(
         _ backend: BackendKind
     ) throws {
