@@ -25,6 +25,7 @@ def data_sets(args, only):
     if "shapes" in only:
         sets["named"] = (args.rows, "csv,jsonl,json", ["artists.csv", "artworks.csv", "artworks.jsonl", "artworks.json"], "named")
         sets["untitled"] = (args.rows, "csv", ["artists.csv", "artworks.csv"], "untitled")
+        sets["second"] = (args.rows, "csv", ["artists.csv", "artworks.csv"], "second")
     return sets
 
 

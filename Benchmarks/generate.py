@@ -18,6 +18,10 @@ A variant writes the same rows as files of another shape (the shape matrix of is
                            artwork's `artist` is the Artist's record name, not its natural key
     --variant untitled     artworks.* call `title` `caption`, so no column is a natural key and
                            cloudseed names Artworks by position (`Artwork-1`, …)
+    --variant second       a second batch for the named files: N more Artworks, rows N to 2N-1 (their
+                           catalogue numbers and record names follow the first N's), from their own
+                           random stream, naming the same Artists by record name (artists.csv is
+                           named's)
 
 Everything comes from one `random.Random(seed)`, so the same --rows and --seed give the same bytes.
 CSV, JSON Lines and the JSON array are written row by row (streamed); only the property lists, which
@@ -26,6 +30,7 @@ plistlib writes from one object, are built in memory, and only for --plist-rows 
     python3 Benchmarks/generate.py --rows 100000 --seed 7 --out /tmp/cloudseed-data
     python3 Benchmarks/generate.py --rows 1000000 --formats csv,jsonl,json --out DIR
     python3 Benchmarks/generate.py --rows 100000 --variant named --formats csv,jsonl,json --out DIR
+    python3 Benchmarks/generate.py --rows 100000 --variant second --formats csv --out DIR2
 """
 
 import argparse
@@ -39,7 +44,7 @@ import sys
 import unicodedata
 
 FORMATS = ("csv", "jsonl", "json", "plist")
-VARIANTS = ("plain", "named", "untitled")
+VARIANTS = ("plain", "named", "untitled", "second")
 
 # Artist names. Every first and last name stays distinct after cloudseed's ASCII transliteration
 # (diacritics dropped, Han characters romanised to pinyin), so each "first last" pair gets its own
@@ -251,8 +256,9 @@ class Variant:
     """How one variant's files differ from the plain ones: their columns, and each row's cells."""
 
     def __init__(self, name, artists):
-        self.name = name
-        self.artist_names = artist_record_names(artists) if name == "named" else None
+        # The second batch is written as the named files are, after their rows.
+        self.name = "named" if name == "second" else name
+        self.artist_names = artist_record_names(artists) if self.name == "named" else None
 
     def artwork_columns(self):
         if self.name == "named":
@@ -282,6 +288,14 @@ class Variant:
         return obj
 
 
+def artwork_stream(seed, rows, variant):
+    """The random stream the artworks come from, and the index of the first: the second batch's
+    rows follow the first `rows`, from a stream of their own (so that they need not be drawn again)."""
+    if variant == "second":
+        return random.Random(f"{seed}-artworks-second"), rows
+    return random.Random(f"{seed}-artworks"), 0
+
+
 def generate(rows, seed, out, formats, plist_rows, variant="plain"):
     os.makedirs(out, exist_ok=True)
     rng = random.Random(seed)
@@ -303,9 +317,9 @@ def generate(rows, seed, out, formats, plist_rows, variant="plain"):
             if "json" in streams:
                 json_file = open(os.path.join(out, "artworks.json"), "w", encoding="utf-8")
                 json_file.write("[\n")
-            row_rng = random.Random(f"{seed}-artworks")
+            row_rng, first = artwork_stream(seed, rows, variant)
             for i in range(rows):
-                row = make_artwork(i, row_rng, artists)
+                row = make_artwork(first + i, row_rng, artists)
                 if csv_file:
                     csv_writer.writerow(shape.csv_cells(row))
                 if jsonl_file or json_file:
@@ -344,7 +358,8 @@ def main(argv=None):
                         help="Artwork rows of the property lists; default 100000")
     parser.add_argument("--variant", default="plain", choices=VARIANTS,
                         help="plain (default); named: a recordName column and artists referred to by record name; "
-                             "untitled: no natural-key column (title becomes caption); variants write no property lists")
+                             "untitled: no natural-key column (title becomes caption); second: named's next N "
+                             "artworks; variants write no property lists")
     args = parser.parse_args(argv)
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     unknown = [f for f in formats if f not in FORMATS]

@@ -14,7 +14,7 @@ import time
 import urllib.parse
 
 from bench import run_workloads
-from measure import arguments, parse
+from measure import arguments, parse, run_process
 
 
 def database_url(url, name):
@@ -33,14 +33,25 @@ def redacted(url):
 
 # The databases the workload makes: psql's and cloudseed's.
 DATABASES = ("cloudseed_bench_copy", "cloudseed_bench_import")
-# The PostgreSQL schema of cloudseed's default container's development environment.
+# cloudseed's default container, and the PostgreSQL schema of its development environment.
+CONTAINER = "iCloud.com.example.cloudseed"
 SCHEMA = "icloud_com_example_cloudseed_development"
+
+
+def environment_schema(environment):
+    """The PostgreSQL schema of the default container's `environment`."""
+    return f"icloud_com_example_cloudseed_{environment}"
+
+
+def literal(text):
+    return "'" + text.replace("'", "''") + "'"
 
 
 class PostgresWorkload:
     def __init__(self, bench, url):
         self.bench, self.url = bench, url
         self.psql = shutil.which("psql")
+        self.templates = []  # the databases made once and copied before each run, dropped at the end
 
     def sql(self, statement, database=None):
         url = database_url(self.url, database) if database else self.url
@@ -49,16 +60,17 @@ class PostgresWorkload:
             raise RuntimeError(f"psql {redacted(url)} -c {statement!r} failed: {done.stderr.strip()}")
         return done.stdout.strip()
 
-    def fresh_database(self, name):
-        """An empty database `name`, the other workload database dropped and the server quiet: a
-        million rows loaded draw autovacuum's VACUUM and ANALYZE (0.5-1 s of CPU) about a minute
-        later, which would otherwise fall inside whichever run is timed then. A checkpoint then
-        writes out what the runs before left in memory: each load writes some 300 MB of WAL, and
-        the checkpoint that much WAL draws fell inside whichever run came third or so."""
+    def fresh_database(self, name, template=None):
+        """An empty database `name` (or a copy of the database `template`), the other workload
+        database dropped and the server quiet: a million rows loaded draw autovacuum's VACUUM and
+        ANALYZE (0.5-1 s of CPU) about a minute later, which would otherwise fall inside whichever
+        run is timed then. A checkpoint then writes out what the runs before left in memory (and the
+        copy of a template): each load writes some 300 MB of WAL, and the checkpoint that much WAL
+        draws fell inside whichever run came third or so."""
         for database in DATABASES:
             self.sql(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
         self.wait_for_autovacuum()
-        self.sql(f"CREATE DATABASE {name}")
+        self.sql(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
         self.checkpoint()
         return database_url(self.url, name)
 
@@ -82,35 +94,101 @@ class PostgresWorkload:
         with open(path, encoding="utf-8") as f:
             return next(csv.reader(f))
 
-    def copy_peer(self, folder, name="psql \\copy"):
-        files = [("artists", os.path.join(folder, "artists.csv")), ("artworks", os.path.join(folder, "artworks.csv"))]
+    def gallery_tables(self, folder):
+        """The gallery's two tables and the CSVs `\\copy` fills them from."""
+        return [("artists", os.path.join(folder, "artists.csv")), ("artworks", os.path.join(folder, "artworks.csv"))]
+
+    def create_tables(self, files, database):
+        for table, path in files:
+            columns = ", ".join('"' + name.replace('"', '""') + '" text' for name in self.header(path))
+            self.sql(f"CREATE TABLE {table} ({columns})", database)
+
+    def copy_argv(self, url, files):
+        """One psql process `\\copy`ing each CSV into its table."""
+        return ([self.psql, "-X", "-q", url]
+                + [arg for table, path in files for arg in ("-c", f"\\copy {table} FROM '{path}' WITH (FORMAT csv, HEADER)")])
+
+    def copy_peer(self, folder, name="psql \\copy", after=None):
+        files = self.gallery_tables(folder)
 
         def prepare(run):
             url = self.fresh_database("cloudseed_bench_copy")
-            for table, path in files:
-                columns = ", ".join('"' + name.replace('"', '""') + '" text' for name in self.header(path))
-                self.sql(f"CREATE TABLE {table} ({columns})", "cloudseed_bench_copy")
-            return [[self.psql, "-X", "-q", url]
-                    + [arg for table, path in files for arg in ("-c", f"\\copy {table} FROM '{path}' WITH (FORMAT csv, HEADER)")]]
-        return (name, prepare, None)
+            self.create_tables(files, "cloudseed_bench_copy")
+            return [self.copy_argv(url, files)]
+        return (name, prepare, after)
 
-    def cloudseed_import(self, files, name="cloudseed", extra=(), after=None):
+    def append_peer(self, template, artworks, name, after=None):
+        """`\\copy` of an artworks CSV into a copy of `template`, whose artworks table already holds rows."""
         def prepare(run):
-            url = self.fresh_database("cloudseed_bench_import")
+            url = self.fresh_database("cloudseed_bench_copy", template)
+            return [self.copy_argv(url, [("artworks", artworks)])]
+        return (name, prepare, after)
+
+    def copy_template(self, name, folder):
+        """A database `name` whose text tables hold the CSVs of `folder` (loaded by `\\copy`, untimed)
+        and a unique index on the artworks' recordName: the table a second batch is appended to."""
+        url = self.template_database(name)
+        files = self.gallery_tables(folder)
+        self.create_tables(files, name)
+        done = subprocess.run(self.copy_argv(url, files), capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"psql \\copy into {name} failed: {done.stderr.strip()}")
+        self.sql('CREATE UNIQUE INDEX artworks_recordname ON artworks ("recordName")', name)
+        self.settle(name)
+
+    def cloudseed_template(self, name, commands):
+        """A database `name` that cloudseed's `commands(url)` fill, untimed, to be copied before each
+        run; the failed Run, if one failed."""
+        url = self.template_database(name)
+        for argv in commands(url):
+            r = run_process(argv, self.bench.args.timeout, capture_stdout=True)
+            if not r.ok:
+                return r
+        self.settle(name)
+        return None
+
+    def template_database(self, name):
+        """A new, empty database `name`, dropped with the workload's."""
+        self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self.sql(f"CREATE DATABASE {name}")
+        self.templates.append(name)
+        return database_url(self.url, name)
+
+    def settle(self, name):
+        """VACUUM ANALYZE of a template just filled: autovacuum finds nothing to do in it later,
+        and each copy starts from the same, settled state."""
+        self.sql("VACUUM ANALYZE", name)
+
+    def cloudseed_import(self, files, name="cloudseed", extra=(), after=None, template=None):
+        def prepare(run):
+            url = self.fresh_database("cloudseed_bench_import", template)
             return [self.bench.cs("import", *files, "--store", url, "--json", "--quiet", *extra)]
         return (name, prepare, after)
 
-    def stored_counts(self):
-        """The Artist and Artwork rows of cloudseed's database, and the Artworks whose artist is no Artist row."""
-        counts = {t: int(self.sql(f'SELECT count(*) FROM {SCHEMA}."{t}"', "cloudseed_bench_import")) for t in ("Artist", "Artwork")}
+    def stored_counts(self, zone=None):
+        """The Artist and Artwork rows of cloudseed's database, and the Artworks whose artist is no
+        Artist row: of one zone, (environment, database, zone name), when given."""
+        schema = environment_schema(zone[0]) if zone else SCHEMA
+        where = ""
+        if zone:
+            environment, database, name = zone
+            where = (f' WHERE a."___zone" IN (SELECT id FROM cloudseed.zones WHERE container = {literal(CONTAINER)} '
+                     f'AND environment = {literal(environment)} AND database = {literal(database)} AND zone = {literal(name)})')
+        counts = {t: int(self.sql(f'SELECT count(*) FROM {schema}."{t}" a{where}', "cloudseed_bench_import")) for t in ("Artist", "Artwork")}
         dangling = int(self.sql(
-            f'SELECT count(*) FROM {SCHEMA}."Artwork" a LEFT JOIN {SCHEMA}."Artist" b '
-            'ON b."___recordID" = a.artist AND b."___zone" = a."___zone" WHERE b."___recordID" IS NULL', "cloudseed_bench_import"))
+            f'SELECT count(*) FROM {schema}."Artwork" a LEFT JOIN {schema}."Artist" b '
+            'ON b."___recordID" = a.artist AND b."___zone" = a."___zone"'
+            + (where + " AND" if where else " WHERE") + ' b."___recordID" IS NULL', "cloudseed_bench_import"))
         return counts, dangling
 
+    def copied_rows(self, table="artworks"):
+        """The rows of psql's table after its \\copy."""
+        return int(self.sql(f"SELECT count(*) FROM {table}", "cloudseed_bench_copy"))
+
     def drop_databases(self):
-        for name in DATABASES:
+        for name in DATABASES + tuple(self.templates):
             self.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self.templates = []
 
     def run(self):
         bench = self.bench

@@ -2,8 +2,10 @@
 """The shape matrix of cloudseed's benchmark (issue 34): the import in every shape a user brings, each
 beside `sqlite3 .import` of the same CSVs in the same run, with each store's counts checked: record
 names from a column, a template, a natural key, by position or random; CSV, JSON Lines, one JSON
-array, property lists; `seed` with a schema; production; re-import; changes; and with --postgres the
-naming shapes into PostgreSQL beside `psql \\copy`. It prints its own section of the report. Alone:
+array, property lists; `seed` with a schema; production; stores already holding records (production
+after development, a second zone, a second batch); re-import; changes; and with --postgres the naming
+shapes and the filled stores into PostgreSQL beside `psql \\copy`. It prints its own section of the
+report. Alone:
 
     python3 Benchmarks/shapes.py --rows 1000000 --runs 3 --plist-runs 3
 """
@@ -23,15 +25,20 @@ from postgres import PostgresWorkload
 
 
 CSV_TARGET, CSV_AIM = 2.0, 1.0
-JSON_TARGET, JSON_AIM = 2.5, 1.5
-SPREAD_TARGET, SPREAD_AIM = 1.3, 1.1
+JSON_TARGET, JSON_AIM = 2.0, 1.5
+SPREAD_TARGET, SPREAD_AIM = 1.4, 1.1
 REIMPORT_TARGET, REIMPORT_AIM = 1.0, 0.5
 CHANGE_TARGET = 0.10
 PLIST_TARGET = 1.0
 POSTGRES_TARGET, POSTGRES_AIM = 2.5, 1.5
 MODEL_TARGET = 1.2
 # The shapes that also go into PostgreSQL, beside psql \copy, when --postgres is given.
-POSTGRES_SHAPES = ("recordName", "template", "natural key", "Type-N", "uuid")
+POSTGRES_SHAPES = ("recordName", "template", "natural key", "Type-N", "uuid", "production after development",
+                   "second zone", "second batch")
+# The zones the filled stores' rows write and fill before: (environment, database, zone name).
+DEFAULT_ZONE = ("development", "public", "_defaultZone")
+PRODUCTION_ZONE = ("production", "public", "_defaultZone")
+FIRST_ZONE, SECOND_ZONE = ("development", "private", "First"), ("development", "private", "Second")
 
 # The schema that the seed manifest gives and that production is promoted with: every field typed as
 # the CSV import infers it, no index but the record name's.
@@ -100,15 +107,26 @@ def gallery_files(folder, artworks="artworks.csv"):
 
 class Shape:
     """One row of the matrix: cloudseed's command into a new store, the CSVs that `sqlite3 .import`
-    reads beside it, the naming rule the plan must print, and the store's setup when it is not empty."""
+    reads beside it, the naming rule the plan must print, and the store's setup when it is not empty.
+
+    A store filled before the run is filled by `filled_by(store)`, cloudseed's commands, once into a
+    template that each run copies (untimed). Its check counts the zone the import writes (`zone`:
+    environment, database, zone name), which must then hold `stored`; the zone the template filled
+    (`kept`) must keep its records, and the summary must say `created`. With `first_batch`, sqlite3's
+    table already holds that folder's CSVs under a unique index on recordName, and the timed
+    `.import` appends the shape's artworks.csv to it."""
 
     def __init__(self, key, label, family, peer_folder, files=(), extra=(), naming="", seed=None, setup=None, keep=False,
-                 types=("Artist", "Artwork", "artist")):
+                 types=("Artist", "Artwork", "artist"), zone=None, stored=None, created=None, kept=None, filled_by=None,
+                 first_batch=None):
         self.key, self.label, self.family, self.peer_folder = key, label, family, peer_folder
         self.files, self.extra, self.naming, self.seed = list(files), list(extra), naming, seed
         self.setup, self.keep = setup, keep
         # The record types of Artists and Artworks, and the Artwork field naming the Artist.
         self.types = types
+        self.zone, self.stored, self.created, self.kept = zone, stored, created, kept
+        self.filled_by, self.first_batch = filled_by, first_batch
+        self.peer_template = None  # sqlite3's database holding the first batch
         self.summary = None
         self.check = None       # (ok, detail) of the last run's store
         self.peer_rows = None   # artworks the last sqlite3 .import read
@@ -123,19 +141,45 @@ class Shape:
     def target(self):
         return (CSV_TARGET, CSV_AIM) if self.family == "CSV" else (JSON_TARGET, JSON_AIM)
 
+    def peer_label(self, tool):
+        """What the peer does: `tool` of the same CSVs, or appended to the first batch."""
+        if self.first_batch:
+            return f"{tool} appended to the first batch (unique index on recordName)"
+        return tool + (" of the CSV twin" if self.family == "JSON" else "")
 
-def store_counts(path, types=("Artist", "Artwork", "artist")):
+
+def zone_name(zone):
+    return "/".join(zone)
+
+
+def store_counts(path, types=("Artist", "Artwork", "artist"), zone=None):
     """Artist and Artwork rows of a cloudseed SQLite store (of `types`' two record types), and the
-    Artworks whose artist (its field `types[2]`) is no Artist."""
+    Artworks whose artist (its field `types[2]`) is no Artist: of one zone (environment, database,
+    zone name) when given, else of the whole tables."""
     artist, artwork, link = types
+    in_zone, values = "1", []
+    if zone:
+        in_zone = "a.___zone in (select id from _cloudseed_zones where environment = ? and database = ? and zone = ?)"
+        values = list(zone)
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        counts = {n: db.execute(f'select count(*) from "{t}"').fetchone()[0] for n, t in (("Artist", artist), ("Artwork", artwork))}
-        dangling = db.execute(f'select count(*) from "{artwork}" a where a."{link}" is null or not exists '
-                              f'(select 1 from "{artist}" b where b.___recordID = a."{link}" and b.___zone = a.___zone)').fetchone()[0]
+        counts = {n: db.execute(f'select count(*) from "{t}" a where {in_zone}', values).fetchone()[0]
+                  for n, t in (("Artist", artist), ("Artwork", artwork))}
+        dangling = db.execute(f'select count(*) from "{artwork}" a where {in_zone} and (a."{link}" is null or not exists '
+                              f'(select 1 from "{artist}" b where b.___recordID = a."{link}" and b.___zone = a.___zone))',
+                              values).fetchone()[0]
     finally:
         db.close()
     return counts, dangling
+
+
+def created_counts(summary, types):
+    """The Artists and Artworks (of `types`' record types) that the summary says were created."""
+    made = {}
+    for kind, record_type in zip(("Artist", "Artwork"), types):
+        counts = counts_of(summary, record_type)
+        made[kind] = (counts or {}).get("created") or 0
+    return made
 
 
 def table_rows(path, table):
@@ -183,6 +227,14 @@ def prices_changed(store, change_file):
     return sum(1 for number, price in prices.items() if stored.get(number) == price), len(prices)
 
 
+PSQL_COPY = "psql \\copy (text columns)"
+
+
+def postgres_template(shape):
+    """The name of a filled shape's template database."""
+    return "cloudseed_bench_" + slug(shape.key).replace("-", "_").lower()
+
+
 def holds_cell(holds, failed):
     if failed:
         return "**FAIL**"
@@ -198,6 +250,7 @@ class ShapeMatrix:
         self.bench = bench
         self.folder = os.path.join(bench.work, "shapes")
         self.rows, self.checks, self.notes = [], [], []
+        self.templates = []  # the stores filled once for the runs to copy, removed once measured
 
     def run(self):
         os.makedirs(self.folder, exist_ok=True)
@@ -208,15 +261,19 @@ class ShapeMatrix:
 
     def run_rows(self):
         shapes = self.shapes()
-        measures = self.measure(shapes)
+        try:
+            measures = self.measure(shapes)
+        finally:
+            for path in self.templates:
+                remove_store(path)
         for shape in shapes:
             if shape.family == "CSV":
                 self.shape_row(shape, measures)
-        self.spread_row(shapes, measures)
         self.model_row(measures)
         for shape in shapes:
             if shape.family != "CSV":
                 self.shape_row(shape, measures)
+        self.spread_row(shapes, measures)
         self.plists()
         named = shapes[0]
         self.changes(named, measures.get(named.key))
@@ -230,11 +287,10 @@ class ShapeMatrix:
         full, named, untitled = b.data["full"], b.data["named"], b.data["untitled"]
         schema = self.write_schema()
         manifest = self.write_manifest(full, schema)
-        template, failure = self.production_template(schema)
-        production = Shape("production", "CSV, `import --environment production` into a store holding only a promoted schema",
-                           "CSV", full, gallery_files(full), ["--environment", "production"], "the natural key {title}",
-                           setup=lambda store: copy_store(template, store))
-        production.broken = failure
+        production = self.fill(Shape(
+            "production", "CSV, `import --environment production` into a store holding only a promoted schema", "CSV", full,
+            gallery_files(full), ["--environment", "production"], "the natural key {title}",
+            filled_by=lambda store: [b.cs("schema", "import", schema, "--store", store), b.cs("schema", "promote", "--store", store)]))
         return [
             Shape("recordName", "CSV, named by a `recordName` column (half the names non-ASCII; `artist` by record name)",
                   "CSV", named, gallery_files(named), [], "the 'recordName' column", keep=True),
@@ -250,6 +306,7 @@ class ShapeMatrix:
             Shape("seed", "`seed` of a manifest giving a `schema`, name templates and the reference (CSV)", "CSV", full,
                   naming='the name template "{catalogNumber} {artist}"', seed=manifest),
             production,
+            *[self.fill(shape) for shape in self.filled_shapes()],
             Shape("model", "CSV, `--model` of a Core Data model: Core Data's records (`CD_Artwork`, UUID names, the artist a STRING)",
                   "CSV", full, gallery_files(full), ["--model", self.write_model()], "the natural key {title}",
                   types=("CD_Artist", "CD_Artwork", "CD_artist")),
@@ -258,6 +315,61 @@ class ShapeMatrix:
             Shape("JSON array", "one JSON array with `recordName`, + artists.csv with `recordName`", "JSON", named,
                   gallery_files(named, "artworks.json"), [], "the 'recordName' column"),
         ]
+
+    def filled_shapes(self):
+        """The shapes whose store already holds records: the same CSVs into production after
+        development, into a second zone, and a second batch of new Artworks after the first."""
+        b = self.bench
+        full, named, second = b.data["full"], b.data["named"], b.data["second"]
+        files = gallery_files(full)
+        gallery = {"Artist": b.artists, "Artwork": b.rows}
+        return [
+            Shape("production after development", "CSV, `import --environment production` into a store whose development "
+                  "holds the same records, promoted", "CSV", full, files, ["--environment", "production"],
+                  "the natural key {title}", zone=PRODUCTION_ZONE, kept=DEFAULT_ZONE,
+                  filled_by=lambda store: [b.cs("import", *files, "--store", store),
+                                           b.cs("schema", "promote", "--store", store)]),
+            Shape("second zone", "CSV, `--database private --zone Second` into a store whose zone `First` holds the same records",
+                  "CSV", full, files, ["--database", "private", "--zone", "Second"], "the natural key {title}",
+                  zone=SECOND_ZONE, kept=FIRST_ZONE,
+                  filled_by=lambda store: [b.cs("import", *files, "--store", store, "--database", "private", "--zone", "First")]),
+            Shape("second batch", "CSV, a second batch of as many new Artworks (`recordName`) into a store holding the "
+                  "first and the Artists", "CSV", second, [os.path.join(second, "artworks.csv")], [],
+                  "the 'recordName' column", zone=DEFAULT_ZONE, stored=dict(gallery, Artwork=2 * b.rows),
+                  created=dict(gallery, Artist=0), first_batch=named,
+                  filled_by=lambda store: [b.cs("import", *gallery_files(named), "--store", store)]),
+        ]
+
+    def fill(self, shape):
+        """A shape whose store is filled before its runs: the template store its runs copy (and, with
+        a first batch, sqlite3's), made now; the shape marked broken when that fails."""
+        path, shape.broken = self.template(slug(shape.key), shape.filled_by)
+        shape.setup = lambda store: copy_store(path, store)
+        if shape.first_batch and not shape.broken and self.bench.tools["sqlite3"]:
+            shape.peer_template, shape.broken = self.template(f"{slug(shape.key)}-sqlite3", self.first_batch_tables(shape))
+        return shape
+
+    def template(self, name, commands):
+        """A store that the `commands(path)` fill, made once for the runs to copy; and the failed run, if one failed."""
+        b = self.bench
+        path = os.path.join(self.folder, f"{name}-template.sqlite")
+        remove_store(path)
+        self.templates.append(path)
+        for argv in commands(path):
+            r = run_process(argv, b.args.timeout, capture_stdout=True)
+            if not r.ok:
+                b.failures.append((f"shape matrix: the {name} template", os.path.basename(argv[0]), r))
+                remove_store(path)
+                return path, r
+        return path, None
+
+    def first_batch_tables(self, shape):
+        """sqlite3's commands making its tables of the first batch, artworks unique by recordName."""
+        folder = shape.first_batch
+        return lambda path: [[self.bench.tools["sqlite3"], path,
+                              f'.import --csv "{os.path.join(folder, "artists.csv")}" artists',
+                              f'.import --csv "{os.path.join(folder, "artworks.csv")}" artworks',
+                              'CREATE UNIQUE INDEX artworks_recordName ON artworks (recordName)']]
 
     def write_schema(self):
         path = os.path.join(self.folder, "gallery.ckdb")
@@ -278,20 +390,6 @@ class ShapeMatrix:
             json.dump(manifest_for(folder, schema), f, indent=2)
         return path
 
-    def production_template(self, schema):
-        """A store holding only the gallery's schema, imported into development and promoted; and
-        the failed run, if one failed."""
-        b = self.bench
-        path = os.path.join(self.folder, "production-template.sqlite")
-        remove_store(path)
-        for argv in (b.cs("schema", "import", schema, "--store", path), b.cs("schema", "promote", "--store", path)):
-            r = run_process(argv, b.args.timeout, capture_stdout=True)
-            if not r.ok:
-                b.failures.append(("shape matrix: production schema", "cloudseed", r))
-                remove_store(path)
-                return path, r
-        return path, None
-
     def store(self, shape):
         return os.path.join(self.folder, f"{slug(shape.key)}.sqlite")
 
@@ -309,15 +407,26 @@ class ShapeMatrix:
         return b.alternate("shape matrix", tools)
 
     def sqlite3_tool(self, shape, last):
-        _, prepare, _ = self.bench.sqlite3_import(shape.peer_folder)
+        db = os.path.join(self.bench.work, "peer-sqlite3.db")
+        prepare = self.sqlite3_append(shape, db) if shape.first_batch else self.bench.sqlite3_import(shape.peer_folder)[1]
 
         def after(run, runs):
             if run == last:
                 try:
-                    shape.peer_rows = table_rows(os.path.join(self.bench.work, "peer-sqlite3.db"), "artworks")
+                    shape.peer_rows = table_rows(db, "artworks")
                 except sqlite3.Error:
                     shape.peer_rows = 0
         return (f"sqlite3 .import · {shape.key}", prepare, after)
+
+    def sqlite3_append(self, shape, db):
+        """sqlite3 .import of the shape's artworks.csv appended to a copy of the first batch's tables:
+        only the append is timed."""
+        artworks = os.path.join(shape.peer_folder, "artworks.csv")
+
+        def prepare(run):
+            copy_store(shape.peer_template, db)
+            return [[self.bench.tools["sqlite3"], db, f'.import --csv --skip 1 "{artworks}" artworks']]
+        return prepare
 
     def cloudseed_tool(self, shape, last):
         store = self.store(shape)
@@ -337,27 +446,53 @@ class ShapeMatrix:
         return (shape.key, prepare, after)
 
     def check_new_store(self, shape, store):
-        b = self.bench
-        problems = []
         try:
-            counts, dangling = store_counts(store, shape.types)
+            counts, dangling = store_counts(store, shape.types, shape.zone)
+            kept = store_counts(store, shape.types, shape.kept)[0] if shape.kept else None
         except sqlite3.Error as error:
             return False, f"cannot read the store: {error}"
-        expected = {"Artist": b.artists, "Artwork": b.rows}
+        return self.verdict(shape, counts, dangling, kept, shape.summary, shape.peer_rows, "sqlite3 .import")
+
+    def gallery(self):
+        """The Artists and Artworks that one import of the gallery's files makes."""
+        return {"Artist": self.bench.artists, "Artwork": self.bench.rows}
+
+    def created(self, shape):
+        return shape.created or self.gallery()
+
+    def peer_expected(self, shape):
+        """The artworks the peer's table holds after its run: the first batch's and its own."""
+        return self.bench.rows * (2 if shape.first_batch else 1)
+
+    def verdict(self, shape, counts, dangling, kept, summary, peer_rows, peer):
+        """(ok, detail) of a shape's last run: the counts of the zone it wrote (or of the whole
+        store), its dangling references, the zone filled before, the naming and created counts its
+        summary gives, the rows the peer left."""
+        problems = []
+        expected = shape.stored or self.gallery()
         if counts != expected:
             problems.append(f"expected {expected}")
         if dangling:
             problems.append(f"{dangling:,} Artworks whose artist is no Artist")
-        naming = artwork_naming(shape.summary, shape.types[1]) or "an unknown rule"
+        naming = artwork_naming(summary, shape.types[1]) or "an unknown rule"
         if shape.naming not in naming:
             problems.append(f"expected naming by {shape.naming}")
-        made = [counts_of(shape.summary, t) for t in shape.types[:2]]
-        if [c and c.get("created") for c in made] != [b.artists, b.rows]:
-            problems.append(f"the summary says Artist {made[0]}, Artwork {made[1]}")
-        if shape.peer_rows is not None and shape.peer_rows != b.rows:
-            problems.append(f"sqlite3 .import read {shape.peer_rows:,} artworks")
-        detail = (f"{counts['Artwork']:,} Artworks, {counts['Artist']:,} Artists, {dangling:,} dangling references; "
+        made = created_counts(summary, shape.types)
+        if made != self.created(shape):
+            problems.append(f"the summary says created {made}, expected {self.created(shape)}")
+        if kept is not None and kept != self.gallery():
+            problems.append(f"{zone_name(shape.kept)} should still hold {self.gallery()}")
+        if peer_rows is not None and peer_rows != self.peer_expected(shape):
+            problems.append(f"{peer} left {peer_rows:,} artworks, expected {self.peer_expected(shape):,}")
+        where = f" in {zone_name(shape.zone)}" if shape.zone else ""
+        detail = (f"{counts['Artwork']:,} Artworks, {counts['Artist']:,} Artists{where}, {dangling:,} dangling references; "
                   f"Artworks named by {naming}")
+        if shape.zone:
+            detail += f"; the summary: {made['Artwork']:,} Artworks, {made['Artist']:,} Artists created"
+        if kept is not None:
+            detail += f"; {zone_name(shape.kept)} still holds {kept['Artwork']:,} Artworks, {kept['Artist']:,} Artists"
+        if shape.first_batch and peer_rows is not None:
+            detail += f"; {peer}'s table holds {peer_rows:,} artworks after the append"
         return not problems, detail + "".join(f"; {p}" for p in problems)
 
     # -- the rows
@@ -373,9 +508,9 @@ class ShapeMatrix:
         cs = measures[shape.key]
         peer = measures.get(f"sqlite3 .import · {shape.key}")
         r = ratio(cs.time, peer.time) if peer else math.nan
-        twin = " of the CSV twin" if shape.family == "JSON" else ""
-        peers = f"sqlite3 .import{twin} {peer.cell()}" if peer else "sqlite3: not installed"
-        row = b.table_row(shape.label, cs, b.rows + b.artists, peers, r, "sqlite3", target_cell, None if r != r else r <= target)
+        peers = f"{shape.peer_label('sqlite3 .import')} {peer.cell()}" if peer else "sqlite3: not installed"
+        written = sum(self.created(shape).values())
+        row = b.table_row(shape.label, cs, written, peers, r, "sqlite3", target_cell, None if r != r else r <= target)
         checked = shape.check is not None and shape.check[0]
         row[7] = holds_cell(None if r != r else r <= target, not cs.ok or not checked)
         self.rows.append(row)
@@ -385,24 +520,25 @@ class ShapeMatrix:
             self.checks.append((shape.key, False, "not checked: the run failed (see Failures)" if cs.failure else "not checked"))
 
     def spread_row(self, shapes, measures):
-        """The worst CSV shape's ratio over the best's: every shape must be about as fast."""
+        """The worst shape's ratio over the best's, over every SQLite shape (CSV and JSON, the filled
+        stores too): every shape must be about as fast."""
         scored = []
         for shape in shapes:
             cs = measures.get(shape.key)
             peer = measures.get(f"sqlite3 .import · {shape.key}")
-            if shape.family != "CSV" or shape.broken or not cs.ok:
+            if shape.broken or not cs.ok:
                 continue
             scored.append((ratio(cs.time, peer.time) if peer else cs.time, shape.key))
         scored = [s for s in scored if s[0] == s[0]]
         target = f"≤ {SPREAD_TARGET:.1f}× (aim ≤ {SPREAD_AIM:.1f}×)"
         unit = "×" if self.bench.tools["sqlite3"] else " s"
         if len(scored) < 2:
-            self.rows.append(["worst CSV shape ÷ best CSV shape", "—", "—", "—", "fewer than two CSV shapes ran", "—", target, "**FAIL**"])
+            self.rows.append(["worst shape ÷ best shape", "—", "—", "—", "fewer than two shapes ran", "—", target, "**FAIL**"])
             return
         worst, best = max(scored), min(scored)
         spread = worst[0] / best[0]
-        missing = len(scored) < sum(1 for s in shapes if s.family == "CSV")
-        self.rows.append(["worst CSV shape ÷ best CSV shape (their ratios to sqlite3)", "—", "—", "—",
+        missing = len(scored) < len(shapes)
+        self.rows.append(["worst shape ÷ best shape, over every SQLite shape above (their ratios to sqlite3)", "—", "—", "—",
                           f"worst: {worst[1]} {worst[0]:.2f}{unit}; best: {best[1]} {best[0]:.2f}{unit}",
                           f"{spread:.2f}×", target, holds_cell(spread <= SPREAD_TARGET, missing)])
 
@@ -523,48 +659,93 @@ class ShapeMatrix:
         return stored == rows, f"{stored:,} Artworks (expected {rows:,})"
 
     def postgres(self, shapes):
-        """The CSV naming shapes into PostgreSQL, each beside psql \\copy of the same files."""
+        """The CSV naming shapes and the filled stores into PostgreSQL, each beside psql \\copy of the
+        same files; a filled store (and psql's first batch) is a copy of a template database made first."""
         b = self.bench
         pg = PostgresWorkload(b, b.args.postgres)
         if not pg.psql:
             self.notes.append("PostgreSQL rows skipped: psql is not installed (apt-get install postgresql-client)")
             return
         chosen = [s for s in shapes if s.key in POSTGRES_SHAPES]
-        last = b.args.runs - 1
-        checks = {}
+        checks, peer_rows, broken = {}, {}, {}
         tools = []
+        try:
+            for shape in chosen:
+                broken[shape.key] = self.postgres_templates(pg, shape)
+                if not broken[shape.key]:
+                    tools += self.postgres_tools(pg, shape, checks, peer_rows)
+            measures = b.alternate("shape matrix: PostgreSQL", tools)
+        finally:
+            pg.drop_databases()
         for shape in chosen:
-            tools.append(pg.copy_peer(shape.peer_folder, name=f"psql \\copy · {shape.key}"))
-            tools.append(pg.cloudseed_import(shape.files, name=f"{shape.key} into PostgreSQL", extra=shape.extra,
-                                             after=self.postgres_check(pg, shape, last, checks)))
-        measures = b.alternate("shape matrix: PostgreSQL", tools)
-        pg.drop_databases()
-        target_cell = f"≤ {POSTGRES_TARGET:.1f}× psql \\copy (aim ≤ {POSTGRES_AIM:.1f}×)"
-        for shape in chosen:
-            cs, copy = measures[f"{shape.key} into PostgreSQL"], measures[f"psql \\copy · {shape.key}"]
-            r = ratio(cs.time, copy.time) if cs.ok and copy.ok else math.nan
-            holds = None if r != r else r <= POSTGRES_TARGET
-            row = b.table_row(f"PostgreSQL: {shape.label}", cs, b.rows + b.artists, f"psql \\copy (text columns) {copy.cell()}",
-                              r, "psql \\copy", target_cell, holds)
-            check = checks.get(shape.key) or (False, "not checked: the run failed (see Failures)")
-            row[7] = holds_cell(holds, not cs.ok or not check[0])
-            self.rows.append(row)
-            self.checks.append((f"PostgreSQL: {shape.key}", *check))
+            self.postgres_row(shape, measures, checks, broken[shape.key])
 
-    def postgres_check(self, pg, shape, last, checks):
+    def postgres_templates(self, pg, shape):
+        """The template databases of a filled shape: cloudseed's, and psql's of the first batch with
+        its unique index. Why they could not be made, or None."""
+        if not shape.filled_by:
+            return None
+        name = postgres_template(shape)
+        try:
+            failure = pg.cloudseed_template(name, shape.filled_by)
+            if failure:
+                self.bench.failures.append((f"shape matrix: the PostgreSQL {shape.key} template", "cloudseed", failure))
+                return failure.why()
+            if shape.first_batch:
+                pg.copy_template(f"{name}_copy", shape.first_batch)
+        except RuntimeError as error:
+            return str(error)[:300]
+        return None
+
+    def postgres_tools(self, pg, shape, checks, peer_rows):
+        """psql's \\copy (appended to the first batch, with one) and cloudseed's import of a shape."""
+        last = self.bench.args.runs - 1
+        template = postgres_template(shape) if shape.filled_by else None
+        name = f"psql \\copy · {shape.key}"
+
+        def counted(run, runs):
+            if run == last:
+                try:
+                    peer_rows[shape.key] = pg.copied_rows()
+                except RuntimeError:
+                    peer_rows[shape.key] = 0
+        if shape.first_batch:
+            peer = pg.append_peer(f"{template}_copy", os.path.join(shape.peer_folder, "artworks.csv"), name, after=counted)
+        else:
+            peer = pg.copy_peer(shape.peer_folder, name=name, after=counted)
+        return [peer, pg.cloudseed_import(shape.files, name=f"{shape.key} into PostgreSQL", extra=shape.extra, template=template,
+                                          after=self.postgres_check(pg, shape, last, checks, peer_rows))]
+
+    def postgres_row(self, shape, measures, checks, broken):
         b = self.bench
+        label = f"PostgreSQL: {shape.label}"
+        target_cell = f"≤ {POSTGRES_TARGET:.1f}× psql \\copy (aim ≤ {POSTGRES_AIM:.1f}×)"
+        if broken:
+            self.rows.append([label, "failed", "—", "—", f"setup failed: {broken}", "—", target_cell, "**FAIL**"])
+            self.checks.append((f"PostgreSQL: {shape.key}", False, "not run: its setup failed"))
+            return
+        cs, copy = measures[f"{shape.key} into PostgreSQL"], measures[f"psql \\copy · {shape.key}"]
+        r = ratio(cs.time, copy.time) if cs.ok and copy.ok else math.nan
+        holds = None if r != r else r <= POSTGRES_TARGET
+        peers = f"{shape.peer_label(PSQL_COPY)} {copy.cell()}"
+        row = b.table_row(label, cs, sum(self.created(shape).values()), peers, r, "psql \\copy", target_cell, holds)
+        check = checks.get(shape.key) or (False, "not checked: the run failed (see Failures)")
+        row[7] = holds_cell(holds, not cs.ok or not check[0])
+        self.rows.append(row)
+        self.checks.append((f"PostgreSQL: {shape.key}", *check))
 
+    def postgres_check(self, pg, shape, last, checks, peer_rows):
         def after(run, runs):
             if run != last:
                 return
             try:
-                counts, dangling = pg.stored_counts()
+                counts, dangling = pg.stored_counts(shape.zone)
+                kept = pg.stored_counts(shape.kept)[0] if shape.kept else None
             except RuntimeError as error:
                 checks[shape.key] = (False, str(error))
                 return
-            naming = artwork_naming(parse_summary(runs[-1].stdout)) or "an unknown rule"
-            ok = counts == {"Artist": b.artists, "Artwork": b.rows} and dangling == 0 and shape.naming in naming
-            checks[shape.key] = (ok, f"{counts}, {dangling:,} Artworks whose artist is no Artist row; Artworks named by {naming}")
+            checks[shape.key] = self.verdict(shape, counts, dangling, kept, parse_summary(runs[-1].stdout),
+                                             peer_rows.get(shape.key), "psql \\copy")
         return after
 
     def add_section(self):
@@ -573,7 +754,8 @@ class ShapeMatrix:
         intro = [
             f"{b.rows:,} Artworks + {b.artists:,} Artists ({size_label(os.path.join(full, 'artworks.csv'))} of CSV), "
             f"property lists {b.args.plist_rows:,} rows. Each row imports into a new, empty SQLite store unless it says otherwise, "
-            "and its ratio is to the `sqlite3 .import` runs of the same CSVs that alternated with it in this run "
+            "and its ratio is to the `sqlite3 .import` runs of the same CSVs (for the second batch, appended to a table "
+            "holding the first) that alternated with it in this run "
             f"({b.args.runs} run(s) each, medians). Targets are issue 34's \"must reach\" (its aim in brackets).",
         ]
         columns = ["shape", "cloudseed time", "rows/s", "peak RSS", "beside, in the same run", "ratio", "must reach", "holds?"]
