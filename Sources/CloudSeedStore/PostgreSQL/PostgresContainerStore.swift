@@ -37,6 +37,9 @@ package final class PostgresContainerStore: StoreBackend {
     /// table's record type and the `ADD CONSTRAINT` clauses that add them back
     /// (``deferNameIndex(ofType:in:)``).
     package var deferredKeys: [String: (recordType: String, additions: [String])] = [:]
+    /// The foreign keys to the zones dropped from tables that hold rows while a bulk insert adds
+    /// more, by qualified table: the `ADD CONSTRAINT` clause that adds each back.
+    package var deferredZoneKeys: [String: String] = [:]
     /// The tables whose columns hold the values a bulk insert's rows share as their defaults,
     /// until their keys are added back (``PostgresPendingRows/SharedColumns``).
     package var columnDefaults: [String: PostgresPendingRows.SharedColumns] = [:]
@@ -218,6 +221,7 @@ package final class PostgresContainerStore: StoreBackend {
             pendingRows.removeAll()
             readAhead.removeAll()
             deferredKeys.removeAll()
+            deferredZoneKeys.removeAll()
             columnDefaults.removeAll()
             lastInsertTarget = nil
         }

@@ -110,16 +110,20 @@ import Testing
         _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
-        #expect(
+        func keys() throws -> [[String?]] {
             try store.connection.rows(
                 """
                 SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
                 WHERE conrelid = to_regclass('icloud_com_example_cloudseed_development."ToDoItem"') ORDER BY conname
-                """) == [
-                    ["ToDoItem____zone_fkey", "FOREIGN KEY (___zone) REFERENCES cloudseed.zones(id) NOT VALID"],
-                    ["ToDoItem_pkey", "PRIMARY KEY (___zone, \"___recordID\")"],
-                ])
-        // A second import of the same rows finds them by name instead of adding rows.
+                """)
+        }
+        let added: [[String?]] = [
+            ["ToDoItem____zone_fkey", "FOREIGN KEY (___zone) REFERENCES cloudseed.zones(id) NOT VALID"],
+            ["ToDoItem_pkey", "PRIMARY KEY (___zone, \"___recordID\")"],
+        ]
+        #expect(try keys() == added)
+        // A second import of the same rows finds them by name instead of adding rows; the foreign
+        // key it let wait is back, and a row of no zone is refused again.
         let summary = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
             SourceFile(path: Repository.sample("ToDoItems/ToDoItems.plist"))
         ])
@@ -128,6 +132,12 @@ import Testing
             try store.connection.rows("SELECT count(*) FROM icloud_com_example_cloudseed_development.\"ToDoItem\"") == [
                 ["3"]
             ])
+        #expect(try keys() == added)
+        #expect(throws: (any Error).self) {
+            try store.connection.execute(
+                "INSERT INTO icloud_com_example_cloudseed_development.\"ToDoItem\" (___zone, \"___recordID\", \"___createTime\", \"___createdBy\", \"___modTime\", \"___modifiedBy\", \"___etag\") SELECT 9999, 'nowhere', \"___createTime\", \"___createdBy\", \"___modTime\", \"___modifiedBy\", \"___etag\" FROM icloud_com_example_cloudseed_development.\"ToDoItem\" LIMIT 1"
+            )
+        }
     }
 
     /// A run that fails after creating a zone leaves no trace of it, not even in the zones'
