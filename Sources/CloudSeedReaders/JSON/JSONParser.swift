@@ -207,23 +207,29 @@ package struct JSONParser: DocumentCursor {
 
     /// Reads the next value as a flat record of `keys` into `cells`, where it is one: an object
     /// of those keys in that order, each written as its bytes, whose values are strings, numbers,
-    /// booleans, nulls or arrays of those. Returns where the object starts; `nil`, with nothing
-    /// read, for any other value, and for input whose errors ``readRecord()`` words.
-    package mutating func readRecordCells(keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> SourcePosition? {
+    /// booleans, nulls or arrays of those; a string with escapes or an array goes to `values`.
+    /// Returns where the object starts; `nil`, with nothing read, for any other value, and for
+    /// input whose errors ``readRecord()`` words.
+    package mutating func readRecordCells(
+        keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell], values: inout [PlainValue]
+    ) -> SourcePosition? {
         skipWhitespace()
         guard current() == UInt8(ascii: "{") else { return nil }
         let start = position
         let resumed = (index: index, line: line, lineStart: lineStart, depth: depth, open: expectingFirst.count)
         cells.removeAll(keepingCapacity: true)
-        if readFlatMembers(keys, into: &cells) { return start }
+        values.removeAll(keepingCapacity: true)
+        if readFlatMembers(keys, into: &cells, values: &values) { return start }
         (index, line, lineStart, depth) = (resumed.index, resumed.line, resumed.lineStart, resumed.depth)
         expectingFirst.removeLast(expectingFirst.count - resumed.open)
         return nil
     }
 
-    /// ``readRecordCells(keys:into:)`` past the object's opening brace; `false` where the object is
-    /// not a flat record of `keys`, the read position then anywhere in it.
-    private mutating func readFlatMembers(_ keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell]) -> Bool {
+    /// ``readRecordCells(keys:into:values:)`` past the object's opening brace; `false` where the
+    /// object is not a flat record of `keys`, the read position then anywhere in it.
+    private mutating func readFlatMembers(
+        _ keys: [[UInt8]], into cells: inout [FlatJSONRecord.Cell], values: inout [PlainValue]
+    ) -> Bool {
         index += 1
         for (offset, key) in keys.enumerated() {
             skipWhitespace()
@@ -237,25 +243,37 @@ package struct JSONParser: DocumentCursor {
             guard current() == UInt8(ascii: ":") else { return false }
             index += 1
             skipWhitespace()
-            var cell = FlatJSONRecord.Cell(value: .null, text: nil, line: line, column: index - lineStart + 1)
+            var cell = FlatJSONRecord.Cell(
+                kind: .null, bytes: 0..<0, scalar: 0, line: line, column: index - lineStart + 1)
+            func held(_ value: PlainValue) {
+                cell.kind = .value
+                cell.bytes = values.count..<values.count
+                values.append(value)
+            }
             switch current() {
             case UInt8(ascii: "\"")?:
                 if let text = plainString() {
-                    cell.text = text
+                    (cell.kind, cell.bytes) = (.text, text)
                 } else {
                     guard let string = try? parseString() else { return false }
-                    cell.value = .string(string)
+                    held(.string(string))
                 }
             case UInt8(ascii: "[")?:
                 guard let value = try? parsePlainValue(), case .array(let items) = value,
                     !items.contains(where: \.isNested)
                 else { return false }
-                cell.value = value
+                held(value)
             case UInt8(ascii: "{")?, nil:
                 return false
             case let byte?:
-                guard let value = try? parseScalar(byte) else { return false }
-                cell.value = value
+                switch try? parseScalar(byte) {
+                case .integer(let number)?: (cell.kind, cell.scalar) = (.integer, UInt64(bitPattern: number))
+                case .real(let number)?: (cell.kind, cell.scalar) = (.real, number.bitPattern)
+                case .bool(let truth)?: (cell.kind, cell.scalar) = (.bool, truth ? 1 : 0)
+                case .null?: cell.kind = .null
+                case let other?: held(other)
+                case nil: return false
+                }
             }
             cells.append(cell)
         }
@@ -300,16 +318,19 @@ package struct JSONParser: DocumentCursor {
     /// Reads records until the input ends: JSON Lines' values, or with `inArray` the elements of
     /// the array the document is. Each is read as a flat record of the keys `keys` gives (asked
     /// before each record), lent to `flat` with where it starts, where it is one
-    /// (``readRecordCells(keys:into:)``); every other as ``readRecord()`` reads it, to `other`.
+    /// (``readRecordCells(keys:into:values:)``); every other as ``readRecord()`` reads it, to `other`.
     package mutating func forEachRecord(
         inArray: Bool, keys: () -> [[UInt8]]?, flat: (FlatJSONRecord, SourcePosition) throws -> Void,
         other: (RecordRead) throws -> Void
     ) throws {
-        // One array of cells serves every record.
+        // One array of cells, and one of values, serves every record.
         var cells: [FlatJSONRecord.Cell] = []
+        var values: [PlainValue] = []
         func read(_ parser: inout JSONParser) throws {
-            if let keys = keys(), let start = parser.readRecordCells(keys: keys, into: &cells) {
-                try flat(FlatJSONRecord(cells: cells, input: parser.input.buffer, origin: parser.origin), start)
+            if let keys = keys(), let start = parser.readRecordCells(keys: keys, into: &cells, values: &values) {
+                try flat(
+                    FlatJSONRecord(cells: cells, values: values, input: parser.input.buffer, origin: parser.origin),
+                    start)
             } else {
                 try other(try parser.readRecord())
             }
@@ -548,7 +569,9 @@ package struct JSONParser: DocumentCursor {
 
     private mutating func parseNumber() throws -> PlainValue {
         let start = index
-        let startPosition = position
+        // Where the number starts, made a position only for an error: a number holds no line break.
+        let startColumn = index - lineStart + 1
+        var startPosition: SourcePosition { origin.at(line: line, column: startColumn) }
         var isInteger = true
         if current() == UInt8(ascii: "-") { index += 1 }
         func digits(_ parser: inout JSONParser) -> Int {

@@ -7,21 +7,17 @@ extension FlatJSONRecord: SurveyedCells {
     /// way leaves them out of a row.
     func isSet(_ column: Int) -> Bool {
         guard column < cells.count else { return false }
-        if cells[column].text != nil { return true }
-        switch cells[column].value {
+        switch cells[column].kind {
         case .null: return false
-        case .array(let items): return !items.isEmpty
-        default: return true
+        case .value:
+            guard case .array(let items) = values[cells[column].bytes.lowerBound] else { return true }
+            return !items.isEmpty
+        case .text, .integer, .real, .bool: return true
         }
     }
 
     func position(_ column: Int) -> SourcePosition {
         origin.at(line: cells[column].line, column: cells[column].column)
-    }
-
-    func value(_ column: Int) -> PlainValue {
-        guard let text = cells[column].text else { return cells[column].value }
-        return .string(withBytes(text) { String(decoding: $0, as: UTF8.self) })
     }
 
     func namingText(_ column: Int) -> String? {
@@ -30,29 +26,28 @@ extension FlatJSONRecord: SurveyedCells {
     }
 
     func withTextBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        cells[column].text.map { withBytes($0, body) }
+        text(column).map { withBytes($0, body) }
     }
 
     /// A date in a string, read from its bytes; every other value is typed from itself.
     func typedByBytes(_ column: Int, as type: FieldType, converter: ValueConverter) -> (
         value: RecordValue, kind: InferredKind.TextKind?
     )? {
-        guard type == .timestamp, let text = cells[column].text else { return nil }
+        guard type == .timestamp, let text = text(column) else { return nil }
         return withBytes(text) { Timestamp.parse(utf8: $0) }.map { (.timestamp($0), nil) }
     }
 
     /// Two numbers within range, as a location made of them converts.
     func location(latitude: Int, longitude: Int, converter: ValueConverter) -> RecordValue? {
-        func number(_ value: PlainValue) -> Double? {
-            switch value {
-            case .integer(let number): Double(number)
-            case .real(let number): number
-            default: nil
+        func number(_ cell: Cell) -> Double? {
+            switch cell.kind {
+            case .integer: Double(Int64(bitPattern: cell.scalar))
+            case .real: Double(bitPattern: cell.scalar)
+            case .text, .bool, .null, .value: nil
             }
         }
-        guard cells[latitude].text == nil, cells[longitude].text == nil, let latitude = number(cells[latitude].value),
-            (-90...90).contains(latitude), let longitude = number(cells[longitude].value),
-            (-180...180).contains(longitude)
+        guard let latitude = number(cells[latitude]), (-90...90).contains(latitude),
+            let longitude = number(cells[longitude]), (-180...180).contains(longitude)
         else { return nil }
         return .location(Location(latitude: latitude, longitude: longitude))
     }
@@ -62,7 +57,7 @@ extension FlatJSONRecord: SurveyedCells {
     /// A JSON string is classified as a typed string (``InferredKind/classify(typedString:)``): its
     /// typing never tells its kind.
     func survey(_ column: Int, into survey: TypeSurvey.FieldSurvey, assetFolder: String, kind: InferredKind.TextKind?) {
-        guard let text = cells[column].text else { return survey.add(cells[column].value, assetFolder: assetFolder) }
+        guard let text = text(column) else { return survey.add(value(column), assetFolder: assetFolder) }
         // The empty string is text without texts to keep.
         guard !text.isEmpty else { return survey.add(.string, assetFolder: assetFolder) { [] } }
         withBytes(text) { survey.add(InferredKind.classify(typedString: $0), bytes: $0, assetFolder: assetFolder) }
