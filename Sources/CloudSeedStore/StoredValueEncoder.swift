@@ -1,9 +1,9 @@
 package import CloudSeedCore
 
 /// A store's encoding of the values of a new record, made on the thread that types the record:
-/// the bytes the store keeps for its fields (a PostgreSQL `COPY` row's field columns), so that the
-/// writing thread only adds the record's name and system fields, and no value of the record
-/// crosses to it to be read there and freed back where it was made.
+/// the bytes the store keeps for its fields (a PostgreSQL `COPY` row's field columns, SQLite's
+/// column values), so that the writing thread only adds the record's name and system fields, and
+/// no value of the record crosses to it to be read there and freed back where it was made.
 ///
 /// Before, the writing thread encoded the values, and the reading thread freed them when their
 /// batches came back, both much work.

@@ -26,7 +26,7 @@ package final class SQLiteContainerStore: StoreBackend {
     private var lastSaveTarget: SaveTarget?
     /// What the last record compared with its stored row was compared by (``holdsUnchanged(_:fieldNames:in:)``).
     package var lastComparison: Comparison?
-    /// The buffer ``insertNew(_:fieldNames:system:in:)`` writes the text of timestamps, locations and lists in.
+    /// The buffer ``insertNew(_:fieldNames:system:in:)`` encodes a value in to bind it (``SQLiteEncodedFields``).
     /// Not checked for overlapping access at run time: the store is used by one thread at a time,
     /// and the check cost as much as binding the value, for every value of every record.
     @exclusivity(unchecked) private var bindingScratch: [UInt8] = []
@@ -540,7 +540,9 @@ package final class SQLiteContainerStore: StoreBackend {
                 statement: ObjectIdentifier(target.insert), zone: target.zone, system: system)
         }
         let firstField = Int32(RecordColumns.system.count + 1)
-        if target.fieldNames.matches(fieldNames) {
+        if let encoded = record.encodedValues {
+            try bindEncoded(encoded, fieldNames: fieldNames, from: firstField, to: target)
+        } else if target.fieldNames.matches(fieldNames) {
             // Each value lent where it is, and switched on there: a copy would count references to
             // its texts, and handing the optional to a function copied it first.
             try record.values.withUnsafeBufferPointer { values in
@@ -560,6 +562,33 @@ package final class SQLiteContainerStore: StoreBackend {
             }
         }
         try target.insert.runBound()
+    }
+
+    /// Binds values encoded where they were typed (``valueEncoder(for:fieldNames:in:)``), in the
+    /// order of `fieldNames`; the table's other fields, where it has more, to NULL.
+    private func bindEncoded(_ encoded: [UInt8], fieldNames: [String], from firstField: Int32, to target: SaveTarget)
+        throws
+    {
+        try encoded.withUnsafeBufferPointer { encoded in
+            if target.fieldNames.matches(fieldNames) {
+                return try SQLiteEncodedFields.bind(encoded, to: target.insert) { firstField + Int32($0) }
+            }
+            let columns = Dictionary(uniqueKeysWithValues: target.fieldNames.names.enumerated().map { ($1, $0) })
+            for offset in target.fieldNames.names.indices {
+                try target.insert.bind(.null, at: firstField + Int32(offset))
+            }
+            try SQLiteEncodedFields.bind(encoded, to: target.insert) { place in
+                columns[fieldNames[place]].map { firstField + Int32($0) }
+            }
+        }
+    }
+
+    /// Encodes the values of the records of `recordType` where they are typed, as
+    /// ``insertNew(_:fieldNames:system:in:)`` binds them (``SQLiteEncodedFields``).
+    package func valueEncoder(for recordType: String, fieldNames: [String], in scope: StoreScope) throws
+        -> StoredValueEncoder?
+    {
+        StoredValueEncoder { values, texts in SQLiteEncodedFields.encoded(values, texts: texts) }
     }
 
     private func bind(_ value: RecordValue?, at index: Int32, to statement: SQLiteStatement) throws {

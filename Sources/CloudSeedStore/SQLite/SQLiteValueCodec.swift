@@ -57,29 +57,16 @@ package enum SQLiteValueCodec {
     }
 
     /// Binds `value` to the parameter at `index` in the form ``encode(_:)`` gives it, without making
-    /// a ``SQLiteValue`` of it first, nor a string of a timestamp, a location or a list: their text is
-    /// written into `scratch`, a buffer kept from value to value.
+    /// a ``SQLiteValue`` of it first, nor a string of a timestamp, a location or a list: it is
+    /// written into `scratch`, a buffer kept from value to value, as ``SQLiteEncodedFields`` writes it.
     package static func bind(
         _ value: RecordValue, to statement: SQLiteStatement, at index: Int32, scratch: inout [UInt8]
     )
         throws
     {
-        switch value {
-        case .string(let text): try statement.bindText(text, at: index)
-        case .int64(let number): try statement.bind(.integer(number), at: index)
-        case .double(let number): try statement.bind(.real(number), at: index)
-        case .timestamp(let milliseconds):
-            scratch.removeAll(keepingCapacity: true)
-            guard Timestamp.append(milliseconds, to: &scratch) else {
-                return try statement.bind(encode(value), at: index)
-            }
-            try scratch.withUnsafeBufferPointer { try statement.bindText(bytes: $0, at: index) }
-        case .location, .list:
-            scratch.removeAll(keepingCapacity: true)
-            appendJSONElement(value, to: &scratch)
-            try scratch.withUnsafeBufferPointer { try statement.bindText(bytes: $0, at: index) }
-        case .bytes, .reference, .asset: try statement.bind(encode(value), at: index)
-        }
+        scratch.removeAll(keepingCapacity: true)
+        SQLiteEncodedFields.append(value, to: &scratch)
+        try scratch.withUnsafeBufferPointer { try SQLiteEncodedFields.bind($0, to: statement) { _ in index } }
     }
 
     /// The JSON form of a value inside a list (or a location or non-plain reference column).

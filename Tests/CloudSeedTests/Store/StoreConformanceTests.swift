@@ -168,6 +168,43 @@ import Testing
         #expect(changed.system.createdTimestamp == 0 && changed.system.modifiedTimestamp == 1)
     }
 
+    /// Records typed where they are read are saved with their values encoded there; a run whose
+    /// records have fewer fields than their table, in another order, leaves the others unset.
+    @Test(arguments: BackendKind.testable) func valuesEncodedWhereTypedAreKeptAsGiven(_ backend: BackendKind) throws {
+        let testStore = try TestStore(backend)
+        let store = try testStore.open()
+        let rows = """
+            name,rank,score,note,when,tags,latitude,longitude
+            item 1,3,2.5,"Zürich, ""old"" town",2024-05-06T07:08:09Z,"[""oil"",""coast""]",47.37,8.54
+            item 2,,-0.25,,,[],,
+            """
+        _ = try Importer(store: ContainerStore(backend: store), scope: StoreScope(), now: 0).run([
+            SourceFile(path: try testStore.folder.write("Item.csv", rows))
+        ])
+        let other = StoreScope(database: .private, zoneID: RecordZoneID(zoneName: "Second"))
+        _ = try Importer(store: ContainerStore(backend: store), scope: other, now: 0).run([
+            SourceFile(path: try testStore.folder.write("Item.csv", "note,name,score\nsecond,item 1,7\n,item 2,\n"))
+        ])
+        let (first, second, unset, alone) = try store.write { transaction in
+            (
+                try transaction.record("item 1", ofType: "Item", in: StoreScope())?.fields,
+                try transaction.record("item 1", ofType: "Item", in: other)?.fields,
+                try transaction.record("item 2", ofType: "Item", in: StoreScope())?.fields,
+                try transaction.record("item 2", ofType: "Item", in: other)?.fields
+            )
+        }
+        #expect(
+            first == [
+                "name": .string("item 1"), "rank": .int64(3), "score": .double(2.5),
+                "note": .string("Zürich, \"old\" town"),
+                "when": .timestamp(1_714_979_289_000), "tags": .list(.string, [.string("oil"), .string("coast")]),
+                "location": .location(Location(latitude: 47.37, longitude: 8.54)),
+            ])
+        #expect(second == ["name": .string("item 1"), "note": .string("second"), "score": .double(7)])
+        #expect(unset == ["name": .string("item 2"), "score": .double(-0.25), "tags": .list(.string, [])])
+        #expect(alone == ["name": .string("item 2")])
+    }
+
     @Test(arguments: BackendKind.testable) func recordsNewToAZoneGoInAmongStoredOnesInTheirOrder(_ backend: BackendKind)
         throws
     {

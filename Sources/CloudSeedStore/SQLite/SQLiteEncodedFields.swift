@@ -1,0 +1,122 @@
+package import CloudSeedCore
+import Foundation
+
+/// A new record's field values in the form their SQLite columns keep them (``SQLiteValueCodec``),
+/// written as bytes: each value a tag and its column value, one after another. Encoded on the
+/// thread that typed the record (``StoredValueEncoder``), they cross to the writing thread as one
+/// array, which only binds them; no value of the record is read, copied or freed there.
+package enum SQLiteEncodedFields {
+    private enum Tag: UInt8 {
+        case null, integer, real, text, blob
+    }
+
+    /// The values (or their texts, where `texts` gives them), in their order, NULL where unset.
+    package static func encoded(_ values: UnsafeBufferPointer<RecordValue?>, texts: StoredValueEncoder.Texts)
+        -> [UInt8]
+    {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 * values.count + texts.bytes.count)
+        for place in values.indices {
+            if let text = texts.text(at: place) {
+                appendSized(.text, to: &bytes) { $0.append(contentsOf: text) }
+            } else if let value = values[place] {
+                append(value, to: &bytes)
+            } else {
+                bytes.append(Tag.null.rawValue)
+            }
+        }
+        return bytes
+    }
+
+    /// Appends `value` in its column's form: a timestamp's, a location's or a list's text written
+    /// straight into `bytes`.
+    package static func append(_ value: RecordValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .string(var text): text.withUTF8 { text in appendSized(.text, to: &bytes) { $0.append(contentsOf: text) } }
+        case .int64(let number): appendScalar(.integer, UInt64(bitPattern: number), to: &bytes)
+        case .double(let number): appendScalar(.real, number.bitPattern, to: &bytes)
+        case .timestamp(let milliseconds):
+            let start = bytes.count
+            var written = false
+            appendSized(.text, to: &bytes) { written = Timestamp.append(milliseconds, to: &$0) }
+            if !written {
+                bytes.removeSubrange(start...)
+                append(SQLiteValueCodec.encode(value), to: &bytes)
+            }
+        case .location, .list:
+            appendSized(.text, to: &bytes) { SQLiteValueCodec.appendJSONElement(value, to: &$0) }
+        case .bytes, .reference, .asset: append(SQLiteValueCodec.encode(value), to: &bytes)
+        }
+    }
+
+    /// Binds the values `bytes` holds, the `n`-th (from 0) to the parameter `parameter(n)` gives;
+    /// one it gives none is left out.
+    package static func bind(
+        _ bytes: UnsafeBufferPointer<UInt8>, to statement: SQLiteStatement, parameter: (Int) -> Int32?
+    ) throws {
+        var offset = 0
+        var ordinal = 0
+        while offset < bytes.count {
+            let tag = Tag(rawValue: bytes[offset])!
+            let parameter = parameter(ordinal)
+            offset += 1
+            ordinal += 1
+            guard let index = parameter else {
+                switch tag {
+                case .null: break
+                case .integer, .real: offset += 8
+                case .text, .blob:
+                    let count = Int(load(bytes, at: &offset))
+                    offset += count
+                }
+                continue
+            }
+            switch tag {
+            case .null: try statement.bind(.null, at: index)
+            case .integer: try statement.bind(.integer(Int64(bitPattern: load(bytes, at: &offset))), at: index)
+            case .real: try statement.bind(.real(Double(bitPattern: load(bytes, at: &offset))), at: index)
+            case .text, .blob:
+                let count = Int(load(bytes, at: &offset))
+                let value = UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+                offset += count
+                if tag == .text {
+                    try statement.bindText(bytes: value, at: index)
+                } else {
+                    try statement.bind(.blob(Data(value)), at: index)
+                }
+            }
+        }
+    }
+
+    private static func append(_ value: SQLiteValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .null: bytes.append(Tag.null.rawValue)
+        case .integer(let number): appendScalar(.integer, UInt64(bitPattern: number), to: &bytes)
+        case .real(let number): appendScalar(.real, number.bitPattern, to: &bytes)
+        case .text(var text): text.withUTF8 { text in appendSized(.text, to: &bytes) { $0.append(contentsOf: text) } }
+        case .blob(let data): appendSized(.blob, to: &bytes) { $0.append(contentsOf: data) }
+        }
+    }
+
+    private static func appendScalar(_ tag: Tag, _ bits: UInt64, to bytes: inout [UInt8]) {
+        bytes.append(tag.rawValue)
+        withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `tag`, then the size of what `write` appends, then that.
+    private static func appendSized(_ tag: Tag, to bytes: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        bytes.append(tag.rawValue)
+        let sizeAt = bytes.count
+        bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0] as [UInt8])
+        write(&bytes)
+        let size = UInt64(bytes.count - sizeAt - 8).littleEndian
+        withUnsafeBytes(of: size) { size in
+            for index in 0..<8 { bytes[sizeAt + index] = size[index] }
+        }
+    }
+
+    private static func load(_ bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int) -> UInt64 {
+        defer { offset += 8 }
+        return UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+    }
+}
