@@ -18,7 +18,7 @@ package enum SQLiteEncodedFields {
         bytes.reserveCapacity(16 * values.count + texts.bytes.count)
         for place in values.indices {
             if let text = texts.text(at: place) {
-                appendSized(.text, to: &bytes) { $0.append(contentsOf: text) }
+                append(.text, text, to: &bytes)
             } else if let value = values[place] {
                 append(value, to: &bytes)
             } else {
@@ -32,7 +32,7 @@ package enum SQLiteEncodedFields {
     /// straight into `bytes`.
     package static func append(_ value: RecordValue, to bytes: inout [UInt8]) {
         switch value {
-        case .string(var text): text.withUTF8 { text in appendSized(.text, to: &bytes) { $0.append(contentsOf: text) } }
+        case .string(var text): text.withUTF8 { append(.text, $0, to: &bytes) }
         case .int64(let number): appendScalar(.integer, UInt64(bitPattern: number), to: &bytes)
         case .double(let number): appendScalar(.real, number.bitPattern, to: &bytes)
         case .timestamp(let milliseconds):
@@ -66,7 +66,7 @@ package enum SQLiteEncodedFields {
                 case .null: break
                 case .integer, .real: offset += 8
                 case .text, .blob:
-                    let count = Int(load(bytes, at: &offset))
+                    let count = loadSize(bytes, at: &offset)
                     offset += count
                 }
                 continue
@@ -76,7 +76,7 @@ package enum SQLiteEncodedFields {
             case .integer: try statement.bind(.integer(Int64(bitPattern: load(bytes, at: &offset))), at: index)
             case .real: try statement.bind(.real(Double(bitPattern: load(bytes, at: &offset))), at: index)
             case .text, .blob:
-                let count = Int(load(bytes, at: &offset))
+                let count = loadSize(bytes, at: &offset)
                 let value = UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
                 offset += count
                 if tag == .text {
@@ -93,7 +93,7 @@ package enum SQLiteEncodedFields {
         case .null: bytes.append(Tag.null.rawValue)
         case .integer(let number): appendScalar(.integer, UInt64(bitPattern: number), to: &bytes)
         case .real(let number): appendScalar(.real, number.bitPattern, to: &bytes)
-        case .text(var text): text.withUTF8 { text in appendSized(.text, to: &bytes) { $0.append(contentsOf: text) } }
+        case .text(var text): text.withUTF8 { append(.text, $0, to: &bytes) }
         case .blob(let data): appendSized(.blob, to: &bytes) { $0.append(contentsOf: data) }
         }
     }
@@ -103,20 +103,31 @@ package enum SQLiteEncodedFields {
         withUnsafeBytes(of: bits.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends `tag`, the size of `value` and `value`.
+    private static func append(_ tag: Tag, _ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(tag.rawValue)
+        withUnsafeBytes(of: UInt32(value.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: value)
+    }
+
     /// Appends `tag`, then the size of what `write` appends, then that.
     private static func appendSized(_ tag: Tag, to bytes: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
         bytes.append(tag.rawValue)
         let sizeAt = bytes.count
-        bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0] as [UInt8])
+        for _ in 0..<4 { bytes.append(0) }
         write(&bytes)
-        let size = UInt64(bytes.count - sizeAt - 8).littleEndian
-        withUnsafeBytes(of: size) { size in
-            for index in 0..<8 { bytes[sizeAt + index] = size[index] }
+        withUnsafeBytes(of: UInt32(bytes.count - sizeAt - 4).littleEndian) { size in
+            for index in 0..<4 { bytes[sizeAt + index] = size[index] }
         }
     }
 
     private static func load(_ bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int) -> UInt64 {
         defer { offset += 8 }
         return UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+    }
+
+    private static func loadSize(_ bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int) -> Int {
+        defer { offset += 4 }
+        return Int(UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt32.self)))
     }
 }
