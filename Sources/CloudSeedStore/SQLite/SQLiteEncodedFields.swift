@@ -58,27 +58,23 @@ package enum SQLiteEncodedFields {
         var ordinal = 0
         while offset < bytes.count {
             let tag = Tag(rawValue: bytes[offset])!
-            let parameter = parameter(ordinal)
+            let index = parameter(ordinal)
             offset += 1
             ordinal += 1
-            guard let index = parameter else {
-                switch tag {
-                case .null: break
-                case .integer, .real: offset += 8
-                case .text, .blob:
-                    let count = loadSize(bytes, at: &offset)
-                    offset += count
-                }
-                continue
-            }
             switch tag {
-            case .null: try statement.bind(.null, at: index)
-            case .integer: try statement.bind(.integer(Int64(bitPattern: load(bytes, at: &offset))), at: index)
-            case .real: try statement.bind(.real(Double(bitPattern: load(bytes, at: &offset))), at: index)
+            case .null:
+                if let index { try statement.bind(.null, at: index) }
+            case .integer:
+                let bits = load(bytes, at: &offset)
+                if let index { try statement.bind(.integer(Int64(bitPattern: bits)), at: index) }
+            case .real:
+                let bits = load(bytes, at: &offset)
+                if let index { try statement.bind(.real(Double(bitPattern: bits)), at: index) }
             case .text, .blob:
                 let count = loadSize(bytes, at: &offset)
                 let value = UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
                 offset += count
+                guard let index else { continue }
                 if tag == .text {
                     try statement.bindText(bytes: value, at: index)
                 } else {
