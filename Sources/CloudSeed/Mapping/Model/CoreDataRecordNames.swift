@@ -7,20 +7,24 @@ import Foundation
 enum CoreDataRecordNames {
     /// What the parts of a name's hash are separated by.
     private static let separator: [UInt8] = [0]
+    private static let digits = Array("0123456789ABCDEF".utf8)
 
     /// The record name of the object `name` names; a name that is an upper-case UUID already (a
     /// record Core Data or an export named) is kept.
     static func name(_ name: String, root: String, container: String) -> String {
         if isRecordName(name) { return name }
         var hash = SHA256()
-        for var part in [container, root, name] {
+        func add(_ part: String) {
+            var part = part
             part.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
             hash.update(data: separator)
         }
+        add(container)
+        add(root)
+        add(name)
         return hash.finalize().withUnsafeBytes { digest in
             // A name-based UUID (version 5's layout), written as Foundation writes one.
             String(unsafeUninitializedCapacity: 36) { text in
-                let digits = Array("0123456789ABCDEF".utf8)
                 var offset = 0
                 for index in 0..<16 {
                     if index == 4 || index == 6 || index == 8 || index == 10 {

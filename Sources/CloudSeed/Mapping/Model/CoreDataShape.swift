@@ -18,6 +18,17 @@ struct CoreDataShape {
     private var linkedPairs = Set<String>()
     /// The other ends of the one-to-one links written so far, which the records linked to take.
     private(set) var inverseLinks: [InverseLink] = []
+    /// The record names of the objects linked to last, by root entity and name: many records
+    /// link to the same few (every artwork to one of a few artists), whose names are hashed once.
+    private var linkedNames: [LinkedObject: String] = [:]
+
+    private struct LinkedObject: Hashable {
+        var root: String
+        var name: String
+    }
+
+    /// How many linked names are kept at most; past it, the kept ones are dropped.
+    private static let linkedNamesKept = 65_536
 
     /// The record at the other end of a one-to-one link, and the field that links it back.
     struct InverseLink {
@@ -230,6 +241,16 @@ struct CoreDataShape {
         self.ways = ways
     }
 
+    /// The record name of the object of `root` named `name` that a record links to.
+    private mutating func linkedName(_ name: String, root: String) -> String {
+        let object = LinkedObject(root: root, name: name)
+        if let known = linkedNames[object] { return known }
+        if linkedNames.count >= Self.linkedNamesKept { linkedNames.removeAll(keepingCapacity: true) }
+        let recordName = CoreDataRecordNames.name(name, root: root, container: container)
+        linkedNames[object] = recordName
+        return recordName
+    }
+
     /// The records `record` (built by the plan the rows were read by) is written as: its object's,
     /// then a `CDMR` record for each many-to-many pair it links that was not written before.
     mutating func records(from record: TypedRecord) -> [TypedRecord] {
@@ -240,7 +261,7 @@ struct CoreDataShape {
             case .value(let index, let fallback): index.flatMap { record.values[$0] } ?? fallback
             case .link(let index, let root):
                 if case .reference(let reference)? = record.values[index] {
-                    .string(CoreDataRecordNames.name(reference.recordName, root: root, container: container))
+                    .string(linkedName(reference.recordName, root: root))
                 } else {
                     nil
                 }
