@@ -26,7 +26,8 @@ package final class SQLiteContainerStore: StoreBackend {
     private var lastSaveTarget: SaveTarget?
     /// What the last record compared with its stored row was compared by (``holdsUnchanged(_:fieldNames:in:)``).
     package var lastComparison: Comparison?
-    /// The buffer ``insertNew(_:fieldNames:system:in:)`` encodes a value in to bind it (``SQLiteEncodedFields``).
+    /// The buffer ``insertNew(_:fieldNames:system:in:)`` encodes a record's values in to bind them
+    /// (``SQLiteEncodedFields``), where they were not encoded where they were typed.
     /// Not checked for overlapping access at run time: the store is used by one thread at a time,
     /// and the check cost as much as binding the value, for every value of every record.
     @exclusivity(unchecked) private var bindingScratch: [UInt8] = []
@@ -524,9 +525,9 @@ package final class SQLiteContainerStore: StoreBackend {
         throws
     {
         let target = try saveTarget(record.recordType, in: scope)
-        // Bound value by value, not gathered into an array of values first; every field is bound
-        // anew, an unset one to NULL. Of the system columns, those the run's records share stay
-        // bound while they are the same: only the name and change tag change from one to the next.
+        // Every field is bound anew, an unset one to NULL. Of the system columns, those the run's
+        // records share stay bound while they are the same: only the name and change tag change
+        // from one to the next.
         target.insert.resetKeepingBindings()
         if boundSystemColumns?.hold(for: target, system) == true {
             try target.insert.bindText(record.recordName, at: Self.recordNameParameter)
@@ -542,30 +543,18 @@ package final class SQLiteContainerStore: StoreBackend {
         let firstField = Int32(RecordColumns.system.count + 1)
         if let encoded = record.encodedValues {
             try bindEncoded(encoded, fieldNames: fieldNames, from: firstField, to: target)
-        } else if target.fieldNames.matches(fieldNames) {
-            // Each value lent where it is, and switched on there: a copy would count references to
-            // its texts, and handing the optional to a function copied it first.
-            try record.values.withUnsafeBufferPointer { values in
-                for offset in values.indices {
-                    let index = firstField + Int32(offset)
-                    switch values[offset] {
-                    case nil: try target.insert.bind(.null, at: index)
-                    case .some(let value):
-                        try SQLiteValueCodec.bind(value, to: target.insert, at: index, scratch: &bindingScratch)
-                    }
-                }
-            }
         } else {
-            let given = Dictionary(uniqueKeysWithValues: zip(fieldNames, record.values))
-            for (offset, name) in target.fieldNames.names.enumerated() {
-                try bind(given[name].flatMap { $0 }, at: firstField + Int32(offset), to: target.insert)
-            }
+            // Encoded here, into a buffer kept from record to record, and bound as those encoded
+            // where they were typed are.
+            bindingScratch.removeAll(keepingCapacity: true)
+            record.values.withUnsafeBufferPointer { SQLiteEncodedFields.append($0, to: &bindingScratch) }
+            try bindEncoded(bindingScratch, fieldNames: fieldNames, from: firstField, to: target)
         }
         try target.insert.runBound()
     }
 
-    /// Binds values encoded where they were typed (``valueEncoder(for:fieldNames:in:)``), in the
-    /// order of `fieldNames`; the table's other fields, where it has more, to NULL.
+    /// Binds encoded values (``SQLiteEncodedFields``), in the order of `fieldNames`; the table's
+    /// other fields, where it has more, to NULL.
     private func bindEncoded(_ encoded: [UInt8], fieldNames: [String], from firstField: Int32, to target: SaveTarget)
         throws
     {
@@ -589,11 +578,6 @@ package final class SQLiteContainerStore: StoreBackend {
         -> StoredValueEncoder?
     {
         StoredValueEncoder { values, texts in SQLiteEncodedFields.encoded(values, texts: texts) }
-    }
-
-    private func bind(_ value: RecordValue?, at index: Int32, to statement: SQLiteStatement) throws {
-        guard let value else { return try statement.bind(.null, at: index) }
-        try SQLiteValueCodec.bind(value, to: statement, at: index, scratch: &bindingScratch)
     }
 
     /// The system columns of a row to insert, with room for its field columns.

@@ -16,8 +16,16 @@ package enum SQLiteEncodedFields {
     {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16 * values.count + texts.bytes.count)
+        append(values, texts: texts, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the values (or their texts, where `texts` gives them), in their order, NULL where unset.
+    package static func append(
+        _ values: UnsafeBufferPointer<RecordValue?>, texts: StoredValueEncoder.Texts? = nil, to bytes: inout [UInt8]
+    ) {
         for place in values.indices {
-            if let text = texts.text(at: place) {
+            if let text = texts?.text(at: place) {
                 append(.text, text, to: &bytes)
             } else if let value = values[place] {
                 append(value, to: &bytes)
@@ -25,12 +33,11 @@ package enum SQLiteEncodedFields {
                 bytes.append(Tag.null.rawValue)
             }
         }
-        return bytes
     }
 
     /// Appends `value` in its column's form: a timestamp's, a location's or a list's text written
     /// straight into `bytes`.
-    package static func append(_ value: RecordValue, to bytes: inout [UInt8]) {
+    private static func append(_ value: RecordValue, to bytes: inout [UInt8]) {
         switch value {
         case .string(var text): text.withUTF8 { append(.text, $0, to: &bytes) }
         case .int64(let number): appendScalar(.integer, UInt64(bitPattern: number), to: &bytes)

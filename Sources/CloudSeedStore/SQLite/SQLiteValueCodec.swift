@@ -56,19 +56,6 @@ package enum SQLiteValueCodec {
         }
     }
 
-    /// Binds `value` to the parameter at `index` in the form ``encode(_:)`` gives it, without making
-    /// a ``SQLiteValue`` of it first, nor a string of a timestamp, a location or a list: it is
-    /// written into `scratch`, a buffer kept from value to value, as ``SQLiteEncodedFields`` writes it.
-    package static func bind(
-        _ value: RecordValue, to statement: SQLiteStatement, at index: Int32, scratch: inout [UInt8]
-    )
-        throws
-    {
-        scratch.removeAll(keepingCapacity: true)
-        SQLiteEncodedFields.append(value, to: &scratch)
-        try scratch.withUnsafeBufferPointer { try SQLiteEncodedFields.bind($0, to: statement) { _ in index } }
-    }
-
     /// The JSON form of a value inside a list (or a location or non-plain reference column).
     package static func jsonElement(_ value: RecordValue) -> String {
         var bytes: [UInt8] = []
