@@ -297,7 +297,7 @@ struct CoreDataShape {
         for pairing in way.pairs {
             guard case .list(_, let items)? = record.values[pairing.index] else { continue }
             for case .reference(let reference) in items {
-                let other = CoreDataRecordNames.name(reference.recordName, root: pairing.root, container: container)
+                let other = linkedName(reference.recordName, root: pairing.root)
                 let names = pairing.isFirst ? "\(name):\(other)" : "\(other):\(name)"
                 let linkName = CoreDataRecordNames.name(
                     names, root: CoreDataNames.manyToManyType, container: container)
